@@ -1,0 +1,3 @@
+export declare function chromiumPath(): string | undefined;
+export declare const chromiumArgs: string[];
+export declare function launchOptions(): { executablePath?: string; args: string[] };

@@ -1,0 +1,81 @@
+/**
+ * One error type for everything a caller of this library can meet.
+ *
+ * `code` is stable: match on it, never on `message`. Codes of our own are listed in
+ * {@link WALLET_ERROR_CODES}; codes the service sends (wire reference §9 and the spec's §7, e.g.
+ * `WALLET_SIGNATURE_INVALID`, `QUOTE_EXPIRED`, `RATE_LIMITED`) are passed through unchanged with the
+ * HTTP `status`, the service's `reason` as the message, and its `details`.
+ */
+
+/** The library's own codes, with what each means. */
+export const WALLET_ERROR_CODES = {
+  INVALID_ARGUMENT: 'A function was called with a value of the wrong type or shape.',
+  ENCODING_INVALID: 'A hex or base64url string is malformed (bad characters, odd length, padding).',
+  INVALID_POINT: 'A P-256 public key has the wrong length or prefix, or is not on the curve.',
+  SIGNATURE_MALFORMED: 'An ECDSA signature is not strict minimal DER or not 64 bytes of r||s.',
+  MALFORMED_BUNDLE: 'A bundle (OTP target, export, sealed key, encrypted OTP) cannot be parsed.',
+  BUNDLE_SIGNATURE_INVALID: 'A bundle signature does not verify.',
+  BUNDLE_SIGNER_UNTRUSTED: 'A bundle is signed by a key that is not among the trusted keys.',
+  DECRYPTION_FAILED: 'HPKE opening failed (wrong key, tampered ciphertext or tag).',
+  CRYPTO_UNAVAILABLE: 'WebCrypto (crypto.subtle) is not available in this context.',
+  KEY_STORAGE_UNAVAILABLE: 'The key store cannot be used (IndexedDB missing, blocked or refusing keys).',
+  KEY_NOT_FOUND: 'No key with that public key is in the key store.',
+  KEY_EVICTED: 'Session metadata survived but its private key is gone (storage was evicted).',
+  NETWORK_ERROR: 'The request could not reach the server.',
+  TIMEOUT: 'The server did not answer in time.',
+  BAD_RESPONSE: 'The server answered with something that is not the expected JSON.',
+  SIGNING_REFUSED: 'The onBeforeSign hook refused to sign.',
+  CHALLENGE_EXPIRED: 'The signed-retry challenge expired before it could be signed, even after one restart.',
+  SESSION_EXPIRED: 'The session has expired: log in again.',
+  NOT_LOGGED_IN: 'There is no session for this account: log in first.',
+  OTHER_CREDENTIAL_SESSION_REQUIRED:
+    'Deleting a credential must be signed by a session of a different credential: log in with another credential first.',
+  WEBAUTHN_CANCELLED: 'The user cancelled the passkey prompt or it timed out.',
+  WEBAUTHN_NOT_ALLOWED: 'The browser did not allow the passkey ceremony (no user gesture, or no matching passkey).',
+  WEBAUTHN_RP_ID_MISMATCH: 'The passkey RP ID does not match this origin.',
+  WEBAUTHN_UNSUPPORTED: 'This browser does not support passkeys.',
+  WEBAUTHN_FAILED: 'The passkey ceremony failed for another reason (see cause).',
+} as const;
+
+export type WalletErrorCode = keyof typeof WALLET_ERROR_CODES;
+
+export interface WalletErrorOptions {
+  /** The underlying error, e.g. a DOMException. */
+  cause?: unknown;
+  /** HTTP status when the error came from the service. */
+  status?: number;
+  /** The service's `details` object, when it sent one. */
+  details?: Record<string, unknown>;
+}
+
+const BRAND = Symbol.for('embedded-wallet-signer.WalletError');
+
+export class WalletError extends Error {
+  override readonly name = 'WalletError';
+  /** Our own code, or the service's code passed through. */
+  readonly code: WalletErrorCode | (string & {});
+  readonly status: number | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: WalletErrorCode | (string & {}), message?: string, options: WalletErrorOptions = {}) {
+    super(message ?? (WALLET_ERROR_CODES as Record<string, string>)[code] ?? code, 'cause' in options ? { cause: options.cause } : undefined);
+    this.code = code;
+    this.status = options.status;
+    this.details = options.details;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+}
+
+/** True for a WalletError, also one made in another realm (iframe, worker, other bundle copy). */
+export function isWalletError(value: unknown, code?: string): value is WalletError {
+  if (typeof value !== 'object' || value === null) return false;
+  const branded = (value as Record<symbol, unknown>)[BRAND] === true;
+  const shaped = (value as { name?: unknown }).name === 'WalletError' && typeof (value as { code?: unknown }).code === 'string';
+  if (!branded && !shaped) return false;
+  return code === undefined || (value as WalletError).code === code;
+}
+
+/** Shorthand used at input boundaries. */
+export function invalidArgument(name: string, expected: string): WalletError {
+  return new WalletError('INVALID_ARGUMENT', `${name} must be ${expected}`);
+}
