@@ -25,6 +25,9 @@ export const WALLET_ERROR_CODES = {
   TIMEOUT: 'The server did not answer in time.',
   BAD_RESPONSE: 'The server answered with something that is not the expected JSON.',
   SIGNING_REFUSED: 'The onBeforeSign hook refused to sign.',
+  SIGNER_FAILED: 'The signer (or getSigner) given to a signed call threw something other than a WalletError.',
+  STILL_PROCESSING: 'The service kept answering 200 {"status":"PROCESSING"} after the bounded resends; the action may still complete.',
+  ABORTED: "The caller's AbortSignal cancelled the request.",
   CHALLENGE_EXPIRED: 'The signed-retry challenge expired before it could be signed, even after one restart.',
   SESSION_EXPIRED: 'The session has expired: log in again.',
   NOT_LOGGED_IN: 'There is no session for this account: log in first.',
@@ -58,7 +61,9 @@ export class WalletError extends Error {
   readonly details: Record<string, unknown> | undefined;
 
   constructor(code: WalletErrorCode | (string & {}), message?: string, options: WalletErrorOptions = {}) {
-    super(message ?? (WALLET_ERROR_CODES as Record<string, string>)[code] ?? code, 'cause' in options ? { cause: options.cause } : undefined);
+    // The default message is the code itself: the table of descriptions above stays out of bundles
+    // that never import it (the key+stamp import has a 4 KB budget). describeWalletError() reads it.
+    super(message ?? code, 'cause' in options ? { cause: options.cause } : undefined);
     this.code = code;
     this.status = options.status;
     this.details = options.details;
@@ -73,6 +78,11 @@ export function isWalletError(value: unknown, code?: string): value is WalletErr
   const shaped = (value as { name?: unknown }).name === 'WalletError' && typeof (value as { code?: unknown }).code === 'string';
   if (!branded && !shaped) return false;
   return code === undefined || (value as WalletError).code === code;
+}
+
+/** The documented meaning of one of our codes (undefined for a service code). */
+export function describeWalletError(code: string): string | undefined {
+  return (WALLET_ERROR_CODES as Record<string, string>)[code];
 }
 
 /** Shorthand used at input boundaries. */

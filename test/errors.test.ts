@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WalletError, WALLET_ERROR_CODES, isWalletError, invalidArgument } from '../src/errors.js';
+import { WalletError, WALLET_ERROR_CODES, describeWalletError, isWalletError, invalidArgument } from '../src/errors.js';
 
 describe('WalletError', () => {
   it('carries a stable code, a set name, status, details and cause', () => {
@@ -14,9 +14,12 @@ describe('WalletError', () => {
     expect(err.message).toBe('bad stamp');
   });
 
-  it('uses the documented text of its own codes as the default message', () => {
+  it('defaults its message to the code, and documents every code of its own', () => {
     const err = new WalletError('KEY_EVICTED');
-    expect(err.message).toBe(WALLET_ERROR_CODES.KEY_EVICTED);
+    expect(err.message).toBe('KEY_EVICTED');
+    expect(describeWalletError('KEY_EVICTED')).toBe(WALLET_ERROR_CODES.KEY_EVICTED);
+    expect(describeWalletError('QUOTE_EXPIRED')).toBeUndefined();
+    for (const text of Object.values(WALLET_ERROR_CODES)) expect(text.length).toBeGreaterThan(10);
     expect('cause' in err).toBe(false);
   });
 

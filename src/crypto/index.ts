@@ -1,0 +1,26 @@
+/** The crypto core: pure functions over bytes and WebCrypto keys. No I/O, nothing at import time. */
+export {
+  base64urlDecode,
+  base64urlEncode,
+  bytesToHex,
+  concatBytes,
+  hexToBytes,
+  utf8Decode,
+  utf8Encode,
+} from './encoding.js';
+export { compressPublicKey, decompressPublicKey, toCompressedPublicKeyHex, toUncompressedPublicKey } from './p256.js';
+export { derFromP1363, p1363FromDer } from './der.js';
+export { generateRecipientKey, generateSessionKey, sessionKeyFromPair, verifySignature } from './keypair.js';
+export type { SessionKey } from './keypair.js';
+export { SIGNATURE_SCHEME, parseStamp, signerFromKey, stamp } from './stamp.js';
+export type { ParsedStamp, Signer } from './stamp.js';
+export { HPKE_INFO, hpkeOpen, hpkeSeal, importHpkeRecipientKey } from './hpke.js';
+export {
+  buildEncryptedOtpBundle,
+  openExportBundle,
+  parseOtpTargetBundle,
+  parseSignedBundle,
+  verifySignedBundle,
+} from './bundles.js';
+export type { SignedBundle, TrustedKeys } from './bundles.js';
+export { oauthNonce } from './oauth.js';
