@@ -1,0 +1,230 @@
+/** The fetch-standard proxy handler. */
+import { matchRoute } from './allowlist.js';
+import { isJsonContentType, parseJsonBody, readBody } from './body.js';
+import { downstreamHeaders, upstreamHeaders } from './headers.js';
+import { extractIds } from './ids.js';
+import { resolveOptions, type ProxyConfig } from './options.js';
+import { canonicalSegments, encodeSegments, printable, stripPrefix } from './path.js';
+import { errorResponse, ProxyRefusal, type ProxyErrorCode } from './responses.js';
+import type { AuthorizeContext, ProxyHandler, ProxyMethod, ProxyOptions } from './types.js';
+
+const METHODS: readonly string[] = ['GET', 'POST', 'PATCH', 'DELETE'];
+
+/**
+ * Internal: lets the Node adapter answer a request it refused before a `Request` could be built
+ * (a raw path with `..`, an oversize upload…) through the proxy, so that it is logged like any other.
+ */
+export const REFUSE = Symbol.for('embedded-wallet-signer.proxy.refuse');
+export type RefuseFunction = (method: string, rawPath: string, code: ProxyErrorCode, reason: string) => Response;
+/** Statuses whose response must have no body. */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+interface Outcome {
+  readonly response: Response;
+  readonly path: string;
+  readonly code?: string;
+}
+
+/**
+ * Creates the proxy: a `(request: Request) => Promise<Response>` handler for any runtime with
+ * fetch (Node ≥ 20, edge runtimes, Next.js route handlers). It never throws: every failure is a
+ * JSON error response (see `PROXY_ERROR_CODES`). Throws `WalletError INVALID_ARGUMENT` at creation
+ * for bad options.
+ */
+export function createProxy(options: ProxyOptions): ProxyHandler {
+  const config = resolveOptions(options);
+  const handler = async (request: Request): Promise<Response> => {
+    const started = Date.now();
+    const method = typeof request?.method === 'string' ? request.method.toUpperCase() : '-';
+    let outcome: Outcome;
+    try {
+      outcome = await run(request, method, config);
+    } catch {
+      // Nothing above is expected to throw; answer without details rather than leak any.
+      outcome = refuse(new ProxyRefusal('INTERNAL_ERROR', 'The proxy failed to handle the request.'), '-');
+    }
+    log(config, printable(method), outcome, Date.now() - started);
+    return outcome.response;
+  };
+  const refuseRaw: RefuseFunction = (method, rawPath, code, reason) => {
+    const outcome = refuse(new ProxyRefusal(code, reason), printable(rawPath));
+    log(config, printable(method), outcome, 0);
+    return outcome.response;
+  };
+  return Object.defineProperties(handler, {
+    prefix: { value: config.prefix, enumerable: true },
+    maxBodyBytes: { value: config.maxBodyBytes, enumerable: true },
+    [REFUSE]: { value: refuseRaw },
+  }) as ProxyHandler;
+}
+
+function refuse(refusal: ProxyRefusal, path: string): Outcome {
+  return { response: errorResponse(refusal.code, refusal.reason), path, code: refusal.code };
+}
+
+function log(config: ProxyConfig, method: string, outcome: Outcome, ms: number): void {
+  if (config.logger === undefined) return;
+  const { path, code } = outcome;
+  const status = outcome.response.status;
+  const line = `proxy ${method} ${path} ${status} ${ms}ms${code === undefined ? '' : ' ' + code}`;
+  try {
+    config.logger(line, code === undefined ? { method, path, status, ms } : { method, path, status, ms, code });
+  } catch {
+    // A failing logger must not turn an answered request into a failure.
+  }
+}
+
+async function run(request: Request, method: string, config: ProxyConfig): Promise<Outcome> {
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return refuse(new ProxyRefusal('INVALID_PATH', 'The request URL cannot be parsed.'), '-');
+  }
+  if (!METHODS.includes(method)) {
+    return refuse(new ProxyRefusal('METHOD_NOT_ALLOWED', 'Only GET, POST, PATCH and DELETE are forwarded.'), printable(url.pathname));
+  }
+  const segments = canonicalSegments(url.pathname);
+  if (segments instanceof ProxyRefusal) return refuse(segments, printable(url.pathname));
+  const relative = stripPrefix(segments, config.prefixSegments);
+  const fullPath = encodeSegments(segments);
+  if (relative === undefined) return refuse(new ProxyRefusal('NOT_FOUND', 'No such route.'), fullPath);
+  const path = encodeSegments(relative);
+  const match = matchRoute(config.rules, method, relative);
+  if (match === undefined) return refuse(new ProxyRefusal('NOT_FOUND', `No route for ${method} ${path}.`), path);
+
+  const headers = upstreamHeaders(request.headers, config.forwarded, config.authorization);
+  if (headers instanceof ProxyRefusal) return refuse(headers, path);
+
+  let bytes = new Uint8Array(0);
+  let body: unknown;
+  if (method !== 'GET') {
+    const read = await readBody(request, config.maxBodyBytes);
+    if (read instanceof ProxyRefusal) return refuse(read, path);
+    bytes = read;
+  }
+  if (bytes.byteLength > 0) {
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      return refuse(new ProxyRefusal('UNSUPPORTED_MEDIA_TYPE', 'A request body must be sent as application/json.'), path);
+    }
+    body = parseJsonBody(bytes);
+    if (body instanceof ProxyRefusal) return refuse(body, path);
+  }
+
+  if (config.authorize !== undefined) {
+    const ids = extractIds(match.params, url.searchParams, body);
+    if (ids instanceof ProxyRefusal) return refuse(ids, path);
+    const context: AuthorizeContext = {
+      method: method as ProxyMethod,
+      path,
+      pattern: match.rule.pattern,
+      params: Object.freeze({ ...match.params }),
+      ...ids,
+      ...(body === undefined ? {} : { body }),
+    };
+    let verdict: boolean | Response;
+    try {
+      verdict = await config.authorize(request, context);
+    } catch {
+      return refuse(new ProxyRefusal('INTERNAL_ERROR', 'The authorization check failed.'), path);
+    }
+    if (isResponse(verdict)) return { response: verdict, path };
+    if (verdict !== true) return refuse(new ProxyRefusal('FORBIDDEN', 'This request is not allowed for the current user.'), path);
+  }
+
+  return forward(request, method, config, `${config.baseUrl}${path}${url.search}`, headers, bytes, path);
+}
+
+async function forward(
+  request: Request,
+  method: string,
+  config: ProxyConfig,
+  target: string,
+  headers: Headers,
+  bytes: Uint8Array<ArrayBuffer>,
+  path: string,
+): Promise<Outcome> {
+  const controller = new AbortController();
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Rejects at the deadline even if an injected fetch ignores the abort signal.
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+      reject(new Error('timeout'));
+    }, config.timeoutMs);
+  });
+  deadline.catch(() => undefined);
+  // The caller went away: stop waiting for the service.
+  const onAbort = (): void => controller.abort();
+  const callerSignal = request.signal as AbortSignal | undefined;
+  if (callerSignal?.aborted) controller.abort();
+  else callerSignal?.addEventListener('abort', onAbort, { once: true });
+  let upstream: Response;
+  let payload: Uint8Array<ArrayBuffer>;
+  try {
+    const exchange = (async () => {
+      const answer = await config.fetch(target, {
+        method,
+        headers,
+        // The caller's bytes exactly as received: never re-serialised (the signed retry compares them).
+        ...(bytes.byteLength > 0 ? { body: bytes } : {}),
+        // A redirect would carry the credentials elsewhere; the 3xx goes back to the caller instead.
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+      return { answer, body: new Uint8Array(await answer.arrayBuffer()) };
+    })();
+    exchange.catch(() => undefined);
+    const done = await Promise.race([exchange, deadline]);
+    upstream = done.answer;
+    payload = done.body;
+  } catch {
+    // The error's message is not passed on: it may name the upstream URL or echo internals.
+    if (timedOut) return refuse(new ProxyRefusal('UPSTREAM_TIMEOUT', `The service did not answer within ${config.timeoutMs} ms.`), path);
+    return refuse(new ProxyRefusal('UPSTREAM_UNAVAILABLE', 'The service could not be reached.'), path);
+  } finally {
+    clearTimeout(timer);
+    callerSignal?.removeEventListener('abort', onAbort);
+  }
+
+  const passed = downstreamHeaders(upstream.headers);
+  if (leaksSecret(config, payload, passed)) {
+    return refuse(new ProxyRefusal('UPSTREAM_UNAVAILABLE', 'The service answer was withheld because it contained the platform credentials.'), path);
+  }
+  const status = upstream.status;
+  if (status < 200 || status > 599) {
+    return refuse(new ProxyRefusal('UPSTREAM_UNAVAILABLE', 'The service answered with an unusable status.'), path);
+  }
+  // The reason phrase is not passed on: the runtime's standard one is used (one less echo channel).
+  const response = new Response(NULL_BODY.has(status) ? null : payload, { status, headers: passed });
+  return { response, path };
+}
+
+/** A Response, also one built by another copy of the fetch classes (a bundled polyfill, another realm). */
+function isResponse(value: unknown): value is Response {
+  if (value instanceof Response) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as { status?: unknown; headers?: unknown; arrayBuffer?: unknown };
+  return typeof candidate.status === 'number' && typeof candidate.headers === 'object' && typeof candidate.arrayBuffer === 'function';
+}
+
+/** True when the answer holds the credentials (a service that echoes request headers, a debug page…). */
+function leaksSecret(config: ProxyConfig, payload: Uint8Array, headers: Headers): boolean {
+  const encoder = new TextEncoder();
+  const headerBytes = encoder.encode([...headers.values()].join('\n'));
+  return config.secrets.some((secret) => includes(payload, secret) || includes(headerBytes, secret));
+}
+
+function includes(haystack: Uint8Array, needle: Uint8Array): boolean {
+  const first = needle[0];
+  if (first === undefined) return false;
+  const last = haystack.length - needle.length;
+  for (let i = haystack.indexOf(first); i !== -1 && i <= last; i = haystack.indexOf(first, i + 1)) {
+    let j = 1;
+    while (j < needle.length && haystack[i + j] === needle[j]) j++;
+    if (j === needle.length) return true;
+  }
+  return false;
+}

@@ -1,0 +1,13 @@
+/**
+ * `embedded-wallet-signer/proxy`: the platform-backend piece. It holds the platform credentials,
+ * forwards only the routes the library uses, and lets the app confine each user to their own
+ * customer and accounts. Runs anywhere `Request`/`Response` exist; `toNodeHandler` and
+ * `nodeMiddleware` adapt it to `http.createServer` and Express/Connect.
+ */
+export { createProxy } from './create-proxy.js';
+export { DEFAULT_ALLOW } from './allowlist.js';
+export { DEFAULT_SIGNATURE_HEADER, RESPONSE_HEADERS } from './headers.js';
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './options.js';
+export { PROXY_ERROR_CODES, type ProxyErrorCode } from './responses.js';
+export { toNodeHandler, nodeMiddleware, type FetchHandler, type NodeAdapterOptions, type NodeMiddleware, type NodeRequestListener } from './node.js';
+export type { AllowRule, AuthorizeContext, AuthorizeHook, ProxyHandler, ProxyLogEntry, ProxyLogger, ProxyMethod, ProxyOptions } from './types.js';

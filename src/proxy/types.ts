@@ -1,0 +1,109 @@
+/** Public types of `embedded-wallet-signer/proxy`. */
+
+/** The methods the proxy forwards; any other method is answered `405`. */
+export type ProxyMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * One allowed route: a method and a path pattern relative to the service's base URL.
+ * A pattern is `/`-separated literal segments and `{name}` placeholders, each matching exactly one
+ * non-empty segment (e.g. `/auth/credentials/{credentialId}/verify`). The query string is not part
+ * of the pattern.
+ */
+export interface AllowRule {
+  readonly method: ProxyMethod;
+  readonly pattern: string;
+}
+
+/**
+ * What the `authorize` hook is told about a request that passed the allowlist.
+ *
+ * Ids come from three places: the path placeholders (by name: `{customerId}`, `{accountId}`, …),
+ * the query (`customerId`, `accountId`, `fundingSourceId`, `senderAccountIdentifier` → accountId)
+ * and the JSON body (`customerId`, `accountId`, `internalAccountId`, `source.accountId`,
+ * `source.customerId`, `cardId`, `fundingSource`/`fundingSourceId`). When one kind of id appears
+ * more than once with different values the proxy refuses the request (`400 INVALID_INPUT`) before
+ * the hook runs, so each field below is the only value of that kind the request names.
+ * An id the request does not name is `undefined`: a hook that confines users must refuse when the
+ * id it checks is absent (e.g. `GET /transactions` without `customerId` lists the whole platform).
+ */
+export interface AuthorizeContext {
+  readonly method: ProxyMethod;
+  /** Canonical path relative to the base URL (prefix stripped, each segment decoded once). */
+  readonly path: string;
+  /** The allow rule's pattern that matched. */
+  readonly pattern: string;
+  /** Every placeholder of the matched pattern, decoded. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly customerId?: string;
+  readonly accountId?: string;
+  readonly credentialId?: string;
+  readonly sessionId?: string;
+  readonly delegatedKeyId?: string;
+  readonly quoteId?: string;
+  readonly cardId?: string;
+  /** A card funding source; in the spec this is an internal account id. */
+  readonly fundingSourceId?: string;
+  /** The parsed JSON body, when the request has one. */
+  readonly body?: unknown;
+}
+
+/**
+ * Decides whether a request may go through. `request` is the caller's request (read its cookies
+ * or headers to find the user); its body has already been read: use `context.body`. `true` forwards it; `false` answers
+ * `403 {code:"FORBIDDEN"}`; a `Response` is sent to the caller as it is (nothing is forwarded).
+ * A hook that throws gives `500 {code:"INTERNAL_ERROR"}` (its message is not sent or logged).
+ */
+export type AuthorizeHook = (
+  request: Request,
+  context: AuthorizeContext,
+) => boolean | Response | Promise<boolean | Response>;
+
+/** One finished request, as given to the logger. Never holds headers, bodies or credentials. */
+export interface ProxyLogEntry {
+  readonly method: string;
+  /** The canonical path, or the request's path with non-printable characters escaped when it was refused as invalid. */
+  readonly path: string;
+  readonly status: number;
+  readonly ms: number;
+  /** The proxy's own error code when the proxy answered by itself. */
+  readonly code?: string;
+}
+
+/** Receives one line per request, e.g. `proxy POST /quotes 202 14ms`, and the same facts as an object. */
+export type ProxyLogger = (line: string, entry: ProxyLogEntry) => void;
+
+export interface ProxyOptions {
+  /** The service's base URL, e.g. `https://api.example.com/2025-10-13` or the local sandbox's URL. */
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The routes that are forwarded. Default {@link DEFAULT_ALLOW}; extend it with `[...DEFAULT_ALLOW, …]`. */
+  readonly allow?: readonly AllowRule[];
+  readonly authorize?: AuthorizeHook;
+  /** Largest request body accepted, in bytes. Default 1 MiB (1 048 576). */
+  readonly maxBodyBytes?: number;
+  /** Time allowed for the whole upstream exchange (headers and body), in ms. Default 30 000. */
+  readonly timeoutMs?: number;
+  /** The fetch used to reach the service. Default `globalThis.fetch`, looked up per request. */
+  readonly fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Default: one `console.info` line per request. `false` turns logging off. */
+  readonly logger?: ProxyLogger | false;
+  /** A path prefix the proxy is mounted under (e.g. `/api`); stripped before matching. */
+  readonly prefix?: string;
+  /** The wallet signature header's name. Default `Service-Wallet-Signature`. */
+  readonly signatureHeader?: string;
+  /**
+   * Further request headers to forward, besides the signature header, `Request-Id`,
+   * `Idempotency-Key`, `Content-Type` and `Accept`. `Authorization`, `Cookie` and hop-by-hop
+   * headers can never be forwarded.
+   */
+  readonly forwardHeaders?: readonly string[];
+}
+
+/** The handler `createProxy` returns: fetch-standard, plus the settings the Node adapter reuses. */
+export interface ProxyHandler {
+  (request: Request): Promise<Response>;
+  /** The mount prefix, `''` when none. */
+  readonly prefix: string;
+  readonly maxBodyBytes: number;
+}
