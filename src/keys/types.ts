@@ -1,0 +1,86 @@
+/** Shapes of the key store: records, filters, backends. */
+
+/** What a stored key is for. */
+export type KeyPurpose = 'session' | 'otp' | 'export-recipient' | 'legacy-recipient';
+
+export const KEY_PURPOSES: readonly KeyPurpose[] = ['session', 'otp', 'export-recipient', 'legacy-recipient'];
+
+/** One stored key pair, keyed by its compressed public key hex. */
+export interface StoredKey {
+  /** Compressed SEC1 public key, lowercase hex (66 characters): the record's key. */
+  readonly publicKeyHex: string;
+  /** Non-extractable private key (ECDSA 'sign' for session/OTP keys, ECDH 'deriveBits' for recipients). */
+  readonly privateKey: CryptoKey;
+  readonly publicKey: CryptoKey;
+  readonly purpose: KeyPurpose;
+  readonly accountId?: string;
+  readonly sessionId?: string;
+  /** Milliseconds since the epoch (local clock) when the record was first stored. */
+  readonly createdAt: number;
+}
+
+/** What `put` accepts: a StoredKey whose `createdAt` may be left to the store. */
+export interface KeyRecordInput {
+  publicKeyHex: string;
+  privateKey: CryptoKey;
+  publicKey: CryptoKey;
+  purpose: KeyPurpose;
+  accountId?: string;
+  sessionId?: string;
+  createdAt?: number;
+}
+
+/** Fields `update` may change on an existing record. */
+export interface KeyRecordPatch {
+  purpose?: KeyPurpose;
+  accountId?: string;
+  sessionId?: string;
+}
+
+/** `list` filter: every given field must match. */
+export interface KeyFilter {
+  purpose?: KeyPurpose;
+  accountId?: string;
+  sessionId?: string;
+}
+
+/**
+ * Where records live. Keys are strings: a compressed public key hex for key records, `meta:<name>`
+ * for metadata, `probe:<n>` for the storage probe (hex never contains ':', so they cannot collide).
+ * Values must survive the structured clone algorithm (the IndexedDB backend stores them as given).
+ */
+export interface KeyStoreBackend {
+  /** 'indexeddb' backends are probed at first use and replaced by memory when they cannot hold a CryptoKey. */
+  readonly kind: 'indexeddb' | 'memory';
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+  entries(): Promise<Array<[string, unknown]>>;
+  clear(): Promise<void>;
+}
+
+/** Where the store ended up after its first-use probe ('pending' until then). */
+export type KeyStoreStatus = 'pending' | 'indexeddb' | 'memory';
+
+/** Why an IndexedDB store fell back to memory. */
+export type FallbackReason =
+  /** `indexedDB` is not defined in this context (old browser, some workers, Node without a polyfill). */
+  | 'indexeddb-missing'
+  /** Opening the database failed (Firefox private mode, storage disabled, SecurityError). */
+  | 'indexeddb-open-failed'
+  /** The probe did not finish in time (open blocked or hanging). */
+  | 'indexeddb-timeout'
+  /** Storing a CryptoKey threw DataCloneError (Safari private browsing / Lockdown Mode). */
+  | 'cryptokey-not-storable'
+  /** A stored CryptoKey came back as something else, or the probe failed in another way. */
+  | 'cryptokey-readback-failed';
+
+/** Counters a caller (or a test) can read to see how often the backend was touched. */
+export interface KeyStoreStats {
+  /** Backend reads (get and entries), the probe included. */
+  readonly reads: number;
+  /** Backend writes (set, delete and clear), the probe included. */
+  readonly writes: number;
+  /** Key lookups answered from the in-memory cache. */
+  readonly cacheHits: number;
+}

@@ -1,0 +1,134 @@
+/** `createClient`: JSON calls and signed-retry calls against the service (or the proxy in front of it). */
+import { WalletError, invalidArgument } from '../errors.js';
+import { parseJsonBody } from './errors.js';
+import { DEFAULT_SIGNATURE_HEADER } from './headers.js';
+import { exchange, type ClientConfig, type PreparedCall } from './http.js';
+import { runSigned } from './signed.js';
+import type { Client, ClientOptions, HttpMethod, QueryValue, RequestOptions, SignedRequestOptions } from './types.js';
+
+const METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'];
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function nonNegative(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw invalidArgument(name, 'a non-negative number');
+  return value;
+}
+
+function checkHeaders(headers: unknown, name: string): Record<string, string> {
+  if (headers === undefined) return {};
+  if (typeof headers !== 'object' || headers === null) throw invalidArgument(name, 'an object of header names to strings');
+  for (const [key, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(key) || typeof value !== 'string') throw invalidArgument(`${name}.${key}`, 'a string header');
+  }
+  return { ...(headers as Record<string, string>) };
+}
+
+function buildUrl(baseUrl: string, path: string, query: Record<string, QueryValue> | undefined): string {
+  let url = baseUrl + path;
+  if (query !== undefined) {
+    if (typeof query !== 'object' || query === null) throw invalidArgument('query', 'an object');
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value === undefined) continue;
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+        throw invalidArgument(`query.${key}`, 'a string, number or boolean');
+      }
+      params.append(key, String(value));
+    }
+    const qs = params.toString();
+    if (qs !== '') url += `?${qs}`;
+  }
+  return url;
+}
+
+/** Validates a call and serialises its body exactly once. */
+function prepare(config: ClientConfig, options: RequestOptions): PreparedCall {
+  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object');
+  const { method, path } = options;
+  if (!METHODS.includes(method)) throw invalidArgument('method', METHODS.join(' | '));
+  if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//')) throw invalidArgument('path', "a path starting with '/'");
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    if (method === 'GET') throw invalidArgument('body', 'absent on GET');
+    try {
+      body = JSON.stringify(options.body);
+    } catch (cause) {
+      throw new WalletError('INVALID_ARGUMENT', 'body must be JSON-serialisable', { cause });
+    }
+    if (typeof body !== 'string') throw invalidArgument('body', 'a JSON-serialisable value');
+  }
+  const headers: Record<string, string> = { Accept: 'application/json', ...config.headers, ...checkHeaders(options.headers, 'headers') };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== 'string' || options.idempotencyKey === '')) {
+    throw invalidArgument('idempotencyKey', 'a non-empty string');
+  }
+  if (options.signal !== undefined && !(typeof options.signal === 'object' && options.signal !== null && 'aborted' in options.signal)) {
+    throw invalidArgument('signal', 'an AbortSignal');
+  }
+  return {
+    method,
+    path,
+    url: buildUrl(config.baseUrl, path, options.query),
+    body,
+    headers,
+    idempotencyKey: options.idempotencyKey,
+    signal: options.signal,
+    attempts: 0,
+  };
+}
+
+function optionalFunction(value: unknown, name: string): void {
+  if (value !== undefined && typeof value !== 'function') throw invalidArgument(name, 'a function');
+}
+
+export function createClient(options: ClientOptions): Client {
+  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object');
+  if (typeof options.baseUrl !== 'string' || options.baseUrl === '') throw invalidArgument('options.baseUrl', 'a non-empty URL or path');
+  optionalFunction(options.fetch, 'options.fetch');
+  optionalFunction(options.now, 'options.now');
+  optionalFunction(options.onBeforeSign, 'options.onBeforeSign');
+  optionalFunction(options.onRequest, 'options.onRequest');
+  const signatureHeader = options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER;
+  if (typeof signatureHeader !== 'string' || !HEADER_NAME.test(signatureHeader)) throw invalidArgument('options.signatureHeader', 'a header name');
+  const userFetch = options.fetch;
+  const config: ClientConfig = {
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    // Looked up per call (never at import) and called unbound-safe.
+    fetch: (input, init) => (userFetch ?? globalThis.fetch)(input, init),
+    headers: checkHeaders(options.headers, 'options.headers'),
+    timeoutMs: nonNegative(options.timeoutMs, 'options.timeoutMs', 30_000),
+    signatureHeader,
+    maxRateLimitRetries: nonNegative(options.maxRateLimitRetries, 'options.maxRateLimitRetries', 2),
+    maxRetryAfterMs: nonNegative(options.maxRetryAfterMs, 'options.maxRetryAfterMs', 10_000),
+    maxProcessingResends: nonNegative(options.maxProcessingResends, 'options.maxProcessingResends', 5),
+    processingBackoffMs: nonNegative(options.processingBackoffMs, 'options.processingBackoffMs', 250),
+    now: options.now ?? Date.now,
+    onBeforeSign: options.onBeforeSign,
+    onRequest: options.onRequest,
+  };
+
+  return {
+    async request<T>(requestOptions: RequestOptions): Promise<T> {
+      const call = prepare(config, requestOptions);
+      const answer = await exchange(config, call, { leg: 1 });
+      if (answer.status === 204 || answer.status === 205) return undefined as T;
+      return parseJsonBody(answer.status, answer.text) as T;
+    },
+    async signed<T>(signedOptions: SignedRequestOptions): Promise<T> {
+      const call = prepare(config, signedOptions);
+      if (typeof signedOptions.purpose !== 'string' || signedOptions.purpose === '') throw invalidArgument('purpose', 'a non-empty string');
+      if (signedOptions.signer === undefined && typeof signedOptions.getSigner !== 'function') {
+        throw invalidArgument('signer', 'a Signer or key (or pass getSigner)');
+      }
+      if (signedOptions.requestId !== undefined && (typeof signedOptions.requestId !== 'string' || signedOptions.requestId === '')) {
+        throw invalidArgument('requestId', 'a non-empty string');
+      }
+      if (signedOptions.stampOnly !== undefined && (typeof signedOptions.stampOnly !== 'string' || signedOptions.stampOnly === '')) {
+        throw invalidArgument('stampOnly', 'the non-empty payload to stamp');
+      }
+      optionalFunction(signedOptions.onBeforeSign, 'onBeforeSign');
+      return (await runSigned(config, call, signedOptions)) as T;
+    },
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * The signed-retry engine (wire reference §4): first leg without signature; each `202` challenge is
+ * shown to onBeforeSign, stamped with the call's one signer and answered on the next leg with the
+ * stamp and `Request-Id`; the same body string goes on every leg. A `200 {"status":"PROCESSING"}`
+ * leg is resent identically (bounded); a challenge that expired before signing (server clock), or
+ * that the service rejects as expired, makes the call start over from leg 1 once, then
+ * CHALLENGE_EXPIRED. Requests per action: 2 (3 for delegated keys), plus only those retries.
+ */
+import { stamp } from '../crypto/index.js';
+import { WalletError, isWalletError } from '../errors.js';
+import { parseJsonBody } from './errors.js';
+import { exchange, sleep, type ClientConfig, type LegAnswer, type LegHeaders, type PreparedCall } from './http.js';
+import type { OnBeforeSign, SignedRequestOptions, SignerLike } from './types.js';
+
+/**
+ * Decision: the server's clock is known to within its Date header's one-second resolution, so a
+ * challenge counts as expired when less than this margin is left on the server's clock.
+ */
+const EXPIRY_MARGIN_MS = 1000;
+/** The protocol uses at most two challenges (delegated keys); more than this is a misbehaving server. */
+const MAX_CHALLENGES = 3;
+const MAX_PROCESSING_BACKOFF_MS = 2000;
+
+interface Challenge {
+  payloadToSign: string;
+  requestId: string;
+  expiresAt: string;
+  expiresAtMs: number;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseChallenge(status: number, body: unknown): Challenge {
+  if (!isRecord(body)) throw new WalletError('BAD_RESPONSE', '202 answer is not a challenge object', { status });
+  const { payloadToSign, requestId, expiresAt } = body;
+  if (typeof payloadToSign !== 'string' || payloadToSign === '' || typeof requestId !== 'string' || requestId === '') {
+    throw new WalletError('BAD_RESPONSE', '202 challenge without payloadToSign and requestId', { status });
+  }
+  const expiresAtMs = typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN;
+  if (typeof expiresAt !== 'string' || !Number.isFinite(expiresAtMs)) {
+    throw new WalletError('BAD_RESPONSE', '202 challenge without a valid expiresAt', { status });
+  }
+  return { payloadToSign, requestId, expiresAt, expiresAtMs };
+}
+
+/**
+ * Decision on telling a "still processing, send again" answer from a real resource: only a `200`
+ * whose body is an object with `status: "PROCESSING"` and no `id`. Every resource the service
+ * returns in PROCESSING state (a quote after execute, a card being provisioned) carries an `id`,
+ * so those are returned to the caller as results.
+ */
+export function isProcessingAnswer(status: number, body: unknown): boolean {
+  return status === 200 && isRecord(body) && body.status === 'PROCESSING' && !('id' in body);
+}
+
+/**
+ * Whether the challenge has expired, judged on the server's clock: local now shifted by the skew
+ * measured when the challenge arrived (server Date − local receipt time). Decision: without a Date
+ * header (e.g. not exposed across origins) the skew is unknown and the server is left to judge;
+ * judging on a possibly skewed local clock could refuse every challenge.
+ */
+function hasExpired(config: ClientConfig, challenge: Challenge, answer: LegAnswer): boolean {
+  if (answer.serverDate === undefined) return false;
+  const skew = answer.serverDate - answer.receivedAt;
+  return challenge.expiresAtMs - (config.now() + skew) < EXPIRY_MARGIN_MS;
+}
+
+/**
+ * The service's own verdict that the request id expired (the sandbox answers `401` with
+ * `details.requestStatus: "EXPIRED"`): the challenge expired on the way, e.g. when no Date header
+ * let us judge it. Treated like an expiry seen before signing: start over (once).
+ */
+function isExpiredRejection(error: unknown): boolean {
+  return isWalletError(error) && error.status === 401 && error.details?.requestStatus === 'EXPIRED';
+}
+
+class RestartSignal {
+  constructor(readonly expiredAt: string) {}
+}
+
+async function confirm(hook: OnBeforeSign | undefined, request: Parameters<OnBeforeSign>[0]): Promise<void> {
+  if (!hook) return;
+  let verdict: boolean | void;
+  try {
+    verdict = await hook(request);
+  } catch (cause) {
+    throw new WalletError('SIGNING_REFUSED', 'onBeforeSign refused to sign', { cause });
+  }
+  if (verdict === false) throw new WalletError('SIGNING_REFUSED', 'onBeforeSign refused to sign');
+}
+
+async function stampWith(payload: string, signer: SignerLike): Promise<string> {
+  try {
+    return await stamp(payload, signer);
+  } catch (cause) {
+    if (isWalletError(cause)) throw cause;
+    throw new WalletError('SIGNER_FAILED', 'the signer threw while signing', { cause });
+  }
+}
+
+export async function runSigned(config: ClientConfig, call: PreparedCall, options: SignedRequestOptions): Promise<unknown> {
+  const hook = options.onBeforeSign ?? config.onBeforeSign;
+  let signer: SignerLike | undefined = options.signer;
+  const resolveSigner = async (): Promise<SignerLike> => {
+    if (signer) return signer;
+    if (!options.getSigner) throw new WalletError('INVALID_ARGUMENT', 'signed() needs signer or getSigner');
+    try {
+      signer = await options.getSigner();
+    } catch (cause) {
+      if (isWalletError(cause)) throw cause;
+      throw new WalletError('SIGNER_FAILED', 'getSigner threw', { cause });
+    }
+    if (typeof signer !== 'object' || signer === null) throw new WalletError('SIGNER_FAILED', 'getSigner returned no signer');
+    return signer;
+  };
+
+  /** Sends one leg and resends it identically while the answer is PROCESSING. */
+  const sendLeg = async (leg: LegHeaders): Promise<{ answer: LegAnswer; body: unknown }> => {
+    for (let resends = 0; ; resends++) {
+      const answer = await exchange(config, call, leg);
+      const body = answer.status === 204 || answer.status === 205 ? undefined : parseJsonBody(answer.status, answer.text);
+      if (!isProcessingAnswer(answer.status, body)) return { answer, body };
+      if (resends >= config.maxProcessingResends) {
+        throw new WalletError('STILL_PROCESSING', `still PROCESSING after ${resends} resends`, { status: answer.status });
+      }
+      await sleep(Math.min(config.processingBackoffMs * (resends + 1), MAX_PROCESSING_BACKOFF_MS), call.signal);
+    }
+  };
+
+  const firstLeg = async (): Promise<LegHeaders> => {
+    const leg: LegHeaders = { leg: 1 };
+    if (options.requestId !== undefined) leg.requestId = options.requestId;
+    if (options.stampOnly !== undefined) {
+      const key = await resolveSigner();
+      await confirm(hook, { payloadToSign: options.stampOnly, method: call.method, path: call.path, purpose: options.purpose, leg: 1 });
+      leg.signature = await stampWith(options.stampOnly, key);
+    }
+    return leg;
+  };
+
+  /** One pass from leg 1 to the final answer; throws RestartSignal when a challenge expired unsigned. */
+  const attempt = async (): Promise<unknown> => {
+    let { answer, body } = await sendLeg(await firstLeg());
+    for (let challenges = 0; answer.status === 202; challenges++) {
+      if (challenges >= MAX_CHALLENGES) throw new WalletError('BAD_RESPONSE', `more than ${MAX_CHALLENGES} challenges in one call`, { status: 202 });
+      const challenge = parseChallenge(answer.status, body);
+      if (hasExpired(config, challenge, answer)) throw new RestartSignal(challenge.expiresAt);
+      const key = await resolveSigner();
+      const leg = challenges + 2;
+      await confirm(hook, {
+        payloadToSign: challenge.payloadToSign,
+        method: call.method,
+        path: call.path,
+        purpose: options.purpose,
+        leg,
+        requestId: challenge.requestId,
+        expiresAt: challenge.expiresAt,
+      });
+      // The hook may have waited on the user: judge expiry again just before signing.
+      if (hasExpired(config, challenge, answer)) throw new RestartSignal(challenge.expiresAt);
+      const signature = await stampWith(challenge.payloadToSign, key);
+      try {
+        ({ answer, body } = await sendLeg({ leg, signature, requestId: challenge.requestId }));
+      } catch (error) {
+        if (isExpiredRejection(error)) throw new RestartSignal(challenge.expiresAt);
+        throw error;
+      }
+    }
+    return body;
+  };
+
+  try {
+    return await attempt();
+  } catch (first) {
+    if (!(first instanceof RestartSignal)) throw first;
+  }
+  // Start over from leg 1, once.
+  try {
+    return await attempt();
+  } catch (second) {
+    if (second instanceof RestartSignal) {
+      throw new WalletError('CHALLENGE_EXPIRED', `the challenge expired (at ${second.expiredAt}) before it could be signed, twice`);
+    }
+    throw second;
+  }
+}

@@ -1,0 +1,111 @@
+/** Public shapes of the transport. */
+import type { SessionKey, Signer } from '../crypto/index.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | undefined;
+
+/** A Signer, or a stored key pair it can be made from. */
+export type SignerLike = Signer | Pick<SessionKey, 'privateKey' | 'publicKeyHex'>;
+
+/** One HTTP request as reported to `onRequest`. */
+export interface RequestLogEntry {
+  method: HttpMethod;
+  /** The path as given (without base URL or query). */
+  path: string;
+  /** HTTP status, or undefined when no answer came (network error, timeout, abort). */
+  status: number | undefined;
+  /** Wall time of the request, body read included. */
+  ms: number;
+  /** Protocol leg: 1 = the first call, 2 = after the first signature, 3 = after the second. */
+  leg: number;
+  /** HTTP request number within this call: counts 429 retries, PROCESSING resends and the restart. */
+  attempt: number;
+  /** Whether the request carried the signature header. */
+  signed: boolean;
+  /** The Request-Id header sent, if any. */
+  requestId?: string;
+  /** The WalletError code when the request got no HTTP answer. */
+  error?: string;
+}
+
+export interface ClientOptions {
+  /** Base URL ending in the version, e.g. `https://api.example.com/2025-10-13`, or a same-origin proxy path like `/api/wallet`. */
+  baseUrl: string;
+  /** Default globalThis.fetch (looked up at call time). */
+  fetch?: typeof globalThis.fetch;
+  /** Sent on every request (e.g. a CSRF token for the proxy). Never put platform credentials here in a browser. */
+  headers?: Record<string, string>;
+  /** Per HTTP request, body read included; default 30 000 ms. */
+  timeoutMs?: number;
+  /** Stamp header name; default `Service-Wallet-Signature`. */
+  signatureHeader?: string;
+  /** How many times a 429 is retried after waiting Retry-After; default 2. */
+  maxRateLimitRetries?: number;
+  /** Longest Retry-After honoured; a longer one fails at once with the 429's error. Default 10 000 ms. */
+  maxRetryAfterMs?: number;
+  /** How many times a `200 {"status":"PROCESSING"}` answer is resent; default 5. */
+  maxProcessingResends?: number;
+  /** Base of the linear backoff between PROCESSING resends (n-th wait = n × base, at most 2 s); default 250 ms. */
+  processingBackoffMs?: number;
+  /** The local clock (epoch ms) used with the server's Date header to judge challenge expiry; default Date.now. */
+  now?: () => number;
+  /** Default hook before every signature (a call's own hook wins). */
+  onBeforeSign?: OnBeforeSign;
+  /** Reports every HTTP request. Exceptions thrown by the hook are ignored. */
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+export interface RequestOptions {
+  method: HttpMethod;
+  /** Path below the base URL, starting with '/'. */
+  path: string;
+  /** A JSON-safe value, serialised once with JSON.stringify. */
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Sent as `Idempotency-Key` (on every leg of a signed call). */
+  idempotencyKey?: string;
+}
+
+/** What `onBeforeSign` is shown: exactly the bytes about to be signed and what for. */
+export interface SignRequest {
+  payloadToSign: string;
+  method: HttpMethod;
+  path: string;
+  purpose: string;
+  /** The leg this signature will be sent on (2 or 3; 1 for the single-leg stamped form). */
+  leg: number;
+  /** The challenge's request id (absent for the single-leg stamped form). */
+  requestId?: string;
+  /** The challenge's expiry as sent by the service. */
+  expiresAt?: string;
+}
+
+/** Return false (or throw) to refuse: the call then fails with SIGNING_REFUSED. */
+export type OnBeforeSign = (request: SignRequest) => boolean | void | Promise<boolean | void>;
+
+export interface SignedRequestOptions extends RequestOptions {
+  /** The key that answers every challenge of this call. */
+  signer?: SignerLike;
+  /** Called once, at the first challenge, when `signer` is not given (so a call answered at once needs no key). */
+  getSigner?: () => SignerLike | Promise<SignerLike>;
+  /** A label for the hook, e.g. 'update-internal-account'. */
+  purpose: string;
+  /** Sent as `Request-Id` on the first leg (passkey verify carries the challenge's request id). */
+  requestId?: string;
+  /**
+   * Single-leg stamped form (quote execute): stamp this payload and send it on the first leg, with no
+   * Request-Id and no challenge.
+   */
+  stampOnly?: string;
+  /** Overrides the client's onBeforeSign for this call. */
+  onBeforeSign?: OnBeforeSign;
+}
+
+export interface Client {
+  /** A plain JSON call: 2xx → parsed body (204/205 → undefined), else a WalletError. */
+  request<T>(options: RequestOptions): Promise<T>;
+  /** A signed-retry call: runs every leg and returns the final answer's body. */
+  signed<T>(options: SignedRequestOptions): Promise<T>;
+}

@@ -1,0 +1,348 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type RequestLogEntry, type SignRequest } from '../../src/transport/index.js';
+import { generateSessionKey, signerFromKey, type SessionKey, type Signer } from '../../src/crypto/index.js';
+import { WalletError, isWalletError } from '../../src/errors.js';
+import { signedService, startFakeServer, verifyStampWithNode, type FakeServer, type SignedServiceOptions } from './fake-server.js';
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+let key: SessionKey;
+beforeAll(async () => {
+  key = await generateSessionKey();
+});
+
+async function serveSigned(options: SignedServiceOptions = {}) {
+  const service = signedService(options);
+  const server = await startFakeServer(service.handler);
+  servers.push(server);
+  return { service, server };
+}
+
+async function failure(promise: Promise<unknown>): Promise<WalletError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isWalletError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a WalletError');
+}
+
+const PATH = '/internal-accounts/InternalAccount:1';
+
+describe('signed(): the signed-retry engine', () => {
+  it('completes a two-leg action in exactly 2 requests with a stamp that verifies in node:crypto', async () => {
+    const { service, server } = await serveSigned();
+    const log: RequestLogEntry[] = [];
+    const shown: SignRequest[] = [];
+    const client = createClient({ baseUrl: server.url, onRequest: (e) => log.push(e) });
+    const result = await client.signed<{ id: string }>({
+      method: 'PATCH',
+      path: PATH,
+      body: { privateEnabled: true },
+      signer: key,
+      purpose: 'update-internal-account',
+      onBeforeSign: (r) => {
+        shown.push(r);
+      },
+    });
+    expect(result).toEqual({ id: 'InternalAccount:1', privateEnabled: true });
+    expect(server.received).toHaveLength(2);
+    const [first, second] = server.received;
+    expect(first?.headers['service-wallet-signature']).toBeUndefined();
+    expect(first?.headers['request-id']).toBeUndefined();
+    expect(second?.headers['request-id']).toBe(service.challenges[0]?.requestId);
+    const check = verifyStampWithNode(second!.headers['service-wallet-signature'] as string, service.challenges[0]!.payloadToSign);
+    expect(check).toEqual({ ok: true, publicKey: key.publicKeyHex });
+    expect(shown).toEqual([
+      {
+        payloadToSign: service.challenges[0]!.payloadToSign,
+        method: 'PATCH',
+        path: PATH,
+        purpose: 'update-internal-account',
+        leg: 2,
+        requestId: service.challenges[0]!.requestId,
+        expiresAt: service.challenges[0]!.expiresAt,
+      },
+    ]);
+    expect(log.map((e) => [e.leg, e.attempt, e.status, e.signed])).toEqual([[1, 1, 202, false], [2, 2, 200, true]]);
+  });
+
+  it('sends byte-identical bodies on every leg (raw bytes as received by the server)', async () => {
+    const { server } = await serveSigned({ legs: 3 });
+    const client = createClient({ baseUrl: server.url });
+    // Key order, unicode and numbers that a re-serialisation could disturb.
+    const body = { nickname: 'carte bleue – ünï 💳', internalAccountId: 'InternalAccount:1', cardId: 'Card:1', amount: 1e21, nested: { z: 1, a: [0.1, -0] } };
+    await client.signed({ method: 'POST', path: '/auth/delegated-keys', body, signer: key, purpose: 'create-delegated-key' });
+    const bodies = server.received.map((r) => r.body);
+    expect(bodies).toHaveLength(3);
+    expect(bodies[0]!.length).toBeGreaterThan(0);
+    expect(bodies[1]!.equals(bodies[0]!)).toBe(true);
+    expect(bodies[2]!.equals(bodies[0]!)).toBe(true);
+    expect(bodies[0]!.toString('utf8')).toBe(JSON.stringify(body));
+  });
+
+  it('completes the three-leg delegated-key creation in exactly 3 requests, same key, new request id, same Idempotency-Key', async () => {
+    const { service, server } = await serveSigned({
+      legs: 3,
+      final: { status: 201, body: { id: 'DelegatedKey:1', status: 'ACTIVE', publicKey: '02ab' } },
+    });
+    const hookLegs: number[] = [];
+    const client = createClient({ baseUrl: server.url, onBeforeSign: (r) => void hookLegs.push(r.leg) });
+    const result = await client.signed({
+      method: 'POST',
+      path: '/auth/delegated-keys',
+      body: { cardId: 'Card:1', internalAccountId: 'InternalAccount:1', nickname: 'card' },
+      getSigner: () => key,
+      purpose: 'create-delegated-key',
+      idempotencyKey: 'idem-42',
+    });
+    expect(result).toEqual({ id: 'DelegatedKey:1', status: 'ACTIVE', publicKey: '02ab' });
+    expect(server.received).toHaveLength(3);
+    expect(service.challenges).toHaveLength(2);
+    expect(server.received.map((r) => r.headers['request-id'])).toEqual([undefined, service.challenges[0]!.requestId, service.challenges[1]!.requestId]);
+    expect(service.stamps.map((s) => [s.ok, s.publicKey])).toEqual([[true, key.publicKeyHex], [true, key.publicKeyHex]]);
+    expect(server.received.map((r) => r.headers['idempotency-key'])).toEqual(['idem-42', 'idem-42', 'idem-42']);
+    expect(hookLegs).toEqual([2, 3]);
+  });
+
+  it('returns a direct 200/201 as is without asking for a key', async () => {
+    const server = await startFakeServer(() => ({ status: 200, body: { id: 'Customer:1', email: 'a@b.c' } }));
+    servers.push(server);
+    const client = createClient({ baseUrl: server.url });
+    let asked = 0;
+    const result = await client.signed({
+      method: 'PATCH',
+      path: '/customers/Customer:1',
+      body: { fullName: 'A' },
+      getSigner: () => {
+        asked++;
+        return key;
+      },
+      purpose: 'update-customer',
+    });
+    expect(result).toEqual({ id: 'Customer:1', email: 'a@b.c' });
+    expect(asked).toBe(0);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('resends a 200 {"status":"PROCESSING"} leg identically (same stamp, request id, bytes)', async () => {
+    let processing = 2;
+    const { service, server } = await serveSigned({
+      intercept: (req) => (req.headers['service-wallet-signature'] && processing-- > 0 ? { status: 200, body: { status: 'PROCESSING' } } : undefined),
+    });
+    const log: RequestLogEntry[] = [];
+    const client = createClient({ baseUrl: server.url, processingBackoffMs: 10, onRequest: (e) => log.push(e) });
+    const result = await client.signed({ method: 'PATCH', path: PATH, body: { privateEnabled: false }, signer: key, purpose: 'p' });
+    expect(result).toEqual({ id: 'InternalAccount:1', privateEnabled: true });
+    expect(server.received).toHaveLength(4);
+    const retries = server.received.slice(1);
+    for (const r of retries) {
+      expect(r.headers['service-wallet-signature']).toBe(retries[0]!.headers['service-wallet-signature']);
+      expect(r.headers['request-id']).toBe(service.challenges[0]!.requestId);
+      expect(r.body.equals(server.received[0]!.body)).toBe(true);
+    }
+    expect(log.map((e) => [e.leg, e.attempt])).toEqual([[1, 1], [2, 2], [2, 3], [2, 4]]);
+  });
+
+  it('gives up on endless PROCESSING with STILL_PROCESSING; a resource in PROCESSING state (with id) is a result', async () => {
+    const { server } = await serveSigned({
+      intercept: (req) => (req.headers['service-wallet-signature'] ? { status: 200, body: { status: 'PROCESSING', message: 'wait' } } : undefined),
+    });
+    const client = createClient({ baseUrl: server.url, processingBackoffMs: 1, maxProcessingResends: 2 });
+    const error = await failure(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' }));
+    expect(error.code).toBe('STILL_PROCESSING');
+    expect(server.received).toHaveLength(4); // leg 1, leg 2, two resends
+
+    const quote = await serveSigned({ final: { status: 200, body: { id: 'Quote:1', status: 'PROCESSING' } } });
+    const client2 = createClient({ baseUrl: quote.server.url });
+    await expect(client2.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' })).resolves.toEqual({ id: 'Quote:1', status: 'PROCESSING' });
+    expect(quote.server.received).toHaveLength(2);
+  });
+
+  it('waits Retry-After on a 429 during the signed leg and resends it identically', async () => {
+    let limited = false;
+    const { server } = await serveSigned({
+      intercept: (req) => {
+        if (!req.headers['service-wallet-signature'] || limited) return undefined;
+        limited = true;
+        return { status: 429, body: { code: 'RATE_LIMITED', reason: 'slow' }, headers: { 'Retry-After': '1' } };
+      },
+    });
+    const client = createClient({ baseUrl: server.url });
+    await client.signed({ method: 'PATCH', path: PATH, body: { privateEnabled: true }, signer: key, purpose: 'p' });
+    expect(server.received).toHaveLength(3);
+    expect(server.received[2]!.headers['service-wallet-signature']).toBe(server.received[1]!.headers['service-wallet-signature']);
+    expect(server.received[2]!.headers['request-id']).toBe(server.received[1]!.headers['request-id']);
+  });
+
+  it('starts over once when the challenge had already expired (server clock), then succeeds', async () => {
+    const { service, server } = await serveSigned({ ttlMs: (n) => (n === 0 ? -1000 : 5 * 60_000) });
+    const client = createClient({ baseUrl: server.url });
+    await client.signed({ method: 'PATCH', path: PATH, body: { privateEnabled: true }, signer: key, purpose: 'p' });
+    expect(server.received.map((r) => Boolean(r.headers['service-wallet-signature']))).toEqual([false, false, true]);
+    expect(server.received[2]!.headers['request-id']).toBe(service.challenges[1]!.requestId);
+  });
+
+  it('fails with CHALLENGE_EXPIRED when the restarted challenge is expired too, never signing', async () => {
+    const { server } = await serveSigned({ ttlMs: -1000 });
+    let hooked = 0;
+    const client = createClient({ baseUrl: server.url, onBeforeSign: () => void hooked++ });
+    const error = await failure(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' }));
+    expect(error.code).toBe('CHALLENGE_EXPIRED');
+    expect(server.received).toHaveLength(2);
+    expect(server.received.every((r) => r.headers['service-wallet-signature'] === undefined)).toBe(true);
+    expect(hooked).toBe(0);
+  });
+
+  it("starts over once when the service rejects the signed leg as expired (requestStatus EXPIRED)", async () => {
+    let rejected = false;
+    const { server } = await serveSigned({
+      intercept: (req) => {
+        if (!req.headers['service-wallet-signature'] || rejected) return undefined;
+        rejected = true;
+        return { status: 401, body: { code: 'WALLET_SIGNATURE_INVALID', reason: 'expired', details: { requestStatus: 'EXPIRED' } } };
+      },
+    });
+    await createClient({ baseUrl: server.url }).signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' });
+    expect(server.received.map((r) => Boolean(r.headers['service-wallet-signature']))).toEqual([false, true, false, true]);
+  });
+
+  it('restarts when the challenge expired while onBeforeSign waited for the user', async () => {
+    let offset = 0;
+    const { server } = await serveSigned();
+    let calls = 0;
+    const client = createClient({
+      baseUrl: server.url,
+      now: () => Date.now() + offset,
+      onBeforeSign: () => {
+        // The first time, the user takes 6 minutes to approve (the challenge lives 5).
+        if (calls++ === 0) offset += 6 * 60_000;
+        return true;
+      },
+    });
+    await client.signed({ method: 'PATCH', path: PATH, body: { privateEnabled: true }, signer: key, purpose: 'p' });
+    expect(calls).toBe(2);
+    expect(server.received.map((r) => Boolean(r.headers['service-wallet-signature']))).toEqual([false, false, true]);
+  });
+
+  it.each([
+    ['10 minutes ahead', 10 * 60_000],
+    ['10 minutes behind', -10 * 60_000],
+  ])('works with a client clock %s of the server', async (_label, skew) => {
+    const { server } = await serveSigned();
+    const client = createClient({ baseUrl: server.url, now: () => Date.now() + skew });
+    await client.signed({ method: 'PATCH', path: PATH, body: { privateEnabled: true }, signer: key, purpose: 'p' });
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('works with a server clock an hour off the client; without a Date header the server judges expiry', async () => {
+    const behind = await serveSigned({ serverNow: () => Date.now() - 3_600_000 });
+    await createClient({ baseUrl: behind.server.url }).signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' });
+    expect(behind.server.received).toHaveLength(2);
+
+    const noDate = await serveSigned({ noDate: true });
+    const skewed = createClient({ baseUrl: noDate.server.url, now: () => Date.now() + 10 * 60_000 });
+    await skewed.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' });
+    expect(noDate.server.received).toHaveLength(2);
+    expect(noDate.server.received[0]!.headers.date).toBeUndefined();
+  });
+
+  it('SIGNING_REFUSED when onBeforeSign returns false or throws; nothing signed is sent', async () => {
+    const { server } = await serveSigned();
+    const client = createClient({ baseUrl: server.url });
+    const refused = await failure(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', onBeforeSign: () => false }));
+    expect(refused.code).toBe('SIGNING_REFUSED');
+    const reason = new Error('user said no');
+    const thrown = await failure(
+      client.signed({
+        method: 'PATCH',
+        path: PATH,
+        body: {},
+        signer: key,
+        purpose: 'p',
+        onBeforeSign: async () => {
+          throw reason;
+        },
+      }),
+    );
+    expect(thrown.code).toBe('SIGNING_REFUSED');
+    expect(thrown.cause).toBe(reason);
+    expect(server.received).toHaveLength(2);
+    expect(server.received.every((r) => r.headers['service-wallet-signature'] === undefined)).toBe(true);
+  });
+
+  it('single-leg stamped form (quote execute): one request, stamp over the given payload, no Request-Id', async () => {
+    const server = await startFakeServer(() => ({ status: 200, body: { id: 'Quote:1', status: 'PROCESSING' } }));
+    servers.push(server);
+    const payload = '{"quoteId":"Quote:1","amount":"12.00"}';
+    const shown: SignRequest[] = [];
+    const client = createClient({ baseUrl: server.url, signatureHeader: 'Grid-Wallet-Signature' });
+    const result = await client.signed({
+      method: 'POST',
+      path: '/quotes/Quote:1/execute',
+      signer: key,
+      purpose: 'execute-quote',
+      stampOnly: payload,
+      idempotencyKey: 'exec-1',
+      onBeforeSign: (r) => void shown.push(r),
+    });
+    expect(result).toEqual({ id: 'Quote:1', status: 'PROCESSING' });
+    expect(server.received).toHaveLength(1);
+    const [req] = server.received;
+    expect(req!.headers['request-id']).toBeUndefined();
+    expect(req!.headers['service-wallet-signature']).toBeUndefined();
+    expect(req!.headers['idempotency-key']).toBe('exec-1');
+    expect(verifyStampWithNode(req!.headers['grid-wallet-signature'] as string, payload)).toEqual({ ok: true, publicKey: key.publicKeyHex });
+    expect(shown).toEqual([{ payloadToSign: payload, method: 'POST', path: '/quotes/Quote:1/execute', purpose: 'execute-quote', leg: 1 }]);
+  });
+
+  it('sends a given Request-Id on the first leg (passkey verify)', async () => {
+    const server = await startFakeServer(() => ({ status: 200, body: { id: 'Session:1' } }));
+    servers.push(server);
+    const client = createClient({ baseUrl: server.url });
+    await client.signed({ method: 'POST', path: '/auth/credentials/AuthMethod:1/verify', body: { type: 'PASSKEY' }, requestId: 'Request:abc', getSigner: () => key, purpose: 'login' });
+    expect(server.received[0]!.headers['request-id']).toBe('Request:abc');
+    expect(server.received[0]!.headers['service-wallet-signature']).toBeUndefined();
+  });
+
+  it("passes the service's rejection of the signed leg through", async () => {
+    const other = await generateSessionKey();
+    const { server } = await serveSigned({ legs: 3 });
+    const client = createClient({ baseUrl: server.url });
+    // A signer that switches key after its first signature: the service refuses the third leg.
+    const signers = [signerFromKey(key), signerFromKey(other)];
+    let n = 0;
+    const flaky: Signer = {
+      get publicKeyHex() {
+        return signers[Math.min(n, 1)]!.publicKeyHex;
+      },
+      sign: (data) => signers[Math.min(n++, 1)]!.sign(data),
+    };
+    const error = await failure(client.signed({ method: 'POST', path: '/auth/delegated-keys', body: {}, signer: flaky, purpose: 'p' }));
+    expect([error.code, error.status]).toEqual(['WALLET_SIGNATURE_INVALID', 401]);
+  });
+
+  it('BAD_RESPONSE for a 202 that is not a challenge', async () => {
+    const server = await startFakeServer(() => ({ status: 202, body: { payloadToSign: 'x', expiresAt: new Date(Date.now() + 60_000).toISOString() } }));
+    servers.push(server);
+    const client = createClient({ baseUrl: server.url });
+    const error = await failure(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' }));
+    expect([error.code, error.status]).toEqual(['BAD_RESPONSE', 202]);
+  });
+
+  it('SIGNER_FAILED for a signer that throws a non-WalletError; getSigner WalletErrors pass through', async () => {
+    const { server } = await serveSigned();
+    const client = createClient({ baseUrl: server.url });
+    const broken = { publicKeyHex: key.publicKeyHex, sign: async () => { throw new TypeError('boom'); } };
+    expect((await failure(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: broken, purpose: 'p' }))).code).toBe('SIGNER_FAILED');
+    const evicted = await failure(
+      client.signed({ method: 'PATCH', path: PATH, body: {}, getSigner: () => { throw new WalletError('KEY_EVICTED'); }, purpose: 'p' }),
+    );
+    expect(evicted.code).toBe('KEY_EVICTED');
+    expect((await failure(client.signed({ method: 'PATCH', path: PATH, body: {}, purpose: 'p' } as never))).code).toBe('INVALID_ARGUMENT');
+  });
+});
