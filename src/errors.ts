@@ -38,6 +38,14 @@ export const WALLET_ERROR_CODES = {
   WEBAUTHN_RP_ID_MISMATCH: 'The passkey RP ID does not match this origin.',
   WEBAUTHN_UNSUPPORTED: 'This browser does not support passkeys.',
   WEBAUTHN_FAILED: 'The passkey ceremony failed for another reason (see cause).',
+  SESSION_REVOKED: 'The service no longer accepts this session (signed out elsewhere, or evicted by the session limit): log in again.',
+  CREDENTIAL_NOT_FOUND: 'The account has no credential of the requested type (or with the given id).',
+  OTP_CODE_INVALID: 'The one-time code is wrong (details.attemptsLeft when the service says); ask the user to retype it.',
+  OTP_EXPIRED: 'The one-time code expired, was used already or had too many wrong tries: resend a new one.',
+  OAUTH_TOKEN_REJECTED: 'The service refused the OIDC token (details.cause: OIDC_NONCE_MISMATCH, OIDC_TOKEN_STALE, OIDC_TOKEN_MISMATCH); sign in with the IdP again.',
+  OAUTH_NOT_PREPARED: 'No prepared OAuth login in this browser matches the token\'s nonce: call prepareOAuth first.',
+  PASSKEY_ASSERTION_REJECTED: 'The service refused the passkey assertion (wrong credential, challenge or signature); prepare a new login.',
+  SANDBOX_START_FAILED: 'The local sandbox could not listen on the requested host and port (see cause, e.g. EADDRINUSE).',
 } as const;
 
 export type WalletErrorCode = keyof typeof WALLET_ERROR_CODES;

@@ -1,0 +1,156 @@
+/**
+ * Passkeys (wire-reference §5.3), verified with @simplewebauthn/server against the configured
+ * origin(s) and RP ID.
+ *
+ * - Registration: the client's own base64url `challenge` must be the one inside `clientDataJson`;
+ *   attestation fields are base64url. Failures → `400 INVALID_INPUT` (`details.cause =
+ *   "PASSKEY_ATTESTATION_INVALID"`). Any attestation format the library verifies is accepted
+ *   ("none" included).
+ * - Authentication: `challenge` = lowercase hex SHA-256 of the canonical session-creation body
+ *   {@link canonicalSessionBody}, which binds `clientPublicKey`; the WebAuthn challenge is
+ *   utf8(challenge) (64 ASCII bytes), so `clientDataJSON.challenge` = base64url(utf8(challenge)).
+ *   Failures → `401 WALLET_SIGNATURE_INVALID` (`details.cause = "PASSKEY_ASSERTION_INVALID"`,
+ *   spec §7.2: "failed cryptographic verification against the registered credential").
+ * - Decided here: user verification is not required (user presence is); the signature counter
+ *   must increase when the authenticator keeps one.
+ */
+import { createHash } from 'node:crypto';
+import { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
+import { bytesToBase64url, utf8 } from '../crypto/encoding.js';
+import { invalidInput, unauthorized } from '../errors.js';
+import type { SandboxState } from '../context.js';
+import type { AuthMethodRecord } from '../store.js';
+
+export interface AttestationInput {
+  credentialId: string;
+  clientDataJson: string;
+  attestationObject: string;
+  transports?: string[];
+}
+
+export interface AssertionInput {
+  credentialId: string;
+  clientDataJson: string;
+  authenticatorData: string;
+  signature: string;
+  userHandle?: string;
+}
+
+export interface RegisteredPasskey {
+  credentialId: string;
+  publicKey: Uint8Array;
+  counter: number;
+  transports?: string[];
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : 'verification failed';
+}
+
+export async function verifyPasskeyRegistration(state: SandboxState, challenge: string, attestation: AttestationInput): Promise<RegisteredPasskey> {
+  const fail = (why: string): never => {
+    throw invalidInput(`The passkey attestation was rejected: ${why}`, [{ field: 'attestation', constraint: 'FORMAT', message: why }], {
+      cause: 'PASSKEY_ATTESTATION_INVALID',
+    });
+  };
+  let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  try {
+    result = await verifyRegistrationResponse({
+      response: {
+        id: attestation.credentialId,
+        rawId: attestation.credentialId,
+        type: 'public-key',
+        response: {
+          clientDataJSON: attestation.clientDataJson,
+          attestationObject: attestation.attestationObject,
+          ...(attestation.transports !== undefined ? { transports: attestation.transports as never } : {}),
+        },
+        clientExtensionResults: {},
+      },
+      expectedChallenge: challenge,
+      expectedOrigin: state.config.origins,
+      expectedRPID: state.config.rpId,
+      requireUserVerification: false,
+    });
+  } catch (e) {
+    return fail(message(e));
+  }
+  if (!result.verified) return fail('not verified');
+  const { credential } = result.registrationInfo;
+  if (credential.id !== attestation.credentialId) return fail('credentialId does not match the attested credential');
+  return {
+    credentialId: credential.id,
+    publicKey: new Uint8Array(credential.publicKey),
+    counter: credential.counter,
+    ...(attestation.transports !== undefined ? { transports: [...attestation.transports] } : {}),
+  };
+}
+
+/** The canonical session-creation body whose SHA-256 (hex) is the passkey challenge. */
+export function canonicalSessionBody(args: {
+  organizationId: string;
+  accountId: string;
+  authMethodId: string;
+  credentialId: string;
+  clientPublicKey: string;
+  requestId: string;
+  timestampMs: number;
+}): string {
+  return JSON.stringify({
+    type: 'ACTIVITY_TYPE_CREATE_SESSION',
+    organizationId: args.organizationId,
+    parameters: {
+      accountId: args.accountId,
+      authMethodId: args.authMethodId,
+      credentialId: args.credentialId,
+      clientPublicKey: args.clientPublicKey,
+    },
+    requestId: args.requestId,
+    timestampMs: String(args.timestampMs),
+  });
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Verifies an assertion for `method` over `challenge` (hex) and advances its counter. */
+export async function verifyPasskeyAssertion(state: SandboxState, method: AuthMethodRecord, challenge: string, assertion: AssertionInput): Promise<void> {
+  const fail = (why: string): never => {
+    throw unauthorized('WALLET_SIGNATURE_INVALID', `The passkey assertion was rejected: ${why}`, { cause: 'PASSKEY_ASSERTION_INVALID' });
+  };
+  const passkey = method.passkey;
+  if (passkey === undefined || method.credentialId === undefined) return fail('the credential is not a passkey');
+  if (assertion.credentialId !== method.credentialId) return fail('credentialId is not this credential');
+  let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+  try {
+    result = await verifyAuthenticationResponse({
+      response: {
+        id: assertion.credentialId,
+        rawId: assertion.credentialId,
+        type: 'public-key',
+        response: {
+          clientDataJSON: assertion.clientDataJson,
+          authenticatorData: assertion.authenticatorData,
+          signature: assertion.signature,
+          ...(assertion.userHandle !== undefined ? { userHandle: assertion.userHandle } : {}),
+        },
+        clientExtensionResults: {},
+      },
+      expectedChallenge: bytesToBase64url(utf8(challenge)),
+      expectedOrigin: state.config.origins,
+      expectedRPID: state.config.rpId,
+      credential: {
+        id: method.credentialId,
+        publicKey: new Uint8Array(passkey.publicKey),
+        counter: passkey.counter,
+        ...(passkey.transports !== undefined ? { transports: passkey.transports as never } : {}),
+      },
+      requireUserVerification: false,
+    });
+  } catch (e) {
+    return fail(message(e));
+  }
+  if (!result.verified) return fail('not verified');
+  passkey.counter = result.authenticationInfo.newCounter;
+}

@@ -1,0 +1,210 @@
+/**
+ * The sandbox HTTP server: one request's life (read, authenticate, route, answer, log) and
+ * `startSandbox`.
+ *
+ * Every answer is a complete HTTP response: handler errors become `{code, reason, details?}` with
+ * their status; an unexpected exception (a sandbox bug) becomes `500 INTERNAL_ERROR` and is logged;
+ * unparseable HTTP gets a JSON 400/431 from the `clientError` hook. Paths live under
+ * `/2025-10-13`; everything else is `404 NOT_FOUND` (after platform authentication, so route names
+ * do not leak).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { createClock } from './clock.js';
+import { API_VERSION, type Reply, type RequestContext, type SandboxConfig, type SandboxState, json } from './context.js';
+import { createEnclave } from './enclave.js';
+import { isSandboxError, SandboxError } from './errors.js';
+import { answerClientError, parseBody, parseTarget, payloadTooLarge, readBody, writeReply } from './http.js';
+import { createLogger, type LogSink } from './log.js';
+import { checkPlatformAuth } from './platform-auth.js';
+import { Router } from './router.js';
+import { registerRoutes } from './routes/index.js';
+import { Store } from './store.js';
+import { invalidArgument, WalletError } from '../errors.js';
+
+export interface SandboxOptions {
+  /** TCP port; default 0 (a free port). The CLI defaults to 8787. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  /** Platform client id for HTTP Basic; default `sandbox-client`. */
+  clientId?: string;
+  /** Platform client secret for HTTP Basic; default `sandbox-secret`. */
+  clientSecret?: string;
+  /** Origin(s) accepted in WebAuthn client data; default `http://localhost:5173`. */
+  origin?: string | string[];
+  /** WebAuthn relying-party id; default `localhost`. */
+  rpId?: string;
+  /** Base clock in epoch ms (the sandbox adds its own advance offset); default `Date.now`. */
+  now?: () => number;
+  /** Request log sink (one JSON line per request), or `false` to silence; default stdout. */
+  log?: LogSink | false;
+}
+
+export interface RunningSandbox {
+  /** `{base_url}`: `http://host:port/2025-10-13`. */
+  readonly url: string;
+  readonly port: number;
+  /** The enclave's uncompressed public key (hex): trust it for OTP and export bundles. */
+  readonly enclavePublicKey: string;
+  /** Moves the sandbox clock forward. */
+  advanceClock(seconds: number): void;
+  /** Stops listening and closes every connection. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_CLIENT_ID = 'sandbox-client';
+export const DEFAULT_CLIENT_SECRET = 'sandbox-secret';
+export const DEFAULT_ORIGIN = 'http://localhost:5173';
+export const DEFAULT_RP_ID = 'localhost';
+
+const PRUNE_EVERY = 256;
+
+export function createSandboxState(options: SandboxOptions = {}): SandboxState {
+  const config: SandboxConfig = {
+    clientId: options.clientId ?? DEFAULT_CLIENT_ID,
+    clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
+    origins: options.origin === undefined ? [DEFAULT_ORIGIN] : Array.isArray(options.origin) ? [...options.origin] : [options.origin],
+    rpId: options.rpId ?? DEFAULT_RP_ID,
+  };
+  const clock = createClock(options.now);
+  return { config, clock, store: new Store(), enclave: createEnclave(), logger: createLogger(options.log, clock) };
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.headers[name.toLowerCase()];
+  const value = Array.isArray(raw) ? raw.join(', ') : raw;
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+async function answer(state: SandboxState, router: Router, req: IncomingMessage, bodyBytes: Buffer, tooLarge: boolean): Promise<Reply> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const { segments, query } = parseTarget(req.url ?? '/');
+  const inBase = segments[0] === API_VERSION;
+  const relative = inBase ? segments.slice(1) : segments;
+  const match = inBase ? router.match(method, relative) : ({ kind: 'none' } as const);
+  if (match.kind !== 'route' || match.route.auth) checkPlatformAuth(headerValue(req, 'authorization'), state.config);
+  if (match.kind === 'none') throw new SandboxError(404, 'NOT_FOUND', `No such endpoint: ${method} /${segments.join('/')}`);
+  if (match.kind === 'method') {
+    throw new SandboxError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`, { allow: match.allow }, { Allow: match.allow.join(', ') });
+  }
+  if (tooLarge) throw payloadTooLarge();
+  const body = parseBody(bodyBytes, headerValue(req, 'content-type'), match.route.form);
+  const params = match.params;
+  const ctx: RequestContext = {
+    state,
+    method,
+    path: `/${relative.join('/')}`,
+    params,
+    query,
+    headers: req.headers,
+    body,
+    header: (name) => headerValue(req, name),
+    param: (name) => params[name] ?? '',
+  };
+  return match.route.handler(ctx);
+}
+
+function createHandler(state: SandboxState, router: Router): (req: IncomingMessage, res: ServerResponse) => void {
+  let count = 0;
+  return (req, res) => {
+    const started = performance.now();
+    void (async () => {
+      const read = await readBody(req);
+      let reply: Reply;
+      let error: string | undefined;
+      try {
+        reply = await answer(state, router, req, read.bytes, read.tooLarge);
+      } catch (e) {
+        if (isSandboxError(e)) reply = json(e.status, e.toBody(), { ...e.headers });
+        else {
+          error = e instanceof Error ? e.message : String(e);
+          reply = json(500, { code: 'INTERNAL_ERROR', reason: 'The sandbox failed unexpectedly (a bug): see its log' });
+        }
+      }
+      const now = state.clock.now();
+      writeReply(res, reply, new Date(now), read.abandoned);
+      if (read.abandoned) res.on('finish', () => req.socket.destroy());
+      const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
+      const code = 'json' in reply && typeof reply.json === 'object' && reply.json !== null && reply.status >= 400 ? (reply.json as { code?: unknown }).code : undefined;
+      state.logger.request({
+        method: req.method ?? '?',
+        path: rawPath.length > 512 ? `${rawPath.slice(0, 512)}…` : rawPath,
+        status: reply.status,
+        ...(typeof code === 'string' ? { code } : {}),
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        ...(error !== undefined ? { error } : {}),
+      });
+      count += 1;
+      if (count % PRUNE_EVERY === 0) state.store.prune(now);
+    })();
+  };
+}
+
+export function createSandboxServer(state: SandboxState): Server {
+  const router = new Router();
+  registerRoutes(router);
+  const server = createServer(createHandler(state, router));
+  server.on('clientError', answerClientError);
+  return server;
+}
+
+function nonEmptyString(value: unknown): boolean {
+  return typeof value === 'string' && value.length > 0;
+}
+
+/** Checks `startSandbox` options; a bad one is `WalletError('INVALID_ARGUMENT')`. */
+function checkOptions(options: SandboxOptions): void {
+  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object');
+  const o = options as Record<string, unknown>;
+  if (o.port !== undefined && (typeof o.port !== 'number' || !Number.isInteger(o.port) || o.port < 0 || o.port > 65535)) {
+    throw invalidArgument('options.port', 'an integer from 0 to 65535');
+  }
+  for (const name of ['host', 'clientId', 'clientSecret', 'rpId'] as const) {
+    if (o[name] !== undefined && !nonEmptyString(o[name])) throw invalidArgument(`options.${name}`, 'a non-empty string');
+  }
+  if (o.clientId !== undefined && (o.clientId as string).includes(':')) throw invalidArgument('options.clientId', 'a string without ":" (HTTP Basic)');
+  const origins = o.origin === undefined ? [] : Array.isArray(o.origin) ? o.origin : [o.origin];
+  if (o.origin !== undefined && (origins.length === 0 || !origins.every(nonEmptyString))) {
+    throw invalidArgument('options.origin', 'an origin string or a non-empty array of them');
+  }
+  if (o.now !== undefined && typeof o.now !== 'function') throw invalidArgument('options.now', 'a function returning epoch milliseconds');
+  if (o.log !== undefined && o.log !== false && typeof o.log !== 'function') throw invalidArgument('options.log', 'a function or false');
+}
+
+/**
+ * Starts a sandbox; resolves once it listens. Bad options → `WalletError('INVALID_ARGUMENT')`;
+ * the port cannot be bound → `WalletError('SANDBOX_START_FAILED')` with the cause.
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  checkOptions(options);
+  const state = createSandboxState(options);
+  const server = createSandboxServer(state);
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    const onError = (cause: Error): void => reject(new WalletError('SANDBOX_START_FAILED', `The sandbox could not listen on ${host}:${options.port ?? 0}: ${cause.message}`, { cause }));
+    server.once('error', onError);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}/${API_VERSION}`,
+    port,
+    enclavePublicKey: state.enclave.publicKey,
+    advanceClock: (seconds) => {
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw invalidArgument('seconds', 'a finite number ≥ 0');
+      state.clock.advance(seconds);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
