@@ -1,0 +1,30 @@
+/** Updating an internal account (wire reference §8.1): `PATCH /internal-accounts/{id}`, signed. */
+import { invalidArgument } from '../errors.js';
+import type { WalletContext } from '../session/context.js';
+import type { InternalAccount } from '../types.js';
+import { expectRecord, isRecord, requireString, seg } from './args.js';
+import { signedForAccount } from './signing.js';
+
+/** The fields to change; `privateEnabled` is the one the wire reference names, others pass as given. */
+export type InternalAccountPatch = { privateEnabled?: boolean } & Record<string, unknown>;
+
+/**
+ * `PATCH /internal-accounts/{id}` with `patch` as the body (the same bytes on both legs): on an
+ * embedded wallet `202` → signed by that wallet's current session → `200 InternalAccount` (two
+ * requests; SESSION_EXPIRED, KEY_EVICTED before any request when the wallet's session held here is
+ * unusable). An account that is not a wallet answers `200` at once (one request): with no session of
+ * the account in this browser, the call is sent and a session is looked for only if the service
+ * asks for a signature (NOT_LOGGED_IN then).
+ */
+export async function updateAccount(ctx: WalletContext, accountId: string, patch: InternalAccountPatch): Promise<InternalAccount> {
+  const id = requireString(accountId, 'accountId', 'an InternalAccount id');
+  if (!isRecord(patch) || Object.keys(patch).length === 0) throw invalidArgument('patch', 'an object with at least one field, e.g. { privateEnabled: true }');
+  if (patch.privateEnabled !== undefined && typeof patch.privateEnabled !== 'boolean') throw invalidArgument('patch.privateEnabled', 'a boolean');
+  const answer = await signedForAccount<unknown>(ctx, id, {
+    method: 'PATCH',
+    path: `/internal-accounts/${seg(id)}`,
+    body: patch,
+    purpose: 'update-internal-account',
+  });
+  return expectRecord<InternalAccount>(answer, 'an InternalAccount');
+}

@@ -1,0 +1,158 @@
+/**
+ * Quotes funded by an embedded wallet (wire reference §8.3, spec §4.3): creating one (a plain call,
+ * handy for demos and tests) and executing it — the quote's `EMBEDDED_WALLET` payload stamped with a
+ * session of the source wallet and sent on the one `POST /quotes/{id}/execute` (no challenge leg),
+ * always with an `Idempotency-Key` so that a retried execution cannot pay twice.
+ */
+import { WalletError, invalidArgument, isWalletError } from '../errors.js';
+import type { WalletContext } from '../session/context.js';
+import type { Quote } from '../types.js';
+import { accountOf, expectRecord, isRecord, optionalString, requireString, seg } from './args.js';
+import { signedNow } from './signing.js';
+
+export interface CreateQuoteArgs {
+  /** The paying account (an embedded wallet for a quote that `executeQuote` signs). */
+  sourceAccountId: string;
+  destinationAccountId: string;
+  /** Integer amount in the smallest unit of the locked side's currency (cents for USD). */
+  amount: number;
+  /** Which side `amount` fixes; default 'SENDING'. */
+  lockedCurrencySide?: 'SENDING' | 'RECEIVING';
+  description?: string;
+}
+
+export interface ExecuteQuoteOptions {
+  /** Sent as `Idempotency-Key`; default a fresh random UUID. Pass your own to retry safely after a lost answer. */
+  idempotencyKey?: string;
+  /** The wallet whose session signs; default the quote's source account, else the current session's. */
+  accountId?: string;
+}
+
+/** `Idempotency-Key` values the spec's sandbox accepts: 1–255 visible ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** `POST /quotes` for an account-to-account transfer → `201 Quote` PENDING. One request, no signature. */
+export async function createQuote(ctx: WalletContext, args: CreateQuoteArgs): Promise<Quote> {
+  if (!isRecord(args)) throw invalidArgument('args', 'an object { sourceAccountId, destinationAccountId, amount }');
+  const sourceAccountId = requireString(args.sourceAccountId, 'args.sourceAccountId', 'an InternalAccount id');
+  const destinationAccountId = requireString(args.destinationAccountId, 'args.destinationAccountId', 'an InternalAccount id');
+  const { amount } = args;
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) throw invalidArgument('args.amount', 'a positive integer (smallest currency unit)');
+  const side = args.lockedCurrencySide ?? 'SENDING';
+  if (side !== 'SENDING' && side !== 'RECEIVING') throw invalidArgument('args.lockedCurrencySide', "'SENDING' or 'RECEIVING'");
+  const description = optionalString(args.description, 'args.description');
+  const answer = await ctx.client.request<unknown>({
+    method: 'POST',
+    path: '/quotes',
+    body: {
+      source: { sourceType: 'ACCOUNT', accountId: sourceAccountId },
+      destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId },
+      lockedCurrencySide: side,
+      lockedCurrencyAmount: amount,
+      ...(description !== undefined ? { description } : {}),
+    },
+  });
+  return expectRecord<Quote>(answer, 'a Quote');
+}
+
+/** The payload the wallet signs: `paymentInstructions[].accountOrWalletInfo` of type EMBEDDED_WALLET. */
+export function walletPayloadOf(quote: Quote): string | undefined {
+  const instructions = quote.paymentInstructions;
+  if (!Array.isArray(instructions)) return undefined;
+  for (const instruction of instructions) {
+    const info: unknown = isRecord(instruction) ? instruction.accountOrWalletInfo : undefined;
+    if (isRecord(info) && info.accountType === 'EMBEDDED_WALLET' && typeof info.payloadToSign === 'string' && info.payloadToSign !== '') {
+      return info.payloadToSign;
+    }
+  }
+  return undefined;
+}
+
+function sourceAccountOf(quote: Quote): string | undefined {
+  const source = quote.source;
+  return isRecord(source) && typeof source.accountId === 'string' && source.accountId !== '' ? source.accountId : undefined;
+}
+
+function randomKey(): string {
+  const c = globalThis.crypto;
+  if (typeof c?.randomUUID === 'function') return c.randomUUID();
+  if (typeof c?.getRandomValues !== 'function') throw new WalletError('CRYPTO_UNAVAILABLE', 'no crypto.getRandomValues to make an Idempotency-Key');
+  return Array.from(c.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function amountText(quote: Quote): string {
+  const amount = quote.totalSendingAmount;
+  const currency = isRecord(quote.sendingCurrency) ? quote.sendingCurrency.code : undefined;
+  return typeof amount === 'number' ? ` (${amount}${typeof currency === 'string' ? ` ${currency}` : ''} in smallest units)` : '';
+}
+
+/** The service's refusals a payer can act on, with messages that say what to do. */
+function explained(error: WalletError, quote: Quote, account: string, idempotencyKey: string): WalletError {
+  const details = { ...(error.details ?? {}), quoteId: quote.id, idempotencyKey };
+  const base = { cause: error, details, ...(error.status !== undefined ? { status: error.status } : {}) };
+  if (error.code === 'QUOTE_EXPIRED') {
+    const at = typeof quote.expiresAt === 'string' ? ` at ${quote.expiresAt}` : '';
+    return new WalletError('QUOTE_EXPIRED', `quote ${quote.id} expired${at}: create a new quote and execute that one`, base);
+  }
+  if (error.code === 'INSUFFICIENT_FUNDS') {
+    return new WalletError('INSUFFICIENT_FUNDS', `${account} holds too little to pay quote ${quote.id}${amountText(quote)}: fund the wallet or quote a smaller amount`, base);
+  }
+  return new WalletError(error.code, error.message, base);
+}
+
+/**
+ * Executes a quote funded by an embedded wallet: given the quote (or its id: then `GET /quotes/{id}`
+ * first), stamps its EMBEDDED_WALLET payload with a session of the paying wallet (shown to
+ * onBeforeSign first) and sends `POST /quotes/{id}/execute` once, with the stamp and an
+ * Idempotency-Key. One request (two with an id) → the quote, PROCESSING.
+ *
+ * Errors: QUOTE_EXPIRED (also judged here, on the server's clock, before asking for a signature),
+ * INSUFFICIENT_FUNDS, `409 CONFLICT` when already executed under another key, INVALID_ARGUMENT for a
+ * quote with no EMBEDDED_WALLET payload. Errors of the execute call carry details.quoteId and
+ * details.idempotencyKey (retry with that key after a lost answer: the service replays its result).
+ */
+export async function executeQuote(ctx: WalletContext, quoteOrId: Quote | string, options: ExecuteQuoteOptions = {}): Promise<Quote> {
+  if (!isRecord(options)) throw invalidArgument('options', 'an object');
+  const givenKey = options.idempotencyKey;
+  if (givenKey !== undefined && (typeof givenKey !== 'string' || !IDEMPOTENCY_KEY.test(givenKey))) {
+    throw invalidArgument('options.idempotencyKey', '1 to 255 visible ASCII characters');
+  }
+  const givenAccount = optionalString(options.accountId, 'options.accountId', 'an InternalAccount id');
+  let quote: Quote;
+  if (typeof quoteOrId === 'string') {
+    const id = requireString(quoteOrId, 'quoteOrId', 'a Quote or a Quote id');
+    quote = expectRecord<Quote>(await ctx.client.request<unknown>({ method: 'GET', path: `/quotes/${seg(id)}` }), 'a Quote');
+  } else {
+    if (!isRecord(quoteOrId) || typeof quoteOrId.id !== 'string' || quoteOrId.id === '') throw invalidArgument('quoteOrId', 'a Quote (with its id) or a Quote id');
+    quote = quoteOrId;
+  }
+  const payload = walletPayloadOf(quote);
+  if (payload === undefined) {
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `quote ${quote.id} has no EMBEDDED_WALLET payloadToSign: it is not funded by an embedded wallet, or its payment instructions are withheld (status ${String(quote.status)})`,
+    );
+  }
+  // Decision: an expiry already visible on the server's clock (estimated from its Date headers) fails
+  // here, so the user is never asked to sign for a quote the service will refuse.
+  const expiresAt = typeof quote.expiresAt === 'string' ? Date.parse(quote.expiresAt) : Number.NaN;
+  if (Number.isFinite(expiresAt) && ctx.sessions.serverNow() >= expiresAt) {
+    throw new WalletError('QUOTE_EXPIRED', `quote ${quote.id} expired at ${String(quote.expiresAt)}: create a new quote and execute that one`, {
+      details: { quoteId: quote.id, expiresAt: quote.expiresAt, judged: 'locally' },
+    });
+  }
+  const account = givenAccount ?? sourceAccountOf(quote) ?? (await accountOf(ctx, undefined));
+  const idempotencyKey = givenKey ?? randomKey();
+  try {
+    const { answer } = await signedNow<unknown>(ctx, { accountId: account }, {
+      method: 'POST',
+      path: `/quotes/${seg(quote.id)}/execute`,
+      stampOnly: payload,
+      idempotencyKey,
+      purpose: 'execute-quote',
+    });
+    return expectRecord<Quote>(answer, 'the executed Quote');
+  } catch (error) {
+    throw isWalletError(error) ? explained(error, quote, account, idempotencyKey) : error;
+  }
+}

@@ -1,0 +1,153 @@
+// Wallet export through the wallet facade against the sandbox: a valid BIP-39 mnemonic in exactly two
+// requests, a fresh uncompressed recipient key that is gone from the key store afterwards (also after
+// every failure), the envelope's signature checked against the trusted keys unless the app opted
+// out, and the mnemonic never stored or logged.
+import { validateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bytesToHex, generateRecipientKey, generateSessionKey } from '../../src/crypto/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { counted, emailLogin, failing, shape, startTestSandbox, testWallet, type Admin, type TestCustomer, type TestWallet } from './helpers.js';
+
+let sandbox: RunningSandbox;
+let admin: Admin;
+let customer: TestCustomer;
+let t: TestWallet;
+
+beforeAll(async () => {
+  ({ sandbox, admin } = await startTestSandbox());
+  customer = await admin.customer();
+  t = testWallet(sandbox);
+  await emailLogin(t.wallet, customer.accountId);
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function recipientKeys(w: TestWallet): Promise<number> {
+  return (await w.keyStore.list({ purpose: 'export-recipient' })).length;
+}
+
+/** A wallet on the same storage as `t` (so it holds t's session), with other options. */
+async function sibling(options: Parameters<typeof testWallet>[1]): Promise<TestWallet> {
+  const w = testWallet(sandbox, { backend: t.backend, ...options });
+  await w.wallet.restore();
+  return w;
+}
+
+/** Rewrites the export answer's envelope. */
+function tamperEnvelope(change: (envelope: Record<string, string>) => void): (text: string, url: string) => string {
+  return (text, url) => {
+    if (!url.endsWith('/export')) return text;
+    const answer = JSON.parse(text) as { encryptedWalletCredentials?: string };
+    if (answer.encryptedWalletCredentials === undefined) return text;
+    const envelope = JSON.parse(answer.encryptedWalletCredentials) as Record<string, string>;
+    change(envelope);
+    return JSON.stringify({ ...answer, encryptedWalletCredentials: JSON.stringify(envelope) });
+  };
+}
+
+describe('exportWallet', () => {
+  it('opens to a valid BIP-39 mnemonic in exactly 2 requests; the recipient key is fresh, uncompressed and deleted', async () => {
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) => vi.spyOn(console, m));
+    const signed = t.signs.length;
+    const { result: mnemonic, legs, wire } = await counted(t, () => t.wallet.exportWallet());
+    expect(shape(legs)).toEqual([
+      ['POST', 202, 1, false],
+      ['POST', 200, 2, true],
+    ]);
+    const words = mnemonic.split(' ');
+    expect([12, 24]).toContain(words.length);
+    expect(validateMnemonic(mnemonic, wordlist)).toBe(true);
+
+    const body = JSON.parse(wire[0]!.body!) as { clientPublicKey: string };
+    expect(Object.keys(body)).toEqual(['clientPublicKey']);
+    expect(body.clientPublicKey).toMatch(/^04[0-9a-f]{128}$/);
+    expect(wire[1]!.body).toBe(wire[0]!.body);
+    expect(t.signs.slice(signed)).toEqual([expect.objectContaining({ purpose: 'export-wallet', leg: 2 })]);
+
+    // The recipient key is gone; the session key is untouched.
+    expect(await recipientKeys(t)).toBe(0);
+    expect(await t.keyStore.get(t.wallet.session()!.publicKeyHex)).toBeDefined();
+
+    // Nothing stored or logged holds the mnemonic.
+    const stored = JSON.stringify(await t.backend.entries());
+    expect(stored).not.toContain(words.slice(0, 3).join(' '));
+    for (const spy of spies) for (const call of spy.mock.calls) expect(JSON.stringify(call)).not.toContain(words.slice(0, 3).join(' '));
+
+    // A second export (another fresh key) opens to the same wallet.
+    const again = await counted(t, () => t.wallet.exportWallet(customer.accountId));
+    expect(again.result).toBe(mnemonic);
+    expect(JSON.parse(again.wire[0]!.body!).clientPublicKey).not.toBe(body.clientPublicKey);
+    expect(await recipientKeys(t)).toBe(0);
+  });
+
+  it('an envelope signed by an untrusted enclave: BUNDLE_SIGNER_UNTRUSTED, and the recipient key is deleted', async () => {
+    const stranger = bytesToHex(new Uint8Array(await crypto.subtle.exportKey('raw', (await generateSessionKey()).publicKey)));
+    const w = await sibling({ trustedKeys: [stranger] });
+    const { error, legs } = await failing(w, () => w.wallet.exportWallet());
+    expect(error.code).toBe('BUNDLE_SIGNER_UNTRUSTED');
+    expect(legs).toHaveLength(2);
+    expect(await recipientKeys(w)).toBe(0);
+  });
+
+  it('a tampered signature: BUNDLE_SIGNATURE_INVALID with trusted keys; the explicit opt-out still opens it', async () => {
+    const flip = tamperEnvelope((e) => {
+      const sig = e.dataSignature!;
+      e.dataSignature = sig.slice(0, -2) + (sig.endsWith('00') ? '01' : '00');
+    });
+    const checked = await sibling({ alterResponse: flip });
+    expect((await failing(checked, () => checked.wallet.exportWallet())).error.code).toBe('BUNDLE_SIGNATURE_INVALID');
+    expect(await recipientKeys(checked)).toBe(0);
+
+    const optedOut = await sibling({ alterResponse: flip, trustedKeys: 'skip-verification' });
+    expect(validateMnemonic(await optedOut.wallet.exportWallet(), wordlist)).toBe(true);
+    expect(await recipientKeys(optedOut)).toBe(0);
+  });
+
+  it('a tampered ciphertext fails to open (DECRYPTION_FAILED) even with verification skipped; the key is deleted', async () => {
+    const w = await sibling({
+      trustedKeys: 'skip-verification',
+      alterResponse: tamperEnvelope((e) => {
+        const data = JSON.parse(Buffer.from(e.data!, 'hex').toString('utf8')) as Record<string, string>;
+        const c = data.ciphertext!;
+        data.ciphertext = (c[0] === 'a' ? 'b' : 'a') + c.slice(1);
+        e.data = Buffer.from(JSON.stringify(data), 'utf8').toString('hex');
+      }),
+    });
+    expect((await failing(w, () => w.wallet.exportWallet())).error.code).toBe('DECRYPTION_FAILED');
+    expect(await recipientKeys(w)).toBe(0);
+  });
+
+  it('a refusal in onBeforeSign (SIGNING_REFUSED) after the first leg; the key is deleted', async () => {
+    t.approve.value = false;
+    try {
+      const { error, legs } = await failing(t, () => t.wallet.exportWallet());
+      expect(error.code).toBe('SIGNING_REFUSED');
+      expect(shape(legs)).toEqual([['POST', 202, 1, false]]);
+    } finally {
+      t.approve.value = true;
+    }
+    expect(await recipientKeys(t)).toBe(0);
+  });
+
+  it('not logged in: NOT_LOGGED_IN before any request, no key left behind', async () => {
+    const w = testWallet(sandbox);
+    const { error, legs } = await failing(w, () => w.wallet.exportWallet(customer.accountId));
+    expect(error.code).toBe('NOT_LOGGED_IN');
+    expect(legs).toHaveLength(0);
+    expect(await recipientKeys(w)).toBe(0);
+    expect((await failing(w, () => w.wallet.exportWallet())).error.code).toBe('NOT_LOGGED_IN');
+  });
+
+  it('sweeps a recipient key left behind by an interrupted export', async () => {
+    const old = await generateRecipientKey();
+    await t.keyStore.put({ ...old, purpose: 'export-recipient', accountId: customer.accountId, createdAt: Date.now() - 60 * 60 * 1000 });
+    expect(await recipientKeys(t)).toBe(1);
+    await t.wallet.exportWallet();
+    expect(await recipientKeys(t)).toBe(0);
+  });
+});
