@@ -22,6 +22,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/**/*.browser.test.ts'],
+          // A sandbox behind a CORS + Basic-auth forwarder for the session tests (inject('sandboxUrl')).
+          globalSetup: ['test/setup/sandbox-global.ts'],
           testTimeout: 30_000,
           browser: {
             enabled: true,

@@ -5,3 +5,41 @@
 export { WALLET_ERROR_CODES, WalletError, isWalletError } from './errors.js';
 export type { WalletErrorCode, WalletErrorOptions } from './errors.js';
 export * from './crypto/index.js';
+
+// ---- the wallet: facade, flows, sessions, key store, transport ----
+export { createWallet } from './wallet.js';
+export type { Wallet, WalletConfig, WalletEvents } from './wallet.js';
+export type { OtpLogin, OtpType } from './flows/otp.js';
+export type { OAuthLogin } from './flows/oauth.js';
+export type { PasskeyLogin } from './flows/passkey.js';
+export { createSessionManager, signedWithSession, walletContext, WALLET_CONTEXT } from './session/index.js';
+export type {
+  KeyPlan,
+  LogoutReason,
+  ManagedSessions,
+  PasskeyConfig,
+  Session,
+  SessionCallOptions,
+  SessionEvents,
+  SessionManager,
+  SessionManagerOptions,
+  SignerOptions,
+  WalletContext,
+} from './session/index.js';
+export { CREDENTIAL_TYPES } from './types.js';
+export type {
+  AuthMethod,
+  AuthMethodResponse,
+  AuthSession,
+  CredentialType,
+  Customer,
+  DataList,
+  DelegatedKey,
+  InternalAccount,
+  PasskeyAuthChallenge,
+  Quote,
+} from './types.js';
+export { createKeyStore, createIndexedDbBackend, createMemoryBackend, isStoragePersisted, requestPersistentStorage } from './keys/index.js';
+export type { FallbackReason, KeyPurpose, KeyStore, KeyStoreBackend, KeyStoreOptions, KeyStoreStatus, StoredKey } from './keys/index.js';
+export { createClient, DEFAULT_SIGNATURE_HEADER } from './transport/index.js';
+export type { Client, ClientOptions, OnBeforeSign, RequestLogEntry, RequestOptions, SignRequest, SignedRequestOptions } from './transport/index.js';

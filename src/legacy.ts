@@ -10,6 +10,13 @@ import { hpkeOpen } from './crypto/hpke.js';
 import { decompressPublicKey } from './crypto/p256.js';
 import { sessionKeyFromPair, type SessionKey } from './crypto/keypair.js';
 import { ECDSA_P256, buf, subtle } from './crypto/webcrypto.js';
+import { generateRecipientKey } from './crypto/keypair.js';
+import { oauthNonce } from './crypto/oauth.js';
+import { verifyOAuth, type OAuthLogin } from './flows/oauth.js';
+import { preparePasskeyLogin, type PasskeyLogin } from './flows/passkey.js';
+import { walletContext } from './session/context.js';
+import type { KeyPlan, Session } from './session/types.js';
+import type { Wallet } from './wallet.js';
 
 const ENC_LENGTH = 33;
 const TAG_LENGTH = 16;
@@ -75,3 +82,60 @@ function pkcs8WithPublicKey(scalar: Uint8Array, publicPoint: Uint8Array): Uint8A
 }
 
 export type { SessionKey } from './crypto/keypair.js';
+
+// ---- the legacy login flows: uncompressed clientPublicKey → sealed session key → a normal session ----
+
+/**
+ * A key plan for the deprecated flow (wire reference §6): a fresh ECDH recipient key whose
+ * **uncompressed** public key is sent as `clientPublicKey`; the service answers with the session key
+ * sealed to it, which is opened into a non-extractable signing key. The session manager then keeps
+ * the session like any other (flagged `legacy: true`).
+ */
+export async function createLegacyKeyPlan(): Promise<KeyPlan> {
+  const recipient = await generateRecipientKey();
+  return {
+    clientPublicKey: recipient.publicKeyUncompressedHex,
+    legacy: true,
+    async finish(answer) {
+      const bundle = answer.encryptedSessionSigningKey;
+      if (typeof bundle !== 'string' || bundle === '') {
+        throw new WalletError('BAD_RESPONSE', 'the legacy flow expects encryptedSessionSigningKey in the session answer');
+      }
+      return openSealedSessionKey({ bundle, recipientKey: { privateKey: recipient.privateKey, publicKey: recipient.publicKey } });
+    },
+  };
+}
+
+/**
+ * OAuth with the legacy key: the nonce is SHA-256 of the uncompressed `clientPublicKey`.
+ * Decision: the recipient key lives in memory only (popup-style IdP flows); the redirect-safe
+ * `completeOAuth` of the main entry is for the client-held-key flow.
+ */
+export async function prepareLegacyOAuth(wallet: Wallet, args: { accountId: string }): Promise<OAuthLogin> {
+  const ctx = walletContext(wallet);
+  if (typeof args !== 'object' || args === null) throw invalidArgument('args', 'an object');
+  const { accountId } = args;
+  const plan = await createLegacyKeyPlan();
+  const nonce = await oauthNonce(plan.clientPublicKey);
+  return {
+    nonce,
+    clientPublicKey: plan.clientPublicKey,
+    complete: (oidcToken, credentialId) => verifyOAuth(ctx, { accountId, oidcToken, plan, ...(credentialId !== undefined ? { credentialId } : {}) }),
+  };
+}
+
+/** Passkey login with the legacy key: the challenge binds the uncompressed `clientPublicKey`. */
+export function prepareLegacyPasskeyLogin(wallet: Wallet, args: { accountId: string; credentialId?: string }): Promise<PasskeyLogin> {
+  const ctx = walletContext(wallet);
+  return createLegacyKeyPlan().then((plan) => preparePasskeyLogin(ctx, args, plan));
+}
+
+/** Refreshes the account's current session into a new legacy (sealed-key) session. */
+export async function refreshLegacySession(wallet: Wallet, accountId?: string): Promise<Session> {
+  const ctx = walletContext(wallet);
+  return ctx.sessions.refresh(accountId, await createLegacyKeyPlan());
+}
+
+export type { OAuthLogin } from './flows/oauth.js';
+export type { PasskeyLogin } from './flows/passkey.js';
+export type { KeyPlan, Session } from './session/types.js';

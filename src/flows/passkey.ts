@@ -1,0 +1,201 @@
+/**
+ * Passkeys (wire reference §5.3) through @simplewebauthn/browser.
+ *
+ * Registration: our own random challenge → `navigator.credentials.create` → signed-retry
+ * `POST /auth/credentials` (signed by the current session) with the challenge and the attestation.
+ *
+ * Login in two steps so that the ceremony runs inside the user's click (iOS refuses it otherwise):
+ * `preparePasskeyLogin` makes the session key and fetches the challenge for its `clientPublicKey`
+ * ahead of time; `login()` (call it from the click handler) runs `navigator.credentials.get` over
+ * utf8(challenge) — the 64 ASCII bytes, never hex- or base64url-decoded — and sends the assertion to
+ * `/verify` with the challenge's `Request-Id`.
+ */
+import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { base64urlEncode, utf8Encode } from '../crypto/index.js';
+import { WalletError, invalidArgument, isWalletError } from '../errors.js';
+import { createKeyPlan } from '../session/key-plan.js';
+import { parseAuthSession } from '../session/records.js';
+import { signedWithSession } from '../session/signed-call.js';
+import type { KeyPlan, Session } from '../session/types.js';
+import type { WalletContext } from '../session/context.js';
+import type { AuthMethod, AuthSession, PasskeyAuthChallenge } from '../types.js';
+import { ceremonyConditions, webauthnError } from './webauthn-errors.js';
+import { checkAccountId, credentialPath, findCredential } from './credentials.js';
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const MAX_USER_ID_BYTES = 64;
+
+export interface PasskeyLogin {
+  /** The PASSKEY credential (`AuthMethod:…`). */
+  readonly credentialId: string;
+  /** When the fetched challenge expires (server time): prepare again after it. */
+  readonly expiresAt: string;
+  /** Runs the WebAuthn ceremony and creates the session. Call it from the user's click. */
+  login(): Promise<Session>;
+}
+
+async function ceremony<T>(run: () => Promise<T>): Promise<T> {
+  if (!browserSupportsWebAuthn()) throw new WalletError('WEBAUTHN_UNSUPPORTED');
+  const conditions = ceremonyConditions();
+  try {
+    return await run();
+  } catch (error) {
+    throw webauthnError(error, conditions);
+  }
+}
+
+function randomChallenge(): string {
+  const c = (globalThis as { crypto?: Crypto }).crypto;
+  if (typeof c?.getRandomValues !== 'function') throw new WalletError('CRYPTO_UNAVAILABLE');
+  return base64urlEncode(c.getRandomValues(new Uint8Array(32)));
+}
+
+function pageHost(): string | undefined {
+  const host = (globalThis as { location?: { hostname?: unknown } }).location?.hostname;
+  return typeof host === 'string' && host !== '' ? host : undefined;
+}
+
+/**
+ * Creates a passkey and adds it as a PASSKEY credential. The account must have a session here (checked
+ * before the ceremony, so the user is never asked for a passkey that cannot be added). Errors:
+ * NOT_LOGGED_IN, WEBAUTHN_*, PASSKEY_CREDENTIAL_ALREADY_EXISTS, INVALID_INPUT (attestation refused).
+ */
+export async function registerPasskey(ctx: WalletContext, args: { accountId: string; nickname: string }): Promise<AuthMethod> {
+  if (typeof args !== 'object' || args === null) throw invalidArgument('args', 'an object');
+  const accountId = checkAccountId(args.accountId);
+  const { nickname } = args;
+  if (typeof nickname !== 'string' || nickname.trim() === '') throw invalidArgument('nickname', 'a non-empty string');
+  if (ctx.sessions.current(accountId) === null) throw new WalletError('NOT_LOGGED_IN', `registering a passkey needs a session for ${accountId}`);
+  const challenge = randomChallenge();
+  const { rpId, rpName, timeoutMs } = ctx.passkey;
+  const userId = utf8Encode(accountId).slice(0, MAX_USER_ID_BYTES);
+  const optionsJSON: PublicKeyCredentialCreationOptionsJSON = {
+    challenge,
+    rp: { name: rpName ?? rpId ?? pageHost() ?? 'Wallet', ...(rpId !== undefined ? { id: rpId } : {}) },
+    user: { id: base64urlEncode(userId), name: nickname, displayName: nickname },
+    pubKeyCredParams: [
+      { type: 'public-key', alg: -7 },
+      { type: 'public-key', alg: -257 },
+    ],
+    timeout: timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    attestation: 'none',
+    authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+  };
+  const response = await ceremony(() => startRegistration({ optionsJSON }));
+  const transports = response.response.transports;
+  const added = await signedWithSession<AuthMethod>(ctx.client, ctx.sessions, { accountId }, {
+    method: 'POST',
+    path: '/auth/credentials',
+    body: {
+      type: 'PASSKEY',
+      accountId,
+      nickname,
+      challenge,
+      attestation: {
+        credentialId: response.rawId,
+        clientDataJson: response.response.clientDataJSON,
+        attestationObject: response.response.attestationObject,
+        ...(transports !== undefined && transports.length > 0 ? { transports } : {}),
+      },
+    },
+    purpose: 'add-credential',
+  });
+  if (typeof added?.id !== 'string') throw new WalletError('BAD_RESPONSE', 'expected the added AuthMethod');
+  return added;
+}
+
+function parseChallenge(value: unknown): PasskeyAuthChallenge {
+  const v = value as Partial<PasskeyAuthChallenge> | null;
+  if (
+    typeof v !== 'object' || v === null ||
+    typeof v.challenge !== 'string' || v.challenge === '' ||
+    typeof v.requestId !== 'string' || v.requestId === '' ||
+    typeof v.credentialId !== 'string' || v.credentialId === '' ||
+    typeof v.expiresAt !== 'string'
+  ) {
+    throw new WalletError('BAD_RESPONSE', 'expected a PasskeyAuthChallenge {credentialId, challenge, requestId, expiresAt}');
+  }
+  return v as PasskeyAuthChallenge;
+}
+
+/** The service's 401 for an assertion becomes PASSKEY_ASSERTION_REJECTED. */
+function passkeyError(error: unknown): unknown {
+  if (!isWalletError(error) || error.status !== 401) return error;
+  return new WalletError('PASSKEY_ASSERTION_REJECTED', error.message, {
+    cause: error,
+    status: 401,
+    ...(error.details !== undefined ? { details: error.details } : {}),
+  });
+}
+
+/**
+ * Fetches the challenge for a new session key ahead of the click. With several passkeys on the
+ * account, pass `credentialId` (INVALID_ARGUMENT lists them otherwise). `plan` is for the legacy entry.
+ */
+export async function preparePasskeyLogin(
+  ctx: WalletContext,
+  args: { accountId: string; credentialId?: string },
+  givenPlan?: KeyPlan,
+): Promise<PasskeyLogin> {
+  if (typeof args !== 'object' || args === null) throw invalidArgument('args', 'an object');
+  const accountId = checkAccountId(args.accountId);
+  const credential = await findCredential(ctx.client, accountId, 'PASSKEY', args.credentialId);
+  const plan = givenPlan ?? (await createKeyPlan());
+  const challenge = parseChallenge(
+    await ctx.client.request<unknown>({ method: 'POST', path: credentialPath(credential.id, 'challenge'), body: { clientPublicKey: plan.clientPublicKey } }),
+  );
+  const { rpId, timeoutMs } = ctx.passkey;
+  const optionsJSON: PublicKeyCredentialRequestOptionsJSON = {
+    // simplewebauthn base64url-decodes this back to the bytes the authenticator signs: utf8(challenge).
+    challenge: base64urlEncode(utf8Encode(challenge.challenge)),
+    allowCredentials: [{ type: 'public-key', id: challenge.credentialId }],
+    userVerification: 'preferred',
+    timeout: timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(rpId !== undefined ? { rpId } : {}),
+  };
+  return {
+    credentialId: credential.id,
+    expiresAt: challenge.expiresAt,
+    async login() {
+      const response = await ceremony(() => startAuthentication({ optionsJSON }));
+      const { clientDataJSON, authenticatorData, signature, userHandle } = response.response;
+      let answer: AuthSession;
+      try {
+        answer = parseAuthSession(
+          // The transport's signed call carries Request-Id on the first leg; verify answers at once,
+          // so no signer is ever asked for (a 202 here would be a protocol breach).
+          await ctx.client.signed<unknown>({
+            method: 'POST',
+            path: credentialPath(credential.id, 'verify'),
+            requestId: challenge.requestId,
+            purpose: 'passkey-verify',
+            getSigner: () => {
+              throw new WalletError('BAD_RESPONSE', 'passkey verify asked for a signature');
+            },
+            body: {
+              type: 'PASSKEY',
+              assertion: {
+                credentialId: response.rawId,
+                clientDataJson: clientDataJSON,
+                authenticatorData,
+                signature,
+                ...(typeof userHandle === 'string' && userHandle !== '' ? { userHandle } : {}),
+              },
+            },
+          }),
+        );
+      } catch (error) {
+        throw passkeyError(error);
+      }
+      const key = await plan.finish(answer);
+      return ctx.sessions.establish(answer, {
+        accountId,
+        credentialId: credential.id,
+        credentialType: 'PASSKEY',
+        key,
+        ...(plan.legacy ? { legacy: true } : {}),
+      });
+    },
+  };
+}

@@ -1,0 +1,6 @@
+export { createSessionManager, type ManagedSessions, type SessionManagerOptions } from './manager.js';
+export { createKeyPlan } from './key-plan.js';
+export { createServerClock, type ServerClock } from './server-clock.js';
+export { signedWithSession, type SessionCallOptions } from './signed-call.js';
+export { WALLET_CONTEXT, walletContext, type PasskeyConfig, type WalletContext } from './context.js';
+export type { KeyPlan, LogoutReason, Session, SessionEvents, SessionManager, SignerOptions } from './types.js';

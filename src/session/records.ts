@@ -1,0 +1,111 @@
+/**
+ * Sessions as persisted (key-store metadata, next to the keys so they fall back to memory together)
+ * and as built from the service's `AuthSession` answers.
+ *
+ * Layout, one record per fact so that tabs writing different sessions never clobber each other:
+ * - `session:<Session id>` → {@link Session}
+ * - `current:<InternalAccount id>` → `{ sessionId }`: the account's current session
+ * - `last-account` → `{ accountId }`: the default account of the manager's methods
+ */
+import { WalletError } from '../errors.js';
+import type { MetadataStore } from '../keys/index.js';
+import { CREDENTIAL_TYPES, type AuthSession, type CredentialType } from '../types.js';
+import type { Session } from './types.js';
+
+export const SESSION_PREFIX = 'session:';
+export const CURRENT_PREFIX = 'current:';
+export const LAST_ACCOUNT = 'last-account';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isoOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' && Number.isFinite(Date.parse(value)) ? value : undefined;
+}
+
+/** A stored value that is a complete Session, else undefined (foreign or damaged records are ignored). */
+export function parseStoredSession(value: unknown): Session | undefined {
+  if (!isRecord(value)) return undefined;
+  const { id, accountId, credentialId, credentialType, publicKeyHex, expiresAt, createdAt, legacy } = value;
+  if (typeof id !== 'string' || typeof accountId !== 'string' || typeof credentialId !== 'string') return undefined;
+  if (!CREDENTIAL_TYPES.includes(credentialType as CredentialType)) return undefined;
+  if (typeof publicKeyHex !== 'string' || !/^0[23][0-9a-f]{64}$/.test(publicKeyHex)) return undefined;
+  if (isoOrUndefined(expiresAt) === undefined || isoOrUndefined(createdAt) === undefined) return undefined;
+  const session: Session = {
+    id,
+    accountId,
+    credentialId,
+    credentialType: credentialType as CredentialType,
+    publicKeyHex,
+    expiresAt: expiresAt as string,
+    createdAt: createdAt as string,
+  };
+  if (legacy === true) session.legacy = true;
+  return session;
+}
+
+/** Checks the service's session answer; BAD_RESPONSE when it is not one. */
+export function parseAuthSession(value: unknown): AuthSession {
+  if (!isRecord(value) || typeof value.id !== 'string' || !value.id.startsWith('Session:') || isoOrUndefined(value.expiresAt) === undefined) {
+    throw new WalletError('BAD_RESPONSE', 'expected an AuthSession {id: "Session:…", expiresAt, …}');
+  }
+  return value as AuthSession;
+}
+
+/**
+ * The Session record for a service answer. `known` supplies what the answer may lack (the account
+ * and the credential the flow used). `serverNow` stands in for a missing `createdAt`.
+ */
+export function sessionFromAnswer(
+  answer: AuthSession,
+  known: { accountId: string; credentialId: string; credentialType: CredentialType; publicKeyHex: string; legacy?: boolean },
+  serverNow: number,
+): Session {
+  const credentialType = CREDENTIAL_TYPES.includes(answer.type) ? answer.type : known.credentialType;
+  const session: Session = {
+    id: answer.id,
+    accountId: typeof answer.accountId === 'string' && answer.accountId !== '' ? answer.accountId : known.accountId,
+    credentialId: typeof answer.authMethodId === 'string' && answer.authMethodId !== '' ? answer.authMethodId : known.credentialId,
+    credentialType,
+    publicKeyHex: known.publicKeyHex,
+    expiresAt: answer.expiresAt,
+    createdAt: isoOrUndefined(answer.createdAt) ?? new Date(serverNow).toISOString(),
+  };
+  if (known.legacy === true) session.legacy = true;
+  return session;
+}
+
+export function expiresAtMs(session: Session): number {
+  return Date.parse(session.expiresAt);
+}
+
+/** Lifetime as the server set it; a record whose createdAt is not before expiresAt counts 15 minutes. */
+export function lifetimeMs(session: Session): number {
+  const span = Date.parse(session.expiresAt) - Date.parse(session.createdAt);
+  return span > 0 ? span : 15 * 60 * 1000;
+}
+
+export interface StoredState {
+  sessions: Map<string, Session>;
+  current: Map<string, string>;
+  lastAccountId: string | undefined;
+}
+
+/** Everything the session layer keeps in the metadata store, read in one pass. */
+export async function readStoredState(meta: MetadataStore): Promise<StoredState> {
+  const sessions = new Map<string, Session>();
+  const current = new Map<string, string>();
+  let lastAccountId: string | undefined;
+  for (const [name, value] of await meta.list()) {
+    if (name.startsWith(SESSION_PREFIX)) {
+      const session = parseStoredSession(value);
+      if (session && name === SESSION_PREFIX + session.id) sessions.set(session.id, session);
+    } else if (name.startsWith(CURRENT_PREFIX)) {
+      if (isRecord(value) && typeof value.sessionId === 'string') current.set(name.slice(CURRENT_PREFIX.length), value.sessionId);
+    } else if (name === LAST_ACCOUNT) {
+      if (isRecord(value) && typeof value.accountId === 'string') lastAccountId = value.accountId;
+    }
+  }
+  return { sessions, current, lastAccountId };
+}

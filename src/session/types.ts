@@ -1,0 +1,98 @@
+/** Shapes of the session layer: the session record, its events, the manager's interface. */
+import type { SessionKey, Signer } from '../crypto/index.js';
+import type { WalletError } from '../errors.js';
+import type { AuthSession, CredentialType } from '../types.js';
+
+/** One session this browser holds. Persisted as key-store metadata beside its key. */
+export interface Session {
+  /** `Session:…` */
+  id: string;
+  /** `InternalAccount:…` */
+  accountId: string;
+  /** `AuthMethod:…`: the credential that created the session (kept across refreshes). */
+  credentialId: string;
+  credentialType: CredentialType;
+  /** Compressed hex of the session key in the key store. */
+  publicKeyHex: string;
+  /** ISO, server time. */
+  expiresAt: string;
+  /** ISO, server time. */
+  createdAt: string;
+  /** Made by the deprecated sealed-key flow (`embedded-wallet-signer/legacy`). */
+  legacy?: boolean;
+}
+
+export type LogoutReason = 'user' | 'other-tab' | 'expired' | 'revoked';
+
+export interface SessionEvents {
+  /** A new session became current (login here, or in another tab). */
+  session: Session;
+  /** The session entered its refresh window (see `refreshWhenRemaining`). */
+  expiring: Session;
+  /** The session passed its expiry on the server's clock; its key is deleted. */
+  expired: Session;
+  /** A refresh replaced `previous` by `session` (here, or adopted from another tab). */
+  refreshed: { previous: Session; session: Session };
+  /** An automatic or explicit refresh failed; the old session stays usable until it expires. */
+  'refresh-failed': { session: Session; error: WalletError };
+  /** The account has no session left in this browser. */
+  'logged-out': { accountId: string; reason: LogoutReason };
+  /** Session metadata survived but the browser evicted its key. */
+  'key-evicted': { session: Session };
+  /** Keys could not be kept in IndexedDB and live in memory only (lost on reload). */
+  'storage-fallback': { reason: string };
+}
+
+export interface SignerOptions {
+  /** Use a session made by a credential other than this one (deleting that credential needs it). */
+  excludeCredentialId?: string;
+}
+
+/** What a flow hands the manager to turn a service answer into a stored key (modern or legacy). */
+export interface KeyPlan {
+  /** The `clientPublicKey` to send: compressed (client-held key) or uncompressed (legacy). */
+  readonly clientPublicKey: string;
+  /** The session key for the service's answer (the key itself, or the sealed one opened). */
+  finish(answer: AuthSession): Promise<SessionKey>;
+  /** Whether the resulting session is a legacy one. */
+  readonly legacy: boolean;
+}
+
+export interface SessionManager {
+  /** The current session of the account (default: the account used last), or null. */
+  current(accountId?: string): Session | null;
+  /** Every session this browser holds, all accounts and credentials. */
+  all(): Session[];
+  /** Stores key and metadata, makes the session current, emits `session` (and tells other tabs). */
+  adopt(session: Session, key: SessionKey): Promise<void>;
+  /** A signer over a session key. Throws NOT_LOGGED_IN, SESSION_EXPIRED, KEY_EVICTED, OTHER_CREDENTIAL_SESSION_REQUIRED. */
+  signer(accountId?: string, options?: SignerOptions): Promise<Signer>;
+  /** The session `signer` would use (same rules and errors), with its signer. */
+  resolve(accountId?: string, options?: SignerOptions): Promise<{ session: Session; signer: Signer }>;
+  /** New key → signed refresh with the current session → store the new session → delete the old key. */
+  refresh(accountId?: string, plan?: KeyPlan): Promise<Session>;
+  /** Ends every session of the account held here (server, then key), and in other tabs. */
+  logout(accountId?: string): Promise<void>;
+  /**
+   * Drops sessions held here without asking the service, which ended them already (e.g. their
+   * credential was deleted): keys and records go, another session of the account becomes current
+   * (`session`), or the account is logged out with `reason` (default `revoked`). Other tabs follow.
+   */
+  forget(sessionIds: readonly string[], reason?: LogoutReason): Promise<void>;
+  /** Active sessions of the account on the service (`GET /auth/sessions`). */
+  list(accountId?: string): Promise<AuthSession[]>;
+  /** Ends the account's active sessions that this browser does not hold; resolves to how many. */
+  signOutOtherDevices(accountId?: string): Promise<number>;
+  /** Loads persisted sessions (once; later calls re-read storage). */
+  restore(): Promise<Session[]>;
+  /**
+   * Tells the manager a signed call with `session` was refused with `error`. When the service no
+   * longer lists the session, it is dropped (`logged-out` with reason `revoked`) and SESSION_REVOKED
+   * is returned; otherwise `error` is returned unchanged.
+   */
+  rejected(session: Session, error: WalletError): Promise<WalletError>;
+  on<E extends keyof SessionEvents>(event: E, listener: (payload: SessionEvents[E]) => void): () => void;
+  /** Server clock estimate (epoch ms). */
+  serverNow(): number;
+  dispose(): void;
+}

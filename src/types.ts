@@ -1,0 +1,104 @@
+/**
+ * Records the service returns (wire reference §5 and §8, spec §2). Only the fields the library reads
+ * or that apps commonly show are named; every record keeps whatever else the service sends.
+ */
+
+/** The four credential types of an embedded wallet. */
+export type CredentialType = 'EMAIL_OTP' | 'SMS_OTP' | 'OAUTH' | 'PASSKEY';
+
+export const CREDENTIAL_TYPES: readonly CredentialType[] = ['EMAIL_OTP', 'SMS_OTP', 'OAUTH', 'PASSKEY'];
+
+/** A credential of an embedded-wallet account (`AuthMethod:…`). */
+export interface AuthMethod {
+  id: string;
+  accountId: string;
+  type: CredentialType;
+  /** The email, the E.164 phone, the OIDC email claim, or the passkey's name. */
+  nickname: string;
+  createdAt: string;
+  updatedAt: string;
+  /** PASSKEY only: the WebAuthn credential id (base64url rawId). */
+  credentialId?: string;
+  [field: string]: unknown;
+}
+
+/** An AuthMethod as answered by add and OTP challenge: OTP types carry the enclave's target bundle. */
+export interface AuthMethodResponse extends AuthMethod {
+  otpEncryptionTargetBundle?: string;
+}
+
+/** The answer to a passkey challenge: the credential plus what the WebAuthn ceremony signs. */
+export interface PasskeyAuthChallenge extends AuthMethod {
+  credentialId: string;
+  /** Lowercase hex SHA-256 of the canonical session-creation body (binds clientPublicKey). */
+  challenge: string;
+  requestId: string;
+  expiresAt: string;
+}
+
+/** A session as the service describes it (`Session:…`). */
+export interface AuthSession {
+  id: string;
+  accountId: string;
+  type: CredentialType;
+  nickname: string;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string;
+  /** The credential the session belongs to (sent by the sandbox; absent from older answers). */
+  authMethodId?: string;
+  /** Legacy flow only: the sealed session signing key (base58check). */
+  encryptedSessionSigningKey?: string;
+  [field: string]: unknown;
+}
+
+/** A delegated signing key held by the service for a card funding source. */
+export interface DelegatedKey {
+  id: string;
+  cardId: string;
+  fundingSourceId: string;
+  accountId: string;
+  publicKey: string;
+  nickname: string;
+  status: 'PENDING' | 'ACTIVE' | 'REVOKED';
+  createdAt: string;
+  updatedAt: string;
+  [field: string]: unknown;
+}
+
+/** An internal account (the embedded wallet is `type: "EMBEDDED_WALLET"`). */
+export interface InternalAccount {
+  id: string;
+  customerId: string;
+  type: string;
+  privateEnabled?: boolean;
+  nickname?: string;
+  createdAt: string;
+  updatedAt: string;
+  [field: string]: unknown;
+}
+
+/** A quote; a quote funded by an embedded wallet carries the payload its execution signs. */
+export interface Quote {
+  id: string;
+  status: string;
+  expiresAt?: string;
+  paymentInstructions?: Array<{ accountOrWalletInfo?: { accountType?: string; payloadToSign?: string; [field: string]: unknown }; [field: string]: unknown }>;
+  [field: string]: unknown;
+}
+
+/** A customer of the platform. */
+export interface Customer {
+  id: string;
+  platformCustomerId: string;
+  email?: string;
+  phoneNumber?: string;
+  createdAt: string;
+  updatedAt: string;
+  [field: string]: unknown;
+}
+
+/** `{ data: [...] }` list answers of the auth endpoints (not paginated). */
+export interface DataList<T> {
+  data: T[];
+}

@@ -1,0 +1,128 @@
+// Email OTP login against the in-process sandbox: the happy path, wrong and expired codes, resend,
+// the rate limit, and the enclave-key check (trusted, untrusted, explicit skip).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { isWalletError } from '../../src/errors.js';
+import { generateSessionKey } from '../../src/crypto/index.js';
+import { Admin, codeOf, errorOf, nextEvent, startTestSandbox, testWallet } from './helpers/sandbox.js';
+
+let sandbox: RunningSandbox;
+let admin: Admin;
+
+beforeAll(async () => {
+  ({ sandbox, admin } = await startTestSandbox());
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+describe('email OTP login', () => {
+  it('challenge → verify → a session whose key signs for the account', async () => {
+    const { accountId } = await admin.customer();
+    const { wallet, keyStore, requests } = testWallet(sandbox);
+    const login = await wallet.startOtpLogin({ accountId });
+    expect(login.type).toBe('EMAIL_OTP');
+    expect(login.credentialId).toMatch(/^AuthMethod:/);
+    const event = nextEvent(wallet, 'session');
+    const session = await login.verify('000000');
+    expect(await event).toEqual(session);
+    expect(session).toMatchObject({ accountId, credentialId: login.credentialId, credentialType: 'EMAIL_OTP' });
+    expect(session.id).toMatch(/^Session:/);
+    expect(wallet.session()).toEqual(session);
+    expect(wallet.session(accountId)).toEqual(session);
+    // The key is in the key store, non-extractable, and it is the session key on the service.
+    const stored = await keyStore.get(session.publicKeyHex);
+    expect(stored?.privateKey.extractable).toBe(false);
+    expect(stored?.sessionId).toBe(session.id);
+    const verify = requests.filter((r) => r.path.endsWith('/verify'));
+    expect(verify.map((r) => [r.leg, r.signed, r.status])).toEqual([
+      [1, false, 202],
+      [2, true, 200],
+    ]);
+    // A signed call with the session works: delete nothing, but sign out other devices (none).
+    expect(await wallet.signOutOtherDevices(accountId)).toBe(0);
+    const listed = await wallet.listSessions(accountId);
+    expect(listed.map((s) => s.id)).toEqual([session.id]);
+    wallet.dispose();
+  });
+
+  it('a wrong code is OTP_CODE_INVALID with attemptsLeft; the right code then still works', async () => {
+    const { accountId } = await admin.customer();
+    const { wallet } = testWallet(sandbox);
+    const login = await wallet.startOtpLogin({ accountId });
+    const error = await errorOf(login.verify('123456'));
+    expect(isWalletError(error, 'OTP_CODE_INVALID')).toBe(true);
+    expect(error.status).toBe(401);
+    expect(error.details.attemptsLeft).toBe(4);
+    expect(wallet.session(accountId)).toBeNull();
+    const session = await login.verify(' 000000 ');
+    expect(session.accountId).toBe(accountId);
+    wallet.dispose();
+  });
+
+  it('an expired code is OTP_EXPIRED; resend() sends a new one that works', async () => {
+    const { accountId } = await admin.customer();
+    const { wallet } = testWallet(sandbox);
+    const login = await wallet.startOtpLogin({ accountId });
+    admin.advance(5 * 60 + 1);
+    expect(await codeOf(login.verify('000000'))).toBe('OTP_EXPIRED');
+    await login.resend();
+    const session = await login.verify('000000');
+    expect(session.credentialType).toBe('EMAIL_OTP');
+    // A code works once.
+    expect(await codeOf(login.verify('000000'))).toBe('OTP_EXPIRED');
+    wallet.dispose();
+  });
+
+  it('too many wrong codes burn the code (OTP_EXPIRED)', async () => {
+    const { accountId } = await admin.customer();
+    const { wallet } = testWallet(sandbox);
+    const login = await wallet.startOtpLogin({ accountId });
+    for (let i = 0; i < 5; i++) expect(await codeOf(login.verify('999999'))).toBe('OTP_CODE_INVALID');
+    expect(await codeOf(login.verify('000000'))).toBe('OTP_EXPIRED');
+    wallet.dispose();
+  });
+
+  it('asking for codes too often is RATE_LIMITED with retryAfterMs', async () => {
+    const { accountId } = await admin.customer();
+    const { wallet } = testWallet(sandbox);
+    const login = await wallet.startOtpLogin({ accountId });
+    for (let i = 0; i < 4; i++) await login.resend();
+    const error = await errorOf(login.resend());
+    expect(isWalletError(error, 'RATE_LIMITED')).toBe(true);
+    expect(error.status).toBe(429);
+    expect(error.details.retryAfterMs).toBeGreaterThan(10_000);
+    // The code sent last still works.
+    expect((await login.verify('000000')).accountId).toBe(accountId);
+    wallet.dispose();
+  });
+
+  it('an enclave key that is not trusted fails before any code is typed; skip-verification opts out', async () => {
+    const { accountId } = await admin.customer();
+    const other = await generateSessionKey();
+    const untrusted = testWallet(sandbox, { trustedKeys: [other.publicKeyUncompressedHex] });
+    expect(await codeOf(untrusted.wallet.startOtpLogin({ accountId }))).toBe('BUNDLE_SIGNER_UNTRUSTED');
+    const skip = testWallet(sandbox, { trustedKeys: 'skip-verification' });
+    const session = await (await skip.wallet.startOtpLogin({ accountId })).verify('000000');
+    expect(session.accountId).toBe(accountId);
+    untrusted.wallet.dispose();
+    skip.wallet.dispose();
+  });
+
+  it('bad input and unknown credentials are clear errors', async () => {
+    const { accountId } = await admin.customer();
+    const { wallet } = testWallet(sandbox);
+    expect(await codeOf(wallet.startOtpLogin({ accountId: '' }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(wallet.startOtpLogin({ accountId, type: 'OAUTH' as never }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(wallet.startOtpLogin({ accountId, type: 'SMS_OTP' }))).toBe('CREDENTIAL_NOT_FOUND');
+    expect(await codeOf(wallet.startOtpLogin({ accountId, credentialId: 'AuthMethod:nope' }))).toBe('CREDENTIAL_NOT_FOUND');
+    const login = await wallet.startOtpLogin({ accountId });
+    expect(await codeOf(login.verify(''))).toBe('INVALID_ARGUMENT');
+    expect(() => createBad()).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    wallet.dispose();
+  });
+});
+
+function createBad(): unknown {
+  return testWallet(sandbox, { trustedKeys: 'nope' as never });
+}

@@ -1,0 +1,136 @@
+/**
+ * The in-process sandbox for the flow and session tests, an admin client for the platform calls a
+ * test needs (create a customer, mint an OIDC token, move the clock), and wallets pointed straight
+ * at the sandbox with Basic auth in `headers` and a memory key store.
+ */
+import { randomUUID } from 'node:crypto';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { createWallet, type Wallet, type WalletConfig, type WalletEvents } from '../../../src/wallet.js';
+import { createKeyStore, createMemoryBackend, type KeyStore, type KeyStoreBackend } from '../../../src/keys/index.js';
+import type { RequestLogEntry } from '../../../src/transport/index.js';
+
+export const BASIC = `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}`;
+export const ORIGIN = 'http://localhost:5173';
+
+export interface TestCustomer {
+  customerId: string;
+  accountId: string;
+  email: string;
+  phoneNumber: string | undefined;
+}
+
+export class Admin {
+  constructor(readonly sandbox: RunningSandbox) {}
+
+  async call<T = any>(method: string, path: string, body?: unknown, auth = true): Promise<{ status: number; json: T }> {
+    const headers: Record<string, string> = {};
+    if (auth) headers.Authorization = BASIC;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${this.sandbox.url}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const text = await res.text();
+    return { status: res.status, json: (text === '' ? undefined : JSON.parse(text)) as T };
+  }
+
+  /** A customer with an email (and optionally a phone) and its embedded wallet account. */
+  async customer(options: { phone?: boolean; email?: boolean } = {}): Promise<TestCustomer> {
+    const id = randomUUID();
+    const email = `user-${id}@example.com`;
+    const phoneNumber = options.phone ? `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}` : undefined;
+    const created = await this.call('POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: `pc-${id}`,
+      ...(options.email !== false ? { email } : {}),
+      ...(phoneNumber !== undefined ? { phoneNumber } : {}),
+      fullName: 'Test User',
+      currencies: ['USD'],
+    });
+    if (created.status !== 201) throw new Error(`customer: ${created.status} ${JSON.stringify(created.json)}`);
+    const accounts = await this.call('GET', `/internal-account?customerId=${encodeURIComponent(created.json.id)}`);
+    const wallet = accounts.json.data.find((a: { type: string }) => a.type === 'EMBEDDED_WALLET');
+    return { customerId: created.json.id, accountId: wallet.id, email, phoneNumber };
+  }
+
+  /** An OIDC token from the sandbox's stand-in IdP. */
+  async oidcToken(email: string, nonce: string): Promise<string> {
+    const answer = await this.call<{ oidcToken: string }>('POST', '/sandbox/oauth/token', { email, nonce }, false);
+    if (answer.status !== 200) throw new Error(`token: ${answer.status}`);
+    return answer.json.oidcToken;
+  }
+
+  advance(seconds: number): void {
+    this.sandbox.advanceClock(seconds);
+  }
+}
+
+export async function startTestSandbox(): Promise<{ sandbox: RunningSandbox; admin: Admin }> {
+  const sandbox = await startSandbox({ port: 0, log: false, origin: ORIGIN, rpId: 'localhost' });
+  return { sandbox, admin: new Admin(sandbox) };
+}
+
+export interface TestWallet {
+  wallet: Wallet;
+  keyStore: KeyStore;
+  backend: KeyStoreBackend;
+  requests: RequestLogEntry[];
+}
+
+/**
+ * A wallet on the sandbox. Pass `backend` to share storage with another wallet (a reload, or a
+ * second tab); cross-tab coordination is off unless `crossTab` is given.
+ */
+export function testWallet(sandbox: RunningSandbox, options: Partial<WalletConfig> & { backend?: KeyStoreBackend } = {}): TestWallet {
+  const { backend: given, ...rest } = options;
+  const backend = given ?? createMemoryBackend();
+  const keyStore = createKeyStore({ backend });
+  const requests: RequestLogEntry[] = [];
+  const wallet = createWallet({
+    baseUrl: sandbox.url,
+    trustedKeys: [sandbox.enclavePublicKey],
+    headers: { Authorization: BASIC },
+    keyStore,
+    crossTab: false,
+    onRequest: (entry) => requests.push(entry),
+    ...rest,
+  });
+  return { wallet, keyStore, backend, requests };
+}
+
+/** Logs in by email OTP with the sandbox code. */
+export async function emailLogin(wallet: Wallet, accountId: string) {
+  const login = await wallet.startOtpLogin({ accountId });
+  return login.verify('000000');
+}
+
+/** Resolves on the next `event` of the wallet (rejects after `ms`). */
+export function nextEvent<E extends keyof WalletEvents>(wallet: Wallet, event: E, ms = 10_000): Promise<WalletEvents[E]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no ${String(event)} event within ${ms} ms`));
+    }, ms);
+    const off = wallet.on(event, (payload) => {
+      clearTimeout(timer);
+      off();
+      resolve(payload);
+    });
+  });
+}
+
+/** The WalletError code a promise rejects with. */
+export async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    return (error as { code?: string }).code ?? `not a WalletError: ${String(error)}`;
+  }
+  throw new Error('expected a rejection');
+}
+
+export async function errorOf(promise: Promise<unknown>): Promise<any> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
