@@ -1,0 +1,159 @@
+/**
+ * The demo backend's own routes under `/demo` (JSON, same origin as the app):
+ *
+ * - `POST /demo/signup {fullName, email, phoneNumber}` → creates an INDIVIDUAL customer upstream
+ *   (holding USDC, so the embedded wallet has a same-currency account to pay) with the platform
+ *   credentials, binds it to this browser (httpOnly cookie) → `201` the `/demo/me` answer. The
+ *   service's validation errors pass through (`{code, reason, details}`).
+ * - `POST /demo/signin {email}` → binds this browser to the newest customer this demo created with
+ *   that email (a second device or browser of the same person) → `200` the `/demo/me` answer;
+ *   `404 NO_DEMO_CUSTOMER` otherwise. The demo's login is deliberately trivial: signing anything
+ *   still needs a wallet credential.
+ * - `GET /demo/me` → `{customer, accounts, walletAccountId, trustedKeys, sandbox, payees, oauth}`;
+ *   `401 LOGIN_REQUIRED {sandbox}` without a binding.
+ * - `POST /demo/logout` → clears the binding and the cookie → `204`.
+ * - `POST /demo/sandbox/clock {seconds}` → advances the sandbox clock → `200 {now}`; sandbox mode
+ *   only (`404` otherwise). Not tied to a user: the sandbox is a shared test service.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorBody, listData, type Upstream } from './upstream.js';
+import { bindingCookie, clearedCookie, type DemoCustomer, type DemoUsers } from './users.js';
+import { HttpError, readJson, sendError, sendJson, stringField } from './http-util.js';
+
+export interface Payee {
+  readonly label: string;
+  readonly accountId: string;
+}
+
+export interface DemoApiOptions {
+  readonly users: DemoUsers;
+  readonly upstream: Upstream;
+  readonly sandbox: boolean;
+  /** Enclave keys the browser trusts for OTP and export bundles. */
+  readonly trustedKeys: () => Promise<readonly string[] | 'skip-verification'>;
+  /** Accounts of other customers offered as transfer destinations. */
+  readonly extraPayees: () => Promise<readonly Payee[]>;
+  /** The sandbox's test sign-in page, when there is one. */
+  readonly oauthAuthorizeUrl: string | null;
+  /** Where unexpected failures are reported (server side only). */
+  readonly logError: (message: string) => void;
+}
+
+export type DemoApi = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export function createDemoApi(options: DemoApiOptions): DemoApi {
+  const { users, upstream } = options;
+
+  const loadAccounts = async (customerId: string) => {
+    const answer = await upstream.call('GET', '/internal-account', { query: { customerId, limit: '100' } });
+    if (answer.status !== 200) {
+      const e = errorBody(answer);
+      throw new HttpError(answer.status, e.code, e.reason);
+    }
+    return listData(answer);
+  };
+
+  const me = async (user: DemoCustomer) => {
+    const customerAnswer = await upstream.call('GET', `/customers/${encodeURIComponent(user.customerId)}`);
+    if (customerAnswer.status !== 200) {
+      const e = errorBody(customerAnswer);
+      throw new HttpError(customerAnswer.status, e.code, e.reason);
+    }
+    const accounts = await loadAccounts(user.customerId);
+    user.accountIds = new Set(accounts.map((a) => String(a.id)));
+    user.walletAccountIds = accounts.filter((a) => a.type === 'EMBEDDED_WALLET').map((a) => String(a.id));
+    const walletAccountId = user.walletAccountIds[0] ?? null;
+    const own = accounts
+      .filter((a) => a.type !== 'EMBEDDED_WALLET' && (a.balance as { currency?: { code?: unknown } } | undefined)?.currency?.code === 'USDC')
+      .map((a) => ({ label: 'Your USDC account', accountId: String(a.id) }));
+    return {
+      customer: customerAnswer.body,
+      accounts,
+      walletAccountId,
+      trustedKeys: await options.trustedKeys(),
+      sandbox: options.sandbox,
+      payees: [...(await options.extraPayees()), ...own],
+      oauth: options.oauthAuthorizeUrl === null ? null : { authorizeUrl: options.oauthAuthorizeUrl },
+    };
+  };
+
+  const register = async (customerId: string, email: string) => {
+    const accounts = await loadAccounts(customerId);
+    const customer: DemoCustomer = {
+      customerId,
+      email: email.toLowerCase(),
+      accountIds: new Set(accounts.map((a) => String(a.id))),
+      walletAccountIds: accounts.filter((a) => a.type === 'EMBEDDED_WALLET').map((a) => String(a.id)),
+      owned: new Set(),
+    };
+    users.add(customer);
+    return customer;
+  };
+
+  const signup = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await readJson(req);
+    const fullName = stringField(body, 'fullName', 200);
+    const email = stringField(body, 'email', 254);
+    const phoneNumber = stringField(body, 'phoneNumber', 16).replace(/[\s()-]/g, '');
+    const answer = await upstream.call('POST', '/customers', {
+      body: { customerType: 'INDIVIDUAL', platformCustomerId: `demo-${randomUUID()}`, fullName, email, phoneNumber, currencies: ['USDC'] },
+    });
+    if (answer.status !== 201 && answer.status !== 200) {
+      const e = errorBody(answer);
+      throw new HttpError(answer.status, e.code, e.reason, e.details);
+    }
+    const customerId = String((answer.body as { id?: unknown }).id);
+    const user = await register(customerId, email);
+    const token = users.bind(user.customerId);
+    sendJson(res, 201, await me(user), { 'Set-Cookie': bindingCookie(token) });
+  };
+
+  const signin = async (req: IncomingMessage, res: ServerResponse) => {
+    const email = stringField(await readJson(req), 'email', 254);
+    const user = users.byEmail(email);
+    if (user === undefined) throw new HttpError(404, 'NO_DEMO_CUSTOMER', 'This demo has not created a customer with that email. Create one instead.');
+    const token = users.bind(user.customerId);
+    sendJson(res, 200, await me(user), { 'Set-Cookie': bindingCookie(token) });
+  };
+
+  const advanceClock = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!options.sandbox) throw new HttpError(404, 'NOT_FOUND', 'The clock can only be moved on the local sandbox.');
+    const seconds = (await readJson(req)).seconds;
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw new HttpError(400, 'INVALID_INPUT', 'seconds must be a number ≥ 0.');
+    const answer = await upstream.call('POST', '/sandbox/clock/advance', { body: { seconds } });
+    if (answer.status !== 200) {
+      const e = errorBody(answer);
+      throw new HttpError(answer.status, e.code, e.reason);
+    }
+    sendJson(res, 200, answer.body);
+  };
+
+  return async (req, res) => {
+    const method = req.method ?? 'GET';
+    const path = (req.url ?? '/').split('?')[0];
+    const route = `${method} ${path}`;
+    try {
+      if (route === 'POST /demo/signup') return await signup(req, res);
+      if (route === 'POST /demo/signin') return await signin(req, res);
+      if (route === 'POST /demo/sandbox/clock') return await advanceClock(req, res);
+      if (route === 'POST /demo/logout') {
+        users.unbind(req.headers.cookie);
+        res.writeHead(204, { 'Set-Cookie': clearedCookie(), 'Cache-Control': 'no-store' });
+        res.end();
+        return;
+      }
+      if (route === 'GET /demo/me') {
+        const user = users.fromCookieHeader(req.headers.cookie);
+        if (user === undefined) return sendJson(res, 401, { code: 'LOGIN_REQUIRED', reason: 'Create or pick a demo customer first.', sandbox: options.sandbox });
+        return sendJson(res, 200, await me(user));
+      }
+      throw new HttpError(404, 'NOT_FOUND', `No demo route ${route}.`);
+    } catch (e) {
+      if (e instanceof HttpError) return sendError(res, e);
+      // Anything else (the service unreachable, a bug): logged here, no internals to the browser.
+      options.logError(`demo ${route} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return sendError(res, new HttpError(502, 'UPSTREAM_UNAVAILABLE', 'The service could not be reached. Is the sandbox running?'));
+    }
+  };
+}

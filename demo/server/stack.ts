@@ -1,0 +1,159 @@
+/**
+ * The whole demo on one origin: `startDemoStack()` starts (unless a real service is given) the
+ * local sandbox, and one Node http server with
+ *
+ * - `/api/*`  the proxy (`createProxy` + `nodeMiddleware`): the library's routes, plus the sandbox's
+ *   funding route in sandbox mode, confined per user by the `authorize` hook (authorize.ts);
+ * - `/demo/*` the demo's own login and sandbox helpers (demo-api.ts);
+ * - the rest: the Vite app in middleware mode.
+ *
+ * Passkeys: WebAuthn refuses an IP address as RP ID, so the app is served and announced as
+ * `http://localhost:<port>` (bound to 127.0.0.1) and the sandbox accepts exactly that origin with
+ * RP ID `localhost`. The platform secret stays in this process: it is never logged or sent to a
+ * browser.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ViteDevServer } from 'vite';
+import { createProxy, DEFAULT_ALLOW, nodeMiddleware } from '../../src/proxy/index.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { createAppServer } from './app.js';
+import { createAuthorize } from './authorize.js';
+import { createDemoApi, type Payee } from './demo-api.js';
+import { createMerchant } from './merchant.js';
+import { createUpstream, errorBody } from './upstream.js';
+import { createDemoUsers } from './users.js';
+
+export interface DemoStackOptions {
+  /** Demo port; default 5173. 0 picks a free port (the returned `url` has the real one). */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1. The announced URL always says `localhost`. */
+  host?: string;
+  /** Sandbox port; default 0 (free). Ignored with `service`. */
+  sandboxPort?: number;
+  /** Platform credentials shared by the sandbox and the proxy; default the sandbox's defaults. */
+  sandboxClientId?: string;
+  sandboxClientSecret?: string;
+  /** Target a real service instead of starting the sandbox. */
+  service?: {
+    baseUrl: string;
+    clientId: string;
+    clientSecret: string;
+    /** Enclave keys (uncompressed hex) the browser trusts; none → bundle signatures are not checked. */
+    trustedKeys?: readonly string[];
+  };
+  /** No request log lines, no Vite output. */
+  quiet?: boolean;
+  /** Reload the page when a source file changes; default true. Tests pass false. */
+  watch?: boolean;
+}
+
+export interface DemoStack {
+  /** `http://localhost:<port>`: open this. */
+  readonly url: string;
+  /** The sandbox's `{base_url}`, or the real service's base URL. */
+  readonly sandboxUrl: string;
+  /** Whether the upstream is the local sandbox. */
+  readonly sandbox: boolean;
+  close(): Promise<void>;
+}
+
+const FUND_ROUTE = { method: 'POST', pattern: '/sandbox/internal-accounts/{accountId}/fund' } as const;
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export async function startDemoStack(options: DemoStackOptions = {}): Promise<DemoStack> {
+  const quiet = options.quiet ?? false;
+  const host = options.host ?? '127.0.0.1';
+  let handler: Handler | undefined;
+  const server = createServer((req, res) => {
+    if (handler) handler(req, res);
+    else {
+      res.writeHead(503, { 'Content-Type': 'text/plain', 'Retry-After': '1' });
+      res.end('The demo is starting.');
+    }
+  });
+  const port = await listen(server, options.port ?? 5173, host);
+  const url = `http://localhost:${port}`;
+
+  let sandbox: RunningSandbox | undefined;
+  let vite: ViteDevServer | undefined;
+  const closeServer = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  const close = async () => {
+    await Promise.allSettled([vite?.close(), closeServer(), sandbox?.close()]);
+  };
+
+  try {
+    const service = options.service;
+    const clientId = service?.clientId ?? options.sandboxClientId ?? DEFAULT_CLIENT_ID;
+    const clientSecret = service?.clientSecret ?? options.sandboxClientSecret ?? DEFAULT_CLIENT_SECRET;
+    if (service === undefined) {
+      sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: '127.0.0.1', clientId, clientSecret, origin: url, rpId: 'localhost', log: false });
+    }
+    const baseUrl = service?.baseUrl ?? (sandbox as RunningSandbox).url;
+    const upstream = createUpstream({ baseUrl, clientId, clientSecret });
+    const users = createDemoUsers();
+    const logError = quiet ? () => {} : (line: string) => console.error(line);
+
+    const proxy = createProxy({
+      baseUrl,
+      clientId,
+      clientSecret,
+      prefix: '/api',
+      allow: sandbox ? [...DEFAULT_ALLOW, FUND_ROUTE] : DEFAULT_ALLOW,
+      authorize: createAuthorize(users, upstream),
+      logger: quiet ? false : (line) => console.info(line),
+    });
+    const api = nodeMiddleware(proxy);
+
+    const enclaveKey = sandbox?.enclavePublicKey;
+    const trustedKeys = async () => (enclaveKey !== undefined ? [enclaveKey] : service?.trustedKeys?.length ? service.trustedKeys : 'skip-verification');
+    const merchant = sandbox ? createMerchant(upstream) : undefined;
+    const extraPayees = async (): Promise<readonly Payee[]> => (merchant ? [await merchant()] : []);
+    const demoApi = createDemoApi({
+      users,
+      upstream,
+      sandbox: sandbox !== undefined,
+      trustedKeys,
+      extraPayees,
+      oauthAuthorizeUrl: sandbox ? `${sandbox.url}/sandbox/oauth/authorize` : null,
+      logError,
+    });
+    vite = await createAppServer({ quiet, server, watch: options.watch ?? true });
+    const app = vite.middlewares;
+
+    handler = (req, res) => {
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      if (path === '/api' || path.startsWith('/api/')) return api(req, res);
+      if (path.startsWith('/demo/')) {
+        void demoApi(req, res);
+        return;
+      }
+      app(req, res, () => {
+        res.writeHead(404, { 'Content-Type': 'text/plain' });
+        res.end('Not found');
+      });
+    };
+    // Checks the upstream answers before announcing the URL.
+    const probe = await upstream.call('GET', '/internal-account', { query: { limit: '1' } });
+    if (probe.status === 401 || probe.status === 403) throw new Error(`The service refused the platform credentials (${errorBody(probe).code}).`);
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { url, sandboxUrl: sandbox?.url ?? (options.service as { baseUrl: string }).baseUrl, sandbox: sandbox !== undefined, close };
+}
