@@ -1,54 +1,54 @@
 /**
  * One error type for everything a caller of this library can meet.
  *
- * `code` is stable: match on it, never on `message`. Codes of our own are listed in
- * {@link WALLET_ERROR_CODES}; codes the service sends (wire reference §9 and the spec's §7, e.g.
- * `WALLET_SIGNATURE_INVALID`, `QUOTE_EXPIRED`, `RATE_LIMITED`) are passed through unchanged with the
- * HTTP `status`, the service's `reason` as the message, and its `details`.
+ * `code` is stable: match on it, never on `message`. Codes of our own are the {@link WalletErrorCode}
+ * union (described in error-codes.ts and ERRORS.md); codes the service sends (wire reference §9 and
+ * the spec's §7, e.g. `WALLET_SIGNATURE_INVALID`, `QUOTE_EXPIRED`, `RATE_LIMITED`) are passed
+ * through unchanged with the HTTP `status`, the service's `reason` as the message, and its `details`.
  */
 
-/** The library's own codes, with what each means. */
-export const WALLET_ERROR_CODES = {
-  INVALID_ARGUMENT: 'A function was called with a value of the wrong type or shape.',
-  ENCODING_INVALID: 'A hex or base64url string is malformed (bad characters, odd length, padding).',
-  INVALID_POINT: 'A P-256 public key has the wrong length or prefix, or is not on the curve.',
-  SIGNATURE_MALFORMED: 'An ECDSA signature is not strict minimal DER or not 64 bytes of r||s.',
-  MALFORMED_BUNDLE: 'A bundle (OTP target, export, sealed key, encrypted OTP) cannot be parsed.',
-  BUNDLE_SIGNATURE_INVALID: 'A bundle signature does not verify.',
-  BUNDLE_SIGNER_UNTRUSTED: 'A bundle is signed by a key that is not among the trusted keys.',
-  DECRYPTION_FAILED: 'HPKE opening failed (wrong key, tampered ciphertext or tag).',
-  CRYPTO_UNAVAILABLE: 'WebCrypto (crypto.subtle) is not available in this context.',
-  KEY_STORAGE_UNAVAILABLE: 'The key store cannot be used (IndexedDB missing, blocked or refusing keys).',
-  KEY_NOT_FOUND: 'No key with that public key is in the key store.',
-  KEY_EVICTED: 'Session metadata survived but its private key is gone (storage was evicted).',
-  NETWORK_ERROR: 'The request could not reach the server.',
-  TIMEOUT: 'The server did not answer in time.',
-  BAD_RESPONSE: 'The server answered with something that is not the expected JSON.',
-  SIGNING_REFUSED: 'The onBeforeSign hook refused to sign.',
-  SIGNER_FAILED: 'The signer (or getSigner) given to a signed call threw something other than a WalletError.',
-  STILL_PROCESSING: 'The service kept answering 200 {"status":"PROCESSING"} after the bounded resends; the action may still complete.',
-  ABORTED: "The caller's AbortSignal cancelled the request.",
-  CHALLENGE_EXPIRED: 'The signed-retry challenge expired before it could be signed, even after one restart.',
-  SESSION_EXPIRED: 'The session has expired: log in again.',
-  NOT_LOGGED_IN: 'There is no session for this account: log in first.',
-  OTHER_CREDENTIAL_SESSION_REQUIRED:
-    'Deleting a credential must be signed by a session of a different credential: log in with another credential first.',
-  WEBAUTHN_CANCELLED: 'The user cancelled the passkey prompt or it timed out.',
-  WEBAUTHN_NOT_ALLOWED: 'The browser did not allow the passkey ceremony (no user gesture, or no matching passkey).',
-  WEBAUTHN_RP_ID_MISMATCH: 'The passkey RP ID does not match this origin.',
-  WEBAUTHN_UNSUPPORTED: 'This browser does not support passkeys.',
-  WEBAUTHN_FAILED: 'The passkey ceremony failed for another reason (see cause).',
-  SESSION_REVOKED: 'The service no longer accepts this session (signed out elsewhere, or evicted by the session limit): log in again.',
-  CREDENTIAL_NOT_FOUND: 'The account has no credential of the requested type (or with the given id).',
-  OTP_CODE_INVALID: 'The one-time code is wrong (details.attemptsLeft when the service says); ask the user to retype it.',
-  OTP_EXPIRED: 'The one-time code expired, was used already or had too many wrong tries: resend a new one.',
-  OAUTH_TOKEN_REJECTED: 'The service refused the OIDC token (details.cause: OIDC_NONCE_MISMATCH, OIDC_TOKEN_STALE, OIDC_TOKEN_MISMATCH); sign in with the IdP again.',
-  OAUTH_NOT_PREPARED: 'No prepared OAuth login in this browser matches the token\'s nonce: call prepareOAuth first.',
-  PASSKEY_ASSERTION_REJECTED: 'The service refused the passkey assertion (wrong credential, challenge or signature); prepare a new login.',
-  SANDBOX_START_FAILED: 'The local sandbox could not listen on the requested host and port (see cause, e.g. EADDRINUSE).',
-} as const;
-
-export type WalletErrorCode = keyof typeof WALLET_ERROR_CODES;
+/**
+ * The library's own codes. What each means: WALLET_ERROR_CODES in error-codes.ts (the
+ * `embedded-wallet-signer/error-codes` entry) and ERRORS.md; kept out of this file so that the
+ * descriptions never ship in the main bundle.
+ */
+export type WalletErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'ENCODING_INVALID'
+  | 'INVALID_POINT'
+  | 'SIGNATURE_MALFORMED'
+  | 'MALFORMED_BUNDLE'
+  | 'BUNDLE_SIGNATURE_INVALID'
+  | 'BUNDLE_SIGNER_UNTRUSTED'
+  | 'DECRYPTION_FAILED'
+  | 'CRYPTO_UNAVAILABLE'
+  | 'KEY_STORAGE_UNAVAILABLE'
+  | 'KEY_NOT_FOUND'
+  | 'KEY_EVICTED'
+  | 'NETWORK_ERROR'
+  | 'TIMEOUT'
+  | 'BAD_RESPONSE'
+  | 'SIGNING_REFUSED'
+  | 'SIGNER_FAILED'
+  | 'STILL_PROCESSING'
+  | 'ABORTED'
+  | 'CHALLENGE_EXPIRED'
+  | 'SESSION_EXPIRED'
+  | 'NOT_LOGGED_IN'
+  | 'OTHER_CREDENTIAL_SESSION_REQUIRED'
+  | 'WEBAUTHN_CANCELLED'
+  | 'WEBAUTHN_NOT_ALLOWED'
+  | 'WEBAUTHN_RP_ID_MISMATCH'
+  | 'WEBAUTHN_UNSUPPORTED'
+  | 'WEBAUTHN_FAILED'
+  | 'SESSION_REVOKED'
+  | 'CREDENTIAL_NOT_FOUND'
+  | 'OTP_CODE_INVALID'
+  | 'OTP_EXPIRED'
+  | 'OAUTH_TOKEN_REJECTED'
+  | 'OAUTH_NOT_PREPARED'
+  | 'PASSKEY_ASSERTION_REJECTED'
+  | 'SANDBOX_START_FAILED';
 
 export interface WalletErrorOptions {
   /** The underlying error, e.g. a DOMException. */
@@ -69,8 +69,8 @@ export class WalletError extends Error {
   readonly details: Record<string, unknown> | undefined;
 
   constructor(code: WalletErrorCode | (string & {}), message?: string, options: WalletErrorOptions = {}) {
-    // The default message is the code itself: the table of descriptions above stays out of bundles
-    // that never import it (the key+stamp import has a 4 KB budget). describeWalletError() reads it.
+    // The default message is the code itself: the descriptions (error-codes.ts) stay out of the
+    // bundles; describeWalletError() there reads them.
     super(message ?? code, 'cause' in options ? { cause: options.cause } : undefined);
     this.code = code;
     this.status = options.status;
@@ -86,11 +86,6 @@ export function isWalletError(value: unknown, code?: string): value is WalletErr
   const shaped = (value as { name?: unknown }).name === 'WalletError' && typeof (value as { code?: unknown }).code === 'string';
   if (!branded && !shaped) return false;
   return code === undefined || (value as WalletError).code === code;
-}
-
-/** The documented meaning of one of our codes (undefined for a service code). */
-export function describeWalletError(code: string): string | undefined {
-  return (WALLET_ERROR_CODES as Record<string, string>)[code];
 }
 
 /** Shorthand used at input boundaries. */

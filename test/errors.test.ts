@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WalletError, WALLET_ERROR_CODES, describeWalletError, isWalletError, invalidArgument } from '../src/errors.js';
+import { WalletError, isWalletError, invalidArgument } from '../src/errors.js';
+import { WALLET_ERROR_CODES, describeWalletError } from '../src/error-codes.js';
 
 describe('WalletError', () => {
   it('carries a stable code, a set name, status, details and cause', () => {

@@ -1,30 +1,51 @@
 /**
  * The HPKE profile of wire reference §7: RFC 9180 base mode, DHKEM(P-256, HKDF-SHA256),
- * HKDF-SHA256, AES-256-GCM, info = utf8("turnkey_hpke"), single shot,
- * aad = enc (65 bytes) ‖ recipient public key (65 bytes, uncompressed).
+ * HKDF-SHA256, AES-256-GCM, info = utf8("turnkey_hpke"), single shot (sequence 0, so the nonce is
+ * base_nonce), aad = enc (65 bytes) ‖ recipient public key (65 bytes, uncompressed).
+ * WebCrypto only (ECDH, HMAC, AES-GCM): no HPKE library in the browser bundle.
  */
-import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
 import { WalletError, invalidArgument } from '../errors.js';
 import { base64urlEncode, concatBytes, hexToBytes, utf8Encode } from './encoding.js';
+import { keySchedule, kemSharedSecret } from './hpke-schedule.js';
 import { toUncompressedPublicKey } from './p256.js';
 import { ECDH_P256, buf, isKey, subtle } from './webcrypto.js';
 
 export const HPKE_INFO = 'turnkey_hpke';
 
-let suite: CipherSuite | undefined;
-
-/** Built on first use, never at import. */
-function cipherSuite(): CipherSuite {
-  subtle(); // CRYPTO_UNAVAILABLE before @hpke/core reports its own error
-  suite ??= new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes256Gcm() });
-  return suite;
-}
-
 function isKeyPair(value: unknown): value is CryptoKeyPair {
   return typeof value === 'object' && value !== null && 'privateKey' in value && 'publicKey' in value;
 }
 
-/** Seals `plaintext` to a P-256 recipient. `ekm` fixes the ephemeral key pair (known-answer tests only). */
+function isEcdhPair(value: unknown): value is CryptoKeyPair {
+  return isKeyPair(value) && isKey(value.privateKey, 'private', 'ECDH') && isKey(value.publicKey, 'public', 'ECDH');
+}
+
+/**
+ * The AES-256-GCM key and nonce for one message: DH (the 32-byte x-coordinate of ECDH), the DHKEM
+ * shared secret over enc ‖ pkR, then the base-mode key schedule. Intermediate secrets are zeroed.
+ */
+async function messageKey(
+  privateKey: CryptoKey,
+  peerRaw: Uint8Array,
+  enc: Uint8Array,
+  recipientRaw: Uint8Array,
+  usage: KeyUsage,
+): Promise<{ key: CryptoKey; nonce: Uint8Array<ArrayBuffer> }> {
+  const api = subtle();
+  const peer = await api.importKey('raw', buf(peerRaw), ECDH_P256, false, []);
+  const dh = new Uint8Array(await api.deriveBits({ name: 'ECDH', public: peer }, privateKey, 256));
+  const shared = await kemSharedSecret(dh, enc, recipientRaw);
+  dh.fill(0);
+  const { key, baseNonce } = await keySchedule(shared, utf8Encode(HPKE_INFO));
+  shared.fill(0);
+  try {
+    return { key: await api.importKey('raw', key, 'AES-GCM', false, [usage]), nonce: baseNonce };
+  } finally {
+    key.fill(0);
+  }
+}
+
+/** Seals `plaintext` to a P-256 recipient. `ekm` fixes the ephemeral key pair (known-answer tests only); enc is its publicKey. */
 export async function hpkeSeal(args: {
   recipientPublicKey: Uint8Array;
   plaintext: Uint8Array;
@@ -32,22 +53,22 @@ export async function hpkeSeal(args: {
 }): Promise<{ enc: Uint8Array<ArrayBuffer>; ciphertext: Uint8Array<ArrayBuffer> }> {
   if (typeof args !== 'object' || args === null) throw invalidArgument('args', 'an object');
   if (!(args.plaintext instanceof Uint8Array)) throw invalidArgument('plaintext', 'a Uint8Array');
-  if (args.ekm !== undefined && !(isKeyPair(args.ekm) && isKey(args.ekm.privateKey, 'private', 'ECDH'))) {
-    throw invalidArgument('ekm', 'an ECDH P-256 CryptoKeyPair');
-  }
+  if (args.ekm !== undefined && !isEcdhPair(args.ekm)) throw invalidArgument('ekm', 'an ECDH P-256 CryptoKeyPair');
   const recipientRaw = toUncompressedPublicKey(args.recipientPublicKey);
-  const s = cipherSuite();
-  const recipientPublicKey = await subtle().importKey('raw', buf(recipientRaw), ECDH_P256, true, []);
-  const params = { recipientPublicKey, info: utf8Encode(HPKE_INFO), ...(args.ekm ? { ekm: args.ekm } : {}) };
-  // The aad needs enc before sealing, so set up the context first and seal once (sequence 0).
-  let sender;
+  const api = subtle();
+  let enc: Uint8Array<ArrayBuffer>;
+  let sealing: { key: CryptoKey; nonce: Uint8Array<ArrayBuffer> };
   try {
-    sender = await s.createSenderContext(params);
+    const ephemeral = args.ekm ?? (await api.generateKey(ECDH_P256, false, ['deriveBits']));
+    enc = new Uint8Array(await api.exportKey('raw', ephemeral.publicKey));
+    sealing = await messageKey(ephemeral.privateKey, recipientRaw, enc, recipientRaw, 'encrypt');
   } catch (cause) {
+    // e.g. an ekm whose public key is not extractable or whose private key lacks 'deriveBits'.
     throw new WalletError('INVALID_ARGUMENT', 'HPKE encapsulation failed', { cause });
   }
-  const enc = new Uint8Array(sender.enc);
-  const ciphertext = new Uint8Array(await sender.seal(buf(args.plaintext), buf(concatBytes(enc, recipientRaw))));
+  const ciphertext = new Uint8Array(
+    await api.encrypt({ name: 'AES-GCM', iv: sealing.nonce, additionalData: concatBytes(enc, recipientRaw) }, sealing.key, buf(args.plaintext)),
+  );
   return { enc, ciphertext };
 }
 
@@ -55,21 +76,21 @@ export async function hpkeSeal(args: {
 export async function hpkeOpen(args: { recipientKey: CryptoKeyPair; enc: Uint8Array; ciphertext: Uint8Array }): Promise<Uint8Array<ArrayBuffer>> {
   if (typeof args !== 'object' || args === null) throw invalidArgument('args', 'an object');
   const { recipientKey, enc, ciphertext } = args;
-  if (!isKeyPair(recipientKey) || !isKey(recipientKey.privateKey, 'private', 'ECDH') || !isKey(recipientKey.publicKey, 'public', 'ECDH')) {
-    throw invalidArgument('recipientKey', 'an ECDH P-256 CryptoKeyPair');
-  }
+  if (!isEcdhPair(recipientKey)) throw invalidArgument('recipientKey', 'an ECDH P-256 CryptoKeyPair');
   if (!(ciphertext instanceof Uint8Array)) throw invalidArgument('ciphertext', 'a Uint8Array');
   // Decompress ourselves (a caller may hold a compressed enc) and reject non-points up front: INVALID_POINT.
   const encRaw = toUncompressedPublicKey(enc);
-  const s = cipherSuite();
-  const recipientRaw = new Uint8Array(await subtle().exportKey('raw', recipientKey.publicKey));
+  const api = subtle();
+  let recipientRaw: Uint8Array<ArrayBuffer>;
   try {
-    const plaintext = await s.open(
-      { recipientKey, enc: buf(encRaw), info: utf8Encode(HPKE_INFO) },
-      buf(ciphertext),
-      buf(concatBytes(encRaw, recipientRaw)),
-    );
-    return new Uint8Array(plaintext);
+    recipientRaw = new Uint8Array(await api.exportKey('raw', recipientKey.publicKey));
+  } catch (cause) {
+    throw new WalletError('INVALID_ARGUMENT', 'recipientKey.publicKey must be extractable (pkR is part of the aad)', { cause });
+  }
+  try {
+    const { key, nonce } = await messageKey(recipientKey.privateKey, encRaw, encRaw, recipientRaw, 'decrypt');
+    const aad = concatBytes(encRaw, recipientRaw);
+    return new Uint8Array(await api.decrypt({ name: 'AES-GCM', iv: nonce, additionalData: aad }, key, buf(ciphertext)));
   } catch (cause) {
     throw new WalletError('DECRYPTION_FAILED', undefined, { cause });
   }

@@ -1,0 +1,52 @@
+/**
+ * What each of the library's own error codes means: the documentation of {@link WalletErrorCode},
+ * kept out of errors.ts (and so out of the main browser bundle). Import it from
+ * `embedded-wallet-signer/error-codes`; ERRORS.md is generated from it (scripts/errors-md.ts).
+ */
+import type { WalletErrorCode } from './errors.js';
+
+/** The library's own codes, with what each means (`satisfies` keeps it in step with the union). */
+export const WALLET_ERROR_CODES = {
+  INVALID_ARGUMENT: 'A function was called with a value of the wrong type or shape.',
+  ENCODING_INVALID: 'A hex or base64url string is malformed (bad characters, odd length, padding).',
+  INVALID_POINT: 'A P-256 public key has the wrong length or prefix, or is not on the curve.',
+  SIGNATURE_MALFORMED: 'An ECDSA signature is not strict minimal DER or not 64 bytes of r||s.',
+  MALFORMED_BUNDLE: 'A bundle (OTP target, export, sealed key, encrypted OTP) cannot be parsed.',
+  BUNDLE_SIGNATURE_INVALID: 'A bundle signature does not verify.',
+  BUNDLE_SIGNER_UNTRUSTED: 'A bundle is signed by a key that is not among the trusted keys.',
+  DECRYPTION_FAILED: 'HPKE opening failed (wrong key, tampered ciphertext or tag).',
+  CRYPTO_UNAVAILABLE: 'WebCrypto (crypto.subtle) is not available in this context.',
+  KEY_STORAGE_UNAVAILABLE: 'The key store cannot be used (IndexedDB missing, blocked or refusing keys).',
+  KEY_NOT_FOUND: 'No key with that public key is in the key store.',
+  KEY_EVICTED: 'Session metadata survived but its private key is gone (storage was evicted).',
+  NETWORK_ERROR: 'The request could not reach the server.',
+  TIMEOUT: 'The server did not answer in time.',
+  BAD_RESPONSE: 'The server answered with something that is not the expected JSON.',
+  SIGNING_REFUSED: 'The onBeforeSign hook refused to sign.',
+  SIGNER_FAILED: 'The signer (or getSigner) given to a signed call threw something other than a WalletError.',
+  STILL_PROCESSING: 'The service kept answering 200 {"status":"PROCESSING"} after the bounded resends; the action may still complete.',
+  ABORTED: "The caller's AbortSignal cancelled the request.",
+  CHALLENGE_EXPIRED: 'The signed-retry challenge expired before it could be signed, even after one restart.',
+  SESSION_EXPIRED: 'The session has expired: log in again.',
+  NOT_LOGGED_IN: 'There is no session for this account: log in first.',
+  OTHER_CREDENTIAL_SESSION_REQUIRED:
+    'Deleting a credential must be signed by a session of a different credential: log in with another credential first.',
+  WEBAUTHN_CANCELLED: 'The user cancelled the passkey prompt or it timed out.',
+  WEBAUTHN_NOT_ALLOWED: 'The browser did not allow the passkey ceremony (no user gesture, or no matching passkey).',
+  WEBAUTHN_RP_ID_MISMATCH: 'The passkey RP ID does not match this origin.',
+  WEBAUTHN_UNSUPPORTED: 'This browser does not support passkeys.',
+  WEBAUTHN_FAILED: 'The passkey ceremony failed for another reason (see cause).',
+  SESSION_REVOKED: 'The service no longer accepts this session (signed out elsewhere, or evicted by the session limit): log in again.',
+  CREDENTIAL_NOT_FOUND: 'The account has no credential of the requested type (or with the given id).',
+  OTP_CODE_INVALID: 'The one-time code is wrong (details.attemptsLeft when the service says); ask the user to retype it.',
+  OTP_EXPIRED: 'The one-time code expired, was used already or had too many wrong tries: resend a new one.',
+  OAUTH_TOKEN_REJECTED: 'The service refused the OIDC token (details.cause: OIDC_NONCE_MISMATCH, OIDC_TOKEN_STALE, OIDC_TOKEN_MISMATCH); sign in with the IdP again.',
+  OAUTH_NOT_PREPARED: 'No prepared OAuth login in this browser matches the token\'s nonce: call prepareOAuth first.',
+  PASSKEY_ASSERTION_REJECTED: 'The service refused the passkey assertion (wrong credential, challenge or signature); prepare a new login.',
+  SANDBOX_START_FAILED: 'The local sandbox could not listen on the requested host and port (see cause, e.g. EADDRINUSE).',
+} as const satisfies Record<WalletErrorCode, string>;
+
+/** The documented meaning of one of our codes (undefined for a service code). */
+export function describeWalletError(code: string): string | undefined {
+  return Object.hasOwn(WALLET_ERROR_CODES, code) ? WALLET_ERROR_CODES[code as WalletErrorCode] : undefined;
+}
