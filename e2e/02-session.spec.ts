@@ -1,0 +1,210 @@
+/**
+ * Journeys 7–11: the session's life — reload, refresh (by hand and on its own), expiry, two tabs
+ * of one browser, and other devices. Several move the sandbox's clock (shared by the whole run;
+ * the suite runs one test at a time).
+ */
+import type { Page, Request } from '@playwright/test';
+import {
+  advanceSandboxClock,
+  autoApprove,
+  byTest,
+  currentSessionId,
+  expect,
+  loginWithOtp,
+  logLegs,
+  newDevice,
+  newLoggedInCustomer,
+  signInAs,
+  signPrivateToggle,
+  test,
+} from './fixtures.js';
+
+const REFRESH_PATH = /\/api\/auth\/sessions\/[^/]+\/refresh$/;
+
+/** Records the refresh legs a page sends (one refresh = the first call + the signed retry). */
+function recordRefreshes(page: Page, into: Request[]): void {
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && REFRESH_PATH.test(new URL(r.url()).pathname)) into.push(r);
+  });
+}
+
+/** Moves the sandbox clock with the home screen's tool (its next wallet call carries the new time). */
+async function advanceWithClockTool(page: Page, seconds: number): Promise<void> {
+  await byTest(page, 'clock-seconds').fill(String(seconds));
+  await byTest(page, 'clock-advance').click();
+}
+
+test('7 · reload keeps the session; the key in IndexedDB is non-extractable', async ({ page, context }) => {
+  await autoApprove(context);
+  await newLoggedInCustomer(page);
+  const sessionId = await currentSessionId(page);
+
+  await page.reload();
+  await expect(byTest(page, 'screen-home')).toBeVisible();
+  expect(await currentSessionId(page)).toBe(sessionId);
+  await signPrivateToggle(page);
+
+  // Read the store the way any script of this origin could, and try to get the key out.
+  const records = await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('embedded-wallet-signer');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const values = await new Promise<unknown[]>((resolve, reject) => {
+      const all = db.transaction('keys', 'readonly').objectStore('keys').getAll();
+      all.onsuccess = () => resolve(all.result);
+      all.onerror = () => reject(all.error);
+    });
+    db.close();
+    const keys = [];
+    for (const value of values) {
+      if (typeof value !== 'object' || value === null || !('privateKey' in value)) continue;
+      const record = value as { privateKey: unknown; publicKeyHex?: string; purpose?: string; sessionId?: string };
+      const key = record.privateKey;
+      let exportError = 'exported';
+      if (key instanceof CryptoKey) {
+        try {
+          await crypto.subtle.exportKey('pkcs8', key);
+        } catch (e) {
+          exportError = (e as DOMException).name;
+        }
+      }
+      keys.push({
+        purpose: record.purpose,
+        sessionId: record.sessionId,
+        isCryptoKey: key instanceof CryptoKey,
+        type: key instanceof CryptoKey ? key.type : null,
+        extractable: key instanceof CryptoKey ? key.extractable : null,
+        exportError,
+      });
+    }
+    return keys;
+  });
+  const sessionKey = records.find((r) => r.purpose === 'session' && r.sessionId === sessionId);
+  expect(sessionKey).toEqual({ purpose: 'session', sessionId, isCryptoKey: true, type: 'private', extractable: false, exportError: 'InvalidAccessError' });
+  for (const r of records) expect(r.extractable, `key of purpose ${r.purpose}`).toBe(false);
+});
+
+test('8 · manual refresh, then auto-refresh after the sandbox clock is advanced', async ({ page, context }) => {
+  await autoApprove(context);
+  const refreshes: Request[] = [];
+  recordRefreshes(page, refreshes);
+  await newLoggedInCustomer(page);
+  const first = await currentSessionId(page);
+
+  await byTest(page, 'session-refresh').click();
+  await expect(byTest(page, 'home-status')).toContainText('New session');
+  await expect(byTest(page, 'session-id')).not.toHaveAttribute('title', first);
+  const second = await currentSessionId(page);
+  const legs = logLegs(page, 'POST', /\/auth\/sessions\/.+\/refresh$/);
+  await expect(legs.and(page.locator('[data-leg="1"][data-status="202"]'))).toHaveCount(1);
+  await expect(legs.and(page.locator('[data-leg="2"][data-status="201"][data-signed="true"]'))).toHaveCount(1);
+
+  // 11 minutes on: under a third of the session's 15 minutes is left, so the wallet refreshes it
+  // by itself as soon as an answer tells it the service's new time.
+  await advanceWithClockTool(page, 11 * 60);
+  await expect(byTest(page, 'session-id')).not.toHaveAttribute('title', second, { timeout: 15_000 });
+  const third = await currentSessionId(page);
+  expect(third).not.toBe(first);
+  await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
+  await expect(legs.and(page.locator('[data-leg="2"][data-status="201"]'))).toHaveCount(2);
+  expect(refreshes.map((r) => new URL(r.url()).pathname.split('/')[4])).toEqual([
+    encodeURIComponent(first),
+    encodeURIComponent(first),
+    encodeURIComponent(second),
+    encodeURIComponent(second),
+  ]);
+  await signPrivateToggle(page);
+});
+
+test('9 · session expiry (clock past 15 minutes) → the demo asks to log in again', async ({ page, context }) => {
+  await autoApprove(context);
+  await newLoggedInCustomer(page);
+  await advanceWithClockTool(page, 16 * 60);
+  await expect(byTest(page, 'screen-login')).toBeVisible();
+  await expect(byTest(page, 'login-status')).toContainText(/expired/i);
+  await expect(byTest(page, 'login-status')).toContainText('Log in again');
+  await expect(byTest(page, 'nav-login')).toBeVisible();
+
+  await loginWithOtp(page, 'email');
+  await signPrivateToggle(page);
+});
+
+test('10 · two tabs near expiry: exactly one refresh, both keep signing; logout in one ends both', async ({ page: tabA, context }) => {
+  await autoApprove(context);
+  const refreshes: Request[] = [];
+  recordRefreshes(tabA, refreshes);
+  await newLoggedInCustomer(tabA);
+  const before = await currentSessionId(tabA);
+
+  const tabB = await context.newPage();
+  recordRefreshes(tabB, refreshes);
+  await tabB.goto('/#/home');
+  await expect(byTest(tabB, 'screen-home')).toBeVisible();
+  expect(await currentSessionId(tabB)).toBe(before);
+
+  // Both tabs hear of the new time at once (each lists the sessions): both see the refresh window.
+  await advanceSandboxClock(tabA, 11 * 60);
+  await Promise.all([byTest(tabA, 'sessions-list').click(), byTest(tabB, 'sessions-list').click()]);
+  await expect(byTest(tabA, 'session-id')).not.toHaveAttribute('title', before, { timeout: 15_000 });
+  await expect(byTest(tabB, 'session-id')).not.toHaveAttribute('title', before, { timeout: 15_000 });
+  const after = await currentSessionId(tabA);
+  expect(await currentSessionId(tabB)).toBe(after);
+  // Give a second refresh every chance to show up before counting.
+  await tabA.waitForTimeout(1000);
+  expect(refreshes).toHaveLength(2);
+  expect(refreshes.filter((r) => r.headers()['service-wallet-signature'] !== undefined)).toHaveLength(1);
+
+  await signPrivateToggle(tabA);
+  await signPrivateToggle(tabB);
+  for (const tab of [tabA, tabB]) {
+    await expect(logLegs(tab, 'PATCH', /\/internal-accounts\//).and(tab.locator('[data-leg="2"][data-status="200"][data-signed="true"]'))).toHaveCount(1);
+  }
+  expect(refreshes).toHaveLength(2);
+
+  await byTest(tabA, 'nav-home').click();
+  await byTest(tabA, 'logout').click();
+  await expect(byTest(tabA, 'screen-login')).toBeVisible();
+  await expect(byTest(tabB, 'screen-login')).toBeVisible();
+  await expect(byTest(tabB, 'login-status')).toContainText('You logged out in another tab.');
+});
+
+test('11 · logout, and "sign out other devices"', async ({ page: deviceA, context, browser, baseURL }) => {
+  await autoApprove(context);
+  const { email } = await newLoggedInCustomer(deviceA);
+
+  // Another device of the same person: its own browser context, the same customer and wallet.
+  const other = await newDevice(browser, baseURL);
+  try {
+    await autoApprove(other);
+    const deviceB = await other.newPage();
+    await signInAs(deviceB, email);
+    await loginWithOtp(deviceB, 'email');
+
+    await byTest(deviceA, 'sessions-list').click();
+    await expect(byTest(deviceA, 'sessions-count')).toHaveText('2 active sessions on the service.');
+    await byTest(deviceA, 'sign-out-others').click();
+    await expect(byTest(deviceA, 'home-status')).toHaveText('Ended 1 session on other devices.');
+    await expect(byTest(deviceA, 'sessions-count')).toHaveText('1 active session on the service.');
+
+    // Device B's next signed action is refused: it is sent back to the login screen, told why.
+    await byTest(deviceB, 'nav-actions').click();
+    await byTest(deviceB, 'private-toggle').click();
+    await expect(byTest(deviceB, 'screen-login')).toBeVisible();
+    await expect(byTest(deviceB, 'login-status')).toContainText('This session was ended');
+    await expect(byTest(deviceB, 'login-status')).toContainText('Log in again.');
+    await signPrivateToggle(deviceA);
+
+    // Logout on A ends A's session on the service too: B, logged in again, is the only one left.
+    await byTest(deviceA, 'nav-home').click();
+    await byTest(deviceA, 'logout').click();
+    await expect(byTest(deviceA, 'screen-login')).toBeVisible();
+    await expect(byTest(deviceA, 'login-status')).toHaveText('You are logged out.');
+    await loginWithOtp(deviceB, 'email');
+    await byTest(deviceB, 'sessions-list').click();
+    await expect(byTest(deviceB, 'sessions-count')).toHaveText('1 active session on the service.');
+  } finally {
+    await other.close();
+  }
+});

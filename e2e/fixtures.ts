@@ -1,0 +1,195 @@
+/**
+ * What every journey shares: the demo's URL (from the global setup), a fresh demo customer per
+ * test, the login steps, the request-log readers and the sandbox clock.
+ *
+ * Each test gets Playwright's default fresh browser context (its own cookies, IndexedDB and
+ * localStorage), so no state leaks from one journey to the next.
+ */
+import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+
+/** The sandbox's embedded-wallet login code (wire reference §10). */
+export const OTP = '000000';
+
+/**
+ * The dev server's live-reload channel is answered by the test instead of Vite: the page runs as
+ * loaded, and an edit saved anywhere in the tree during a run cannot reload it mid-journey. The app
+ * itself opens no WebSocket.
+ */
+export async function isolateFromDevServer(context: BrowserContext): Promise<void> {
+  await context.routeWebSocket(/.*/, () => {});
+}
+
+/** Another device of the same person: a second browser context of its own, set up like the first. */
+export async function newDevice(browser: Browser, baseURL: string | undefined): Promise<BrowserContext> {
+  const context = await browser.newContext(baseURL === undefined ? {} : { baseURL });
+  await isolateFromDevServer(context);
+  return context;
+}
+
+export const test = base.extend({
+  baseURL: async ({}, use) => {
+    const url = process.env.DEMO_URL;
+    if (!url) throw new Error('DEMO_URL is not set: run the suite with `npx playwright test` (e2e/global-setup.ts starts the demo).');
+    await use(url);
+  },
+  context: async ({ context }, use) => {
+    await isolateFromDevServer(context);
+    await use(context);
+  },
+  page: async ({ page }, use) => {
+    page.setDefaultTimeout(10_000);
+    // Browser-side errors fail the test: a journey that "passes" with an exception in the page is not green.
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await use(page);
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  },
+});
+
+export { expect };
+
+export const byTest = (page: Page, id: string): Locator => page.getByTestId(id);
+
+let seq = 0;
+
+/** A fresh email and E.164 phone number, unique within the run and across runs. */
+export function uniqueContact(): { email: string; phone: string } {
+  seq += 1;
+  const tag = `${Date.now().toString(36)}${seq.toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+  const digits = `${Date.now() % 1e6}${seq % 10}`.padStart(7, '0').slice(-7);
+  return { email: `e2e.${tag}@example.com`, phone: `+1628${digits}` };
+}
+
+/** Every wallet signature is approved without the dialog (the demo's "Auto-approve signing"). */
+export async function autoApprove(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => localStorage.setItem('demo.autoApprove', '1'));
+}
+
+/** Creates a demo customer in this browser; lands on the wallet login. */
+export async function signUp(page: Page): Promise<{ email: string; phone: string }> {
+  const contact = uniqueContact();
+  await page.goto('/');
+  await byTest(page, 'signup-email').fill(contact.email);
+  await byTest(page, 'signup-phone').fill(contact.phone);
+  await byTest(page, 'signup-submit').click();
+  await expect(byTest(page, 'screen-login')).toBeVisible();
+  return contact;
+}
+
+/** On another browser (context) of the same person: continue as the customer with this email. */
+export async function signInAs(page: Page, email: string): Promise<void> {
+  await page.goto('/');
+  await byTest(page, 'signin-email').fill(email);
+  await byTest(page, 'signin-submit').click();
+  await expect(byTest(page, 'screen-login')).toBeVisible();
+}
+
+/** From the login screen: an OTP login (email or SMS) with `code`; stops after submitting. */
+export async function submitOtp(page: Page, tab: 'email' | 'sms', code: string): Promise<void> {
+  await byTest(page, `login-tab-${tab}`).click();
+  if (!(await byTest(page, 'otp-code').isVisible())) await byTest(page, `login-${tab}-send`).click();
+  await byTest(page, 'otp-code').fill(code);
+  await byTest(page, 'otp-verify').click();
+}
+
+/** From the login screen: a full OTP login; lands on the wallet home. */
+export async function loginWithOtp(page: Page, tab: 'email' | 'sms' = 'email'): Promise<void> {
+  await submitOtp(page, tab, OTP);
+  await expect(byTest(page, 'screen-home')).toBeVisible();
+  await expect(byTest(page, 'session-id')).toHaveAttribute('title', /^Session:/);
+}
+
+/** A new customer, logged in by email code: the start of most journeys. */
+export async function newLoggedInCustomer(page: Page): Promise<{ email: string; phone: string }> {
+  const contact = await signUp(page);
+  await loginWithOtp(page, 'email');
+  return contact;
+}
+
+/** The current session's id as the home screen shows it (full id in the title). */
+export async function currentSessionId(page: Page): Promise<string> {
+  await expect(byTest(page, 'session-id')).toHaveAttribute('title', /^Session:/);
+  return (await byTest(page, 'session-id').getAttribute('title')) ?? '';
+}
+
+/** Request-log rows of the wallet's legs for a method and a path (matched as a regular expression). */
+export function logLegs(page: Page, method: string, path: RegExp): Locator {
+  return byTest(page, 'log-row')
+    .and(page.locator(`[data-kind="leg"][data-method="${method}"]`))
+    .filter({ has: page.locator(`.log-req`, { hasText: path }) });
+}
+
+/**
+ * Moves the sandbox's clock forward (shared by every test of the run: journeys run one at a time).
+ * Through the demo backend's own route, from the page's origin.
+ */
+export async function advanceSandboxClock(page: Page, seconds: number): Promise<void> {
+  const answer = await page.request.post('/demo/sandbox/clock', { data: { seconds } });
+  expect(answer.status()).toBe(200);
+}
+
+/** Adds a CDP virtual authenticator (internal, resident keys, user verified) to the page's browser. */
+export async function addVirtualAuthenticator(context: BrowserContext, page: Page): Promise<() => Promise<void>> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return async () => {
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(credentials.length).toBeGreaterThan(0);
+  };
+}
+
+/** Rows of the credentials list of one type. */
+export function credentialRows(page: Page, type: 'EMAIL_OTP' | 'SMS_OTP' | 'OAUTH' | 'PASSKEY'): Locator {
+  return page.locator(`[data-testid="cred-row"][data-type="${type}"]`);
+}
+
+/** From any wallet screen: log out on the home screen; lands on the login screen. */
+export async function logout(page: Page): Promise<void> {
+  await byTest(page, 'nav-home').click();
+  await byTest(page, 'logout').click();
+  await expect(byTest(page, 'screen-login')).toBeVisible();
+}
+
+/** Registers a passkey on the page's virtual authenticator (Credentials screen). */
+export async function registerPasskey(page: Page, nickname = 'E2E passkey'): Promise<void> {
+  await byTest(page, 'nav-credentials').click();
+  await expect(byTest(page, 'cred-row').first()).toBeVisible();
+  await byTest(page, 'passkey-nickname').fill(nickname);
+  await byTest(page, 'add-passkey').click();
+  await expect(credentialRows(page, 'PASSKEY').filter({ hasText: nickname })).toBeVisible();
+}
+
+/** The login screen while a session exists (adds a second session with another credential). */
+export async function openLogin(page: Page): Promise<void> {
+  await page.evaluate(() => (location.hash = '#/login'));
+  await expect(byTest(page, 'screen-login')).toBeVisible();
+}
+
+/** From the login screen: passkey login (the challenge is prepared when the tab opens). */
+export async function loginWithPasskey(page: Page, options: { legacy?: boolean } = {}): Promise<void> {
+  await byTest(page, 'login-tab-passkey').click();
+  if (options.legacy) await byTest(page, 'login-legacy').check();
+  await expect(byTest(page, 'passkey-state')).toHaveText(/^Ready/);
+  await byTest(page, 'login-passkey').click();
+  await expect(byTest(page, 'screen-home')).toBeVisible();
+  await expect(byTest(page, 'session-credential')).toHaveText('Passkey');
+}
+
+/** Signs one action (private mode on/off) from the Actions screen and waits for the saved state. */
+export async function signPrivateToggle(page: Page): Promise<void> {
+  await byTest(page, 'nav-actions').click();
+  const state = byTest(page, 'private-state');
+  const before = (await state.textContent()) ?? '';
+  await byTest(page, 'private-toggle').click();
+  await expect(state).toHaveText(before.includes('ON') ? 'privateEnabled is OFF.' : 'privateEnabled is ON.');
+}

@@ -1,0 +1,47 @@
+/**
+ * Starts ONE demo stack (sandbox + proxy + demo login + Vite app) for the whole run on a free port
+ * and hands its URL to the tests through the environment (`DEMO_URL`). The returned
+ * function is Playwright's teardown: it closes the stack.
+ *
+ * The platform credentials are random per run (`E2E_CLIENT_ID`, `E2E_CLIENT_SECRET`, shared by the
+ * sandbox and the proxy), so the secret-leak journey looks for a string that cannot turn up by chance.
+ *
+ * Before any test, the app is opened once in Chromium: Vite transforms (and, on a fresh clone,
+ * pre-bundles) the modules now rather than inside the first journey, and a demo that does not
+ * render stops the run here with one clear message instead of eighteen timeouts.
+ */
+import { randomBytes } from 'node:crypto';
+import { chromium, type FullConfig } from '@playwright/test';
+import { startDemoStack } from '../demo/server/stack.js';
+import { launchOptions } from '../scripts/chromium.mjs';
+
+async function warmUp(url: string): Promise<void> {
+  const browser = await chromium.launch({ ...launchOptions(), headless: true });
+  try {
+    const page = await browser.newPage();
+    await page.goto(url, { timeout: 60_000 });
+    await page.getByTestId('screen-start').waitFor({ timeout: 60_000 });
+  } catch (e) {
+    throw new Error(`The demo at ${url} did not show its start screen: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  const clientId = `e2e-client-${randomBytes(6).toString('hex')}`;
+  const clientSecret = `e2e-secret-${randomBytes(24).toString('hex')}`;
+  const stack = await startDemoStack({ port: 0, sandboxPort: 0, quiet: true, sandboxClientId: clientId, sandboxClientSecret: clientSecret });
+  try {
+    await warmUp(stack.url);
+  } catch (e) {
+    await stack.close();
+    throw e;
+  }
+  process.env.DEMO_URL = stack.url;
+  process.env.E2E_CLIENT_ID = clientId;
+  process.env.E2E_CLIENT_SECRET = clientSecret;
+  return async () => {
+    await stack.close();
+  };
+}
