@@ -8,6 +8,11 @@ export type CredentialType = 'EMAIL_OTP' | 'SMS_OTP' | 'OAUTH' | 'PASSKEY';
 
 export const CREDENTIAL_TYPES: readonly CredentialType[] = ['EMAIL_OTP', 'SMS_OTP', 'OAUTH', 'PASSKEY'];
 
+/** Whether a parsed JSON value is an object (every record below is one; arrays and null are not). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** A credential of an embedded-wallet account (`AuthMethod:…`). */
 export interface AuthMethod {
   id: string;

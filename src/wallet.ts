@@ -4,14 +4,18 @@
  *
  * Importing this module touches no browser global: the key store, the channel between tabs and the
  * event listeners are created or opened on first use.
+ *
+ * What an app downloads at startup is the session manager, the key store, the transport and the
+ * crypto core: enough to restore the sessions kept in this browser and to sign. The login flows and
+ * the signed actions are loaded the first time one of their methods is called, each flow a chunk of
+ * its own in the app's bundle (an app that logs in by email code never downloads the passkey code
+ * and @simplewebauthn/browser), the actions one chunk. `npm run size` reports both.
  */
 import type { TrustedKeys } from './crypto/index.js';
-import { invalidArgument } from './errors.js';
-import { addEmailOtp } from './flows/email-otp.js';
-import { addOAuthCredential, completeOAuth, prepareOAuth, type OAuthLogin } from './flows/oauth.js';
-import { startOtpLogin, type OtpLogin, type OtpType } from './flows/otp.js';
-import { preparePasskeyLogin, registerPasskey, type PasskeyLogin } from './flows/passkey.js';
-import { addSmsOtp } from './flows/sms-otp.js';
+import { WalletError, invalidArgument } from './errors.js';
+import type { OAuthLogin } from './flows/oauth.js';
+import type { OtpLogin, OtpType } from './flows/otp.js';
+import type { PasskeyLogin } from './flows/passkey.js';
 import { createKeyStore, type KeyStore } from './keys/index.js';
 import { WALLET_CONTEXT, type PasskeyConfig, type WalletContext } from './session/context.js';
 import { createSessionManager, type ManagedSessions } from './session/manager.js';
@@ -19,7 +23,6 @@ import type { Session, SessionEvents } from './session/types.js';
 import { createClient, type OnBeforeSign, type RequestLogEntry } from './transport/index.js';
 import type { AuthMethod, AuthSession } from './types.js';
 // ---- signed actions (src/actions/) ----
-import * as actions from './actions/index.js';
 import type { ChangeContactOptions, ContactChange, CreateDelegatedKeyArgs, CreateQuoteArgs, DelegatedKeyFilter, ExecuteQuoteOptions, InternalAccountPatch } from './actions/index.js';
 import type { Customer, DelegatedKey, InternalAccount, Quote } from './types.js';
 
@@ -62,7 +65,7 @@ export interface Wallet {
   /** The service's clock as estimated here (epoch ms): compare `session.expiresAt` with it. */
   serverNow(): number;
 
-  // ---- login flows (src/flows/) ----
+  // ---- login flows (src/flows/): each flow's code is loaded at its first call (see above) ----
   /** Sends a code (EMAIL_OTP by default) and returns the login that `verify(code)` finishes. */
   startOtpLogin(args: { accountId: string; type?: OtpType; credentialId?: string }): Promise<OtpLogin>;
   /** Makes the session key first and returns the IdP `nonce`; `complete(idToken)` finishes. */
@@ -71,7 +74,18 @@ export interface Wallet {
   completeOAuth(args: { oidcToken: string; credentialId?: string }): Promise<Session>;
   /** Fetches the passkey challenge up front; call `login()` inside the user's click. */
   preparePasskeyLogin(args: { accountId: string; credentialId?: string }): Promise<PasskeyLogin>;
-  /** Creates a passkey and adds it as a credential (needs a session). */
+  /**
+   * Loads the passkey code (a chunk of its own, fetched on first use) without any request to the
+   * service. Call it before the click that registers a passkey (e.g. when the screen shows) so that
+   * `registerPasskey` starts the WebAuthn ceremony at once inside the click: browsers that tie the
+   * ceremony to the user's gesture (Safari) refuse it after a wait. `preparePasskeyLogin` loads it too.
+   */
+  preparePasskeyRegistration(): Promise<void>;
+  /**
+   * Creates a passkey and adds it as a credential (needs a session). Call it from the user's click,
+   * after `preparePasskeyRegistration` (or `preparePasskeyLogin`) has resolved: the ceremony then
+   * starts synchronously within the click's task.
+   */
   registerPasskey(args: { accountId: string; nickname: string }): Promise<AuthMethod>;
   /** Adds an SMS_OTP credential (needs a session); `verify(code)` activates it and logs in with it. */
   addSmsOtp(args: { accountId: string }): Promise<OtpLogin>;
@@ -86,7 +100,7 @@ export interface Wallet {
   listSessions(accountId?: string): Promise<AuthSession[]>;
   signOutOtherDevices(accountId?: string): Promise<number>;
 
-  // ==== signed actions (src/actions/): wired here by the actions layer ====
+  // ==== signed actions (src/actions/): wired here by the actions layer; loaded at the first call ====
   /** The account's credentials (default: the current session's account). One request. */
   listCredentials(accountId?: string): Promise<AuthMethod[]>;
   /**
@@ -120,6 +134,39 @@ export interface Wallet {
   readonly [WALLET_CONTEXT]: WalletContext;
 }
 
+/**
+ * A module loaded on first use: `load` is a dynamic `import()`, which an app's bundler turns into a
+ * chunk fetched at the first call. The returned function runs `use` with the module: synchronously
+ * once it is loaded (so that a passkey ceremony started after `preparePasskeyRegistration` stays
+ * inside the user's click), else after loading it. A failed load (offline, a deploy replaced the
+ * chunk) is NETWORK_ERROR and is tried again on the next call. `use` must return a promise (not throw).
+ */
+export function loadOnFirstUse<M>(load: () => Promise<M>, what: string): <R>(use: (module: M) => Promise<R>) => Promise<R> {
+  let loaded: M | undefined;
+  let loading: Promise<M> | undefined;
+  return (use) => {
+    if (loaded !== undefined) return use(loaded);
+    loading ??= load().then(
+      (module) => (loaded = module),
+      (cause: unknown) => {
+        loading = undefined;
+        throw new WalletError('NETWORK_ERROR', `could not load the ${what} code`, { cause });
+      },
+    );
+    return loading.then(use);
+  };
+}
+
+const otp = loadOnFirstUse(() => import('./flows/otp.js'), 'one-time-code login');
+const oauth = loadOnFirstUse(() => import('./flows/oauth.js'), 'OAuth login');
+const passkeys = loadOnFirstUse(() => import('./flows/passkey.js'), 'passkey');
+const actions = loadOnFirstUse(() => import('./actions/index.js'), 'signed actions');
+
+/** The fields of `value` that are not undefined (an absent option must not be passed as undefined). */
+function defined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never;
+}
+
 function checkTrustedKeys(value: unknown): TrustedKeys {
   if (value === 'skip-verification') return value;
   if (Array.isArray(value) && value.every((k) => typeof k === 'string' && k !== '')) return [...(value as string[])];
@@ -143,22 +190,13 @@ export function createWallet(config: WalletConfig): Wallet {
     sessions?.clock.observeDateHeader(response.headers.get('Date'));
     return response;
   };
-  const client = createClient({
-    baseUrl: config.baseUrl,
-    fetch: observingFetch,
-    ...(config.headers !== undefined ? { headers: config.headers } : {}),
-    ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
-    ...(config.signatureHeader !== undefined ? { signatureHeader: config.signatureHeader } : {}),
-    ...(config.onBeforeSign !== undefined ? { onBeforeSign: config.onBeforeSign } : {}),
-    ...(config.onRequest !== undefined ? { onRequest: config.onRequest } : {}),
-  });
+  const { headers, timeoutMs, signatureHeader, onBeforeSign, onRequest, refreshWhenRemaining, autoRefresh } = config;
+  const client = createClient({ baseUrl: config.baseUrl, fetch: observingFetch, ...defined({ headers, timeoutMs, signatureHeader, onBeforeSign, onRequest }) });
   sessions = createSessionManager({
     client,
     keyStore,
-    ...(config.refreshWhenRemaining !== undefined ? { refreshWhenRemaining: config.refreshWhenRemaining } : {}),
-    ...(config.autoRefresh !== undefined ? { autoRefresh: config.autoRefresh } : {}),
     crossTab: config.crossTab !== false,
-    ...(crossTabName !== undefined ? { namespace: crossTabName } : {}),
+    ...defined({ refreshWhenRemaining, autoRefresh, namespace: crossTabName }),
   });
   const manager = sessions;
   const ctx: WalletContext = { client, sessions: manager, keyStore, trustedKeys, passkey };
@@ -170,14 +208,15 @@ export function createWallet(config: WalletConfig): Wallet {
     sessions: () => manager.all(),
     serverNow: () => manager.serverNow(),
 
-    startOtpLogin: (args) => startOtpLogin(ctx, args),
-    prepareOAuth: (args) => prepareOAuth(ctx, args),
-    completeOAuth: (args) => completeOAuth(ctx, args),
-    preparePasskeyLogin: (args) => preparePasskeyLogin(ctx, args),
-    registerPasskey: (args) => registerPasskey(ctx, args),
-    addSmsOtp: (args) => addSmsOtp(ctx, args),
-    addEmailOtp: (args) => addEmailOtp(ctx, args),
-    addOAuthCredential: (args) => addOAuthCredential(ctx, args),
+    startOtpLogin: (args) => otp((m) => m.startOtpLogin(ctx, args)),
+    prepareOAuth: (args) => oauth((m) => m.prepareOAuth(ctx, args)),
+    completeOAuth: (args) => oauth((m) => m.completeOAuth(ctx, args)),
+    preparePasskeyLogin: (args) => passkeys((m) => m.preparePasskeyLogin(ctx, args)),
+    preparePasskeyRegistration: () => passkeys(async () => undefined),
+    registerPasskey: (args) => passkeys((m) => m.registerPasskey(ctx, args)),
+    addSmsOtp: (args) => otp((m) => m.addOtpCredential(ctx, { ...args, type: 'SMS_OTP' })),
+    addEmailOtp: (args) => otp((m) => m.addOtpCredential(ctx, { ...args, type: 'EMAIL_OTP' })),
+    addOAuthCredential: (args) => oauth((m) => m.addOAuthCredential(ctx, args)),
 
     refresh: (accountId) => manager.refresh(accountId),
     logout: (accountId) => manager.logout(accountId),
@@ -185,17 +224,17 @@ export function createWallet(config: WalletConfig): Wallet {
     signOutOtherDevices: (accountId) => manager.signOutOtherDevices(accountId),
 
     // ==== signed actions (src/actions/): wired here by the actions layer ====
-    listCredentials: (accountId) => actions.listCredentials(ctx, accountId),
-    deleteCredential: (credentialId, accountId) => actions.deleteCredential(ctx, credentialId, accountId),
-    createDelegatedKey: (args) => actions.createDelegatedKey(ctx, args),
-    listDelegatedKeys: (filter) => actions.listDelegatedKeys(ctx, filter),
-    getDelegatedKey: (id) => actions.getDelegatedKey(ctx, id),
-    revokeDelegatedKey: (id, accountId) => actions.revokeDelegatedKey(ctx, id, accountId),
-    updateAccount: (accountId, patch) => actions.updateAccount(ctx, accountId, patch),
-    exportWallet: (accountId) => actions.exportWallet(ctx, accountId),
-    createQuote: (args) => actions.createQuote(ctx, args),
-    executeQuote: (quoteOrId, options) => actions.executeQuote(ctx, quoteOrId, options),
-    changeContact: (customerId, change, options) => actions.changeContact(ctx, customerId, change, options),
+    listCredentials: (accountId) => actions((m) => m.listCredentials(ctx, accountId)),
+    deleteCredential: (credentialId, accountId) => actions((m) => m.deleteCredential(ctx, credentialId, accountId)),
+    createDelegatedKey: (args) => actions((m) => m.createDelegatedKey(ctx, args)),
+    listDelegatedKeys: (filter) => actions((m) => m.listDelegatedKeys(ctx, filter)),
+    getDelegatedKey: (id) => actions((m) => m.getDelegatedKey(ctx, id)),
+    revokeDelegatedKey: (id, accountId) => actions((m) => m.revokeDelegatedKey(ctx, id, accountId)),
+    updateAccount: (accountId, patch) => actions((m) => m.updateAccount(ctx, accountId, patch)),
+    exportWallet: (accountId) => actions((m) => m.exportWallet(ctx, accountId)),
+    createQuote: (args) => actions((m) => m.createQuote(ctx, args)),
+    executeQuote: (quoteOrId, options) => actions((m) => m.executeQuote(ctx, quoteOrId, options)),
+    changeContact: (customerId, change, options) => actions((m) => m.changeContact(ctx, customerId, change, options)),
     // ==== end of signed actions ====
 
     dispose: () => manager.dispose(),

@@ -1,10 +1,10 @@
 /** Argument checks shared by the signed actions, and the default account of an action. */
 import { WalletError, invalidArgument } from '../errors.js';
 import type { WalletContext } from '../session/context.js';
+import { isRecord } from '../types.js';
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** What an account argument must be, as INVALID_ARGUMENT says it. */
+export const ACCOUNT_ID = 'an InternalAccount id';
 
 /** A non-empty string, else INVALID_ARGUMENT naming the argument. */
 export function requireString(value: unknown, name: string, expected = 'a non-empty string'): string {
@@ -23,7 +23,7 @@ export function optionalString(value: unknown, name: string, expected = 'a non-e
  * NOT_LOGGED_IN when neither exists.
  */
 export async function accountOf(ctx: WalletContext, accountId: unknown): Promise<string> {
-  if (accountId !== undefined) return requireString(accountId, 'accountId', 'an InternalAccount id');
+  if (accountId !== undefined) return requireString(accountId, 'accountId', ACCOUNT_ID);
   let known = ctx.sessions.current()?.accountId;
   if (known === undefined) {
     await ctx.sessions.restore();

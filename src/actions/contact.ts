@@ -6,8 +6,8 @@
  */
 import { invalidArgument } from '../errors.js';
 import type { WalletContext } from '../session/context.js';
-import type { Customer } from '../types.js';
-import { expectRecord, isRecord, optionalString, requireString, seg } from './args.js';
+import { isRecord, type Customer } from '../types.js';
+import { ACCOUNT_ID, expectRecord, optionalString, requireString, seg } from './args.js';
 import { signedIfAsked } from './signing.js';
 
 /** Exactly one contact field per call. */
@@ -44,7 +44,7 @@ export async function changeContact(ctx: WalletContext, customerId: string, chan
   const id = requireString(customerId, 'customerId', 'a Customer id');
   const body = checkChange(change);
   if (!isRecord(options)) throw invalidArgument('options', 'an object');
-  const accountId = optionalString(options.accountId, 'options.accountId', 'an InternalAccount id');
+  const accountId = optionalString(options.accountId, 'options.accountId', ACCOUNT_ID);
   const answer = await signedIfAsked<unknown>(ctx, accountId, {
     method: 'PATCH',
     path: `/customers/${seg(id)}`,

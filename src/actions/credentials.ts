@@ -6,7 +6,6 @@
 import { WalletError, isWalletError } from '../errors.js';
 import { listCredentials as fetchCredentials } from '../flows/credentials.js';
 import type { WalletContext } from '../session/context.js';
-import { SESSION_PREFIX } from '../session/records.js';
 import type { AuthMethod } from '../types.js';
 import { accountOf, requireString, seg } from './args.js';
 import { signedNow } from './signing.js';
@@ -47,18 +46,11 @@ export async function deleteCredential(ctx: WalletContext, credentialId: string,
 }
 
 /**
- * Drops the sessions of a deleted credential held here (the service ended them). Decision: the
- * session manager has no per-session "forget", so this removes their records and keys from the key
- * store (the manager's own storage layout, records.ts) and lets the manager re-read storage, which
- * is exactly how it learns of changes made by another tab: the next session of the account becomes
- * current (`session` event). No request is made.
+ * Drops the sessions of a deleted credential held here (the service ended them with it): the
+ * manager removes their keys and records, and another session of the account becomes current
+ * (`session` event). No request is made; other tabs follow.
  */
 async function forgetSessionsOf(ctx: WalletContext, credentialId: string): Promise<void> {
   const dead = ctx.sessions.all().filter((s) => s.credentialId === credentialId);
-  if (dead.length === 0) return;
-  for (const s of dead) {
-    await ctx.keyStore.meta.delete(SESSION_PREFIX + s.id).catch(() => undefined);
-    await ctx.keyStore.delete(s.publicKeyHex).catch(() => undefined);
-  }
-  await ctx.sessions.restore();
+  if (dead.length > 0) await ctx.sessions.forget(dead.map((s) => s.id));
 }

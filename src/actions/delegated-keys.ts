@@ -5,8 +5,8 @@
  */
 import { WalletError, invalidArgument } from '../errors.js';
 import type { WalletContext } from '../session/context.js';
-import type { DelegatedKey } from '../types.js';
-import { expectRecord, isRecord, optionalString, requireString, seg } from './args.js';
+import { isRecord, type DelegatedKey } from '../types.js';
+import { ACCOUNT_ID, expectRecord, optionalString, requireString, seg } from './args.js';
 import { signedIfAsked, signedNow } from './signing.js';
 
 export interface CreateDelegatedKeyArgs {
@@ -35,7 +35,7 @@ export async function createDelegatedKey(ctx: WalletContext, args: CreateDelegat
   if (!isRecord(args)) throw invalidArgument('args', 'an object { cardId, internalAccountId, nickname }');
   const body = {
     cardId: requireString(args.cardId, 'args.cardId', 'a Card id'),
-    internalAccountId: requireString(args.internalAccountId, 'args.internalAccountId', 'an InternalAccount id'),
+    internalAccountId: requireString(args.internalAccountId, 'args.internalAccountId', ACCOUNT_ID),
     nickname: requireString(args.nickname, 'args.nickname'),
   };
   const { answer } = await signedNow<unknown>(ctx, { accountId: body.internalAccountId }, {
@@ -55,7 +55,7 @@ export async function createDelegatedKey(ctx: WalletContext, args: CreateDelegat
  */
 export async function listDelegatedKeys(ctx: WalletContext, filter: DelegatedKeyFilter): Promise<DelegatedKey[]> {
   if (!isRecord(filter)) throw invalidArgument('filter', 'an object { accountId } or { fundingSourceId }');
-  const accountId = optionalString(filter.accountId, 'filter.accountId', 'an InternalAccount id');
+  const accountId = optionalString(filter.accountId, 'filter.accountId', ACCOUNT_ID);
   const fundingSourceId = optionalString(filter.fundingSourceId, 'filter.fundingSourceId', 'a funding source id');
   if (accountId === undefined && fundingSourceId === undefined) throw invalidArgument('filter', 'an object with accountId or fundingSourceId');
   const keys: DelegatedKey[] = [];
@@ -89,7 +89,7 @@ export async function getDelegatedKey(ctx: WalletContext, id: string): Promise<D
  */
 export async function revokeDelegatedKey(ctx: WalletContext, id: string, accountId?: string): Promise<DelegatedKey> {
   const keyId = requireString(id, 'id', 'a DelegatedKey id');
-  const account = optionalString(accountId, 'accountId', 'an InternalAccount id');
+  const account = optionalString(accountId, 'accountId', ACCOUNT_ID);
   const answer = await signedIfAsked<unknown>(ctx, account, { method: 'DELETE', path: `/auth/delegated-keys/${seg(keyId)}`, purpose: 'revoke-delegated-key' });
   return answer === undefined ? getDelegatedKey(ctx, keyId) : expectRecord<DelegatedKey>(answer, 'a DelegatedKey');
 }

@@ -10,7 +10,8 @@
 import { bytesToHex, decompressPublicKey, hexToBytes, openExportBundle } from '../crypto/index.js';
 import { WalletError } from '../errors.js';
 import type { WalletContext } from '../session/context.js';
-import { accountOf, isRecord, seg } from './args.js';
+import { isRecord } from '../types.js';
+import { accountOf, seg } from './args.js';
 import { signedNow } from './signing.js';
 
 /**

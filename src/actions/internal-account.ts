@@ -1,8 +1,8 @@
 /** Updating an internal account (wire reference §8.1): `PATCH /internal-accounts/{id}`, signed. */
 import { invalidArgument } from '../errors.js';
 import type { WalletContext } from '../session/context.js';
-import type { InternalAccount } from '../types.js';
-import { expectRecord, isRecord, requireString, seg } from './args.js';
+import { isRecord, type InternalAccount } from '../types.js';
+import { ACCOUNT_ID, expectRecord, requireString, seg } from './args.js';
 import { signedForAccount } from './signing.js';
 
 /** The fields to change; `privateEnabled` is the one the wire reference names, others pass as given. */
@@ -17,7 +17,7 @@ export type InternalAccountPatch = { privateEnabled?: boolean } & Record<string,
  * asks for a signature (NOT_LOGGED_IN then).
  */
 export async function updateAccount(ctx: WalletContext, accountId: string, patch: InternalAccountPatch): Promise<InternalAccount> {
-  const id = requireString(accountId, 'accountId', 'an InternalAccount id');
+  const id = requireString(accountId, 'accountId', ACCOUNT_ID);
   if (!isRecord(patch) || Object.keys(patch).length === 0) throw invalidArgument('patch', 'an object with at least one field, e.g. { privateEnabled: true }');
   if (patch.privateEnabled !== undefined && typeof patch.privateEnabled !== 'boolean') throw invalidArgument('patch.privateEnabled', 'a boolean');
   const answer = await signedForAccount<unknown>(ctx, id, {

@@ -6,8 +6,8 @@
  */
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';
 import type { WalletContext } from '../session/context.js';
-import type { Quote } from '../types.js';
-import { accountOf, expectRecord, isRecord, optionalString, requireString, seg } from './args.js';
+import { isRecord, type Quote } from '../types.js';
+import { ACCOUNT_ID, accountOf, expectRecord, optionalString, requireString, seg } from './args.js';
 import { signedNow } from './signing.js';
 
 export interface CreateQuoteArgs {
@@ -34,8 +34,8 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** `POST /quotes` for an account-to-account transfer → `201 Quote` PENDING. One request, no signature. */
 export async function createQuote(ctx: WalletContext, args: CreateQuoteArgs): Promise<Quote> {
   if (!isRecord(args)) throw invalidArgument('args', 'an object { sourceAccountId, destinationAccountId, amount }');
-  const sourceAccountId = requireString(args.sourceAccountId, 'args.sourceAccountId', 'an InternalAccount id');
-  const destinationAccountId = requireString(args.destinationAccountId, 'args.destinationAccountId', 'an InternalAccount id');
+  const sourceAccountId = requireString(args.sourceAccountId, 'args.sourceAccountId', ACCOUNT_ID);
+  const destinationAccountId = requireString(args.destinationAccountId, 'args.destinationAccountId', ACCOUNT_ID);
   const { amount } = args;
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) throw invalidArgument('args.amount', 'a positive integer (smallest currency unit)');
   const side = args.lockedCurrencySide ?? 'SENDING';
@@ -117,7 +117,7 @@ export async function executeQuote(ctx: WalletContext, quoteOrId: Quote | string
   if (givenKey !== undefined && (typeof givenKey !== 'string' || !IDEMPOTENCY_KEY.test(givenKey))) {
     throw invalidArgument('options.idempotencyKey', '1 to 255 visible ASCII characters');
   }
-  const givenAccount = optionalString(options.accountId, 'options.accountId', 'an InternalAccount id');
+  const givenAccount = optionalString(options.accountId, 'options.accountId', ACCOUNT_ID);
   let quote: Quote;
   if (typeof quoteOrId === 'string') {
     const id = requireString(quoteOrId, 'quoteOrId', 'a Quote or a Quote id');

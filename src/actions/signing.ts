@@ -15,9 +15,7 @@
  */
 import type { Signer } from '../crypto/index.js';
 import { isWalletError } from '../errors.js';
-import type { WalletContext } from '../session/context.js';
-import { signedWithSession, type SessionCallOptions } from '../session/signed-call.js';
-import type { Session, SignerOptions } from '../session/types.js';
+import { signedWithSession, type Session, type SessionCallOptions, type SignerOptions, type WalletContext } from '../session/index.js';
 
 export async function signedNow<T>(
   ctx: WalletContext,

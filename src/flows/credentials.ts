@@ -1,11 +1,21 @@
-/** Looking up an account's credentials (`GET /auth/credentials?accountId=`), shared by the flows. */
-import { WalletError, invalidArgument } from '../errors.js';
+/**
+ * What the flows share: an account's credentials (`GET /auth/credentials?accountId=`), adding one
+ * (`POST /auth/credentials`), their paths, argument checks, and the service's refusals as our codes.
+ */
+import { WalletError, invalidArgument, isWalletError } from '../errors.js';
+import { signedWithSession, type WalletContext } from '../session/index.js';
 import type { Client } from '../transport/index.js';
 import type { AuthMethod, CredentialType, DataList } from '../types.js';
 
 export function checkAccountId(accountId: unknown): string {
   if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'an InternalAccount id');
   return accountId;
+}
+
+/** The `accountId` of a flow's argument object; INVALID_ARGUMENT when either is missing. */
+export function accountIdOf(args: unknown): string {
+  if (typeof args !== 'object' || args === null) throw invalidArgument('args', 'an object');
+  return checkAccountId((args as { accountId?: unknown }).accountId);
 }
 
 export async function listCredentials(client: Client, accountId: string): Promise<AuthMethod[]> {
@@ -45,4 +55,25 @@ export async function findCredential(
 
 export function credentialPath(credentialId: string, action: 'challenge' | 'verify'): string {
   return `/auth/credentials/${encodeURIComponent(credentialId)}/${action}`;
+}
+
+/**
+ * Signed `POST /auth/credentials {type, accountId, …}`, signed by the account's current session
+ * (NOT_LOGGED_IN without one) → the added credential.
+ */
+export async function addCredential<T extends AuthMethod>(ctx: WalletContext, body: { type: CredentialType; accountId: string; [field: string]: unknown }): Promise<T> {
+  const added = await signedWithSession<T>(ctx.client, ctx.sessions, { accountId: body.accountId }, {
+    method: 'POST',
+    path: '/auth/credentials',
+    body,
+    purpose: 'add-credential',
+  });
+  if (typeof added?.id !== 'string') throw new WalletError('BAD_RESPONSE', 'expected the added AuthMethod');
+  return added;
+}
+
+/** The service's 401 on a verify call as one of our codes (the original as `cause`); anything else unchanged. */
+export function refusedAs(code: string, error: unknown): unknown {
+  if (!isWalletError(error) || error.status !== 401) return error;
+  return new WalletError(code, error.message, { cause: error, status: 401, ...(error.details !== undefined ? { details: error.details } : {}) });
 }

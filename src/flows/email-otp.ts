@@ -8,5 +8,5 @@ export function startEmailOtpLogin(ctx: WalletContext, args: { accountId: string
 
 /** Re-adds the EMAIL_OTP credential (after it was deleted); activate it with the code sent. */
 export function addEmailOtp(ctx: WalletContext, args: { accountId: string }): Promise<OtpLogin> {
-  return addOtpCredential(ctx, { accountId: args.accountId, type: 'EMAIL_OTP' });
+  return addOtpCredential(ctx, { ...args, type: 'EMAIL_OTP' });
 }

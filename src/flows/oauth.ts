@@ -9,13 +9,10 @@
  * Prepared logins are forgotten after an hour (an IdP round trip takes minutes).
  */
 import { base64urlDecode, oauthNonce, sessionKeyFromPair, utf8Decode, type SessionKey } from '../crypto/index.js';
-import { WalletError, invalidArgument, isWalletError } from '../errors.js';
-import { signedWithSession } from '../session/signed-call.js';
-import type { KeyPlan, Session } from '../session/types.js';
-import type { WalletContext } from '../session/context.js';
+import { WalletError, invalidArgument } from '../errors.js';
+import { parseAuthSession, type KeyPlan, type Session, type WalletContext } from '../session/index.js';
 import type { AuthMethod, AuthSession } from '../types.js';
-import { parseAuthSession } from '../session/records.js';
-import { checkAccountId, credentialPath, findCredential } from './credentials.js';
+import { accountIdOf, addCredential, checkAccountId, credentialPath, findCredential, refusedAs } from './credentials.js';
 
 const PENDING_PREFIX = 'oauth-pending:';
 const PENDING_TTL_MS = 60 * 60 * 1000;
@@ -52,16 +49,6 @@ export function readClaims(oidcToken: string): Record<string, unknown> {
   throw invalidArgument('oidcToken', 'a JWT whose payload is a JSON object');
 }
 
-/** The service's 401 for a token becomes OAUTH_TOKEN_REJECTED (details.cause says why, when sent). */
-function oauthError(error: unknown): unknown {
-  if (!isWalletError(error) || error.status !== 401) return error;
-  return new WalletError('OAUTH_TOKEN_REJECTED', error.message, {
-    cause: error,
-    status: 401,
-    ...(error.details !== undefined ? { details: error.details } : {}),
-  });
-}
-
 /** `/verify` with the token and the plan's key; the session is adopted. Shared with the legacy entry. */
 export async function verifyOAuth(
   ctx: WalletContext,
@@ -82,7 +69,8 @@ export async function verifyOAuth(
       body: { type: 'OAUTH', oidcToken, clientPublicKey: args.plan.clientPublicKey },
     }));
   } catch (error) {
-    throw oauthError(error);
+    // The service's 401 for a token (details.cause says why, when sent).
+    throw refusedAs('OAUTH_TOKEN_REJECTED', error);
   }
   const key = await args.plan.finish(answer);
   return ctx.sessions.establish(answer, {
@@ -90,7 +78,7 @@ export async function verifyOAuth(
     credentialId: credential.id,
     credentialType: 'OAUTH',
     key,
-    ...(args.plan.legacy ? { legacy: true } : {}),
+    legacy: args.plan.legacy,
   });
 }
 
@@ -121,8 +109,7 @@ async function completePending(ctx: WalletContext, nonce: string, oidcToken: str
 
 /** Makes (and stores) the session key and returns the nonce for the IdP request. */
 export async function prepareOAuth(ctx: WalletContext, args: { accountId: string }): Promise<OAuthLogin> {
-  if (typeof args !== 'object' || args === null) throw invalidArgument('args', 'an object');
-  const accountId = checkAccountId(args.accountId);
+  const accountId = accountIdOf(args);
   await prunePending(ctx).catch(() => undefined);
   const stored = await ctx.keyStore.generate({ purpose: 'session', accountId });
   const nonce = await oauthNonce(stored.publicKeyHex);
@@ -148,15 +135,6 @@ export async function completeOAuth(ctx: WalletContext, args: { oidcToken: strin
 
 /** Adds an OAUTH credential for the token's identity (signed by the account's current session). */
 export async function addOAuthCredential(ctx: WalletContext, args: { accountId: string; oidcToken: string }): Promise<AuthMethod> {
-  if (typeof args !== 'object' || args === null) throw invalidArgument('args', 'an object');
-  const accountId = checkAccountId(args.accountId);
-  const oidcToken = checkToken(args.oidcToken);
-  const added = await signedWithSession<AuthMethod>(ctx.client, ctx.sessions, { accountId }, {
-    method: 'POST',
-    path: '/auth/credentials',
-    body: { type: 'OAUTH', accountId, oidcToken },
-    purpose: 'add-credential',
-  });
-  if (typeof added?.id !== 'string') throw new WalletError('BAD_RESPONSE', 'expected the added AuthMethod');
-  return added;
+  const accountId = accountIdOf(args);
+  return addCredential<AuthMethod>(ctx, { type: 'OAUTH', accountId, oidcToken: checkToken(args.oidcToken) });
 }

@@ -7,12 +7,9 @@
  */
 import { buildEncryptedOtpBundle, parseOtpTargetBundle, verifySignedBundle } from '../crypto/index.js';
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';
-import { createKeyPlan } from '../session/key-plan.js';
-import { signedWithSession } from '../session/signed-call.js';
-import type { Session } from '../session/types.js';
-import type { WalletContext } from '../session/context.js';
+import { createKeyPlan, type Session, type WalletContext } from '../session/index.js';
 import type { AuthMethodResponse } from '../types.js';
-import { checkAccountId, credentialPath, findCredential } from './credentials.js';
+import { accountIdOf, addCredential, credentialPath, findCredential, refusedAs } from './credentials.js';
 
 export type OtpType = 'EMAIL_OTP' | 'SMS_OTP';
 
@@ -58,13 +55,8 @@ async function challenge(ctx: WalletContext, credentialId: string): Promise<stri
  * Signature codes of the signed leg (WALLET_SIGNATURE_*) pass through unchanged.
  */
 function otpError(error: unknown): unknown {
-  if (!isWalletError(error) || error.status !== 401 || error.code !== 'UNAUTHORIZED') return error;
-  const expired = error.details?.cause === 'OTP_EXPIRED';
-  return new WalletError(expired ? 'OTP_EXPIRED' : 'OTP_CODE_INVALID', error.message, {
-    cause: error,
-    status: 401,
-    ...(error.details !== undefined ? { details: error.details } : {}),
-  });
+  if (!isWalletError(error, 'UNAUTHORIZED')) return error;
+  return refusedAs(error.details?.cause === 'OTP_EXPIRED' ? 'OTP_EXPIRED' : 'OTP_CODE_INVALID', error);
 }
 
 function otpLogin(ctx: WalletContext, args: { accountId: string; credentialId: string; type: OtpType; bundle: string }): OtpLogin {
@@ -104,8 +96,7 @@ function otpLogin(ctx: WalletContext, args: { accountId: string; credentialId: s
 
 /** Sends a code to the account's EMAIL_OTP (or SMS_OTP) credential and returns the login to finish. */
 export async function startOtpLogin(ctx: WalletContext, args: { accountId: string; type?: OtpType; credentialId?: string }): Promise<OtpLogin> {
-  if (typeof args !== 'object' || args === null) throw invalidArgument('args', 'an object');
-  const accountId = checkAccountId(args.accountId);
+  const accountId = accountIdOf(args);
   const type = checkType(args.type ?? 'EMAIL_OTP');
   const credential = await findCredential(ctx.client, accountId, type, args.credentialId);
   const bundle = await challenge(ctx, credential.id);
@@ -119,16 +110,9 @@ export async function startOtpLogin(ctx: WalletContext, args: { accountId: strin
  * MISSING_MANDATORY_USER_INFO (no email / phone on the customer), NOT_LOGGED_IN.
  */
 export async function addOtpCredential(ctx: WalletContext, args: { accountId: string; type: OtpType }): Promise<OtpLogin> {
-  if (typeof args !== 'object' || args === null) throw invalidArgument('args', 'an object');
-  const accountId = checkAccountId(args.accountId);
+  const accountId = accountIdOf(args);
   const type = checkType(args.type);
-  const added = await signedWithSession<AuthMethodResponse>(ctx.client, ctx.sessions, { accountId }, {
-    method: 'POST',
-    path: '/auth/credentials',
-    body: { type, accountId },
-    purpose: 'add-credential',
-  });
-  if (typeof added?.id !== 'string') throw new WalletError('BAD_RESPONSE', 'expected the added AuthMethod');
+  const added = await addCredential<AuthMethodResponse>(ctx, { type, accountId });
   // The bundle "may be inline" (wire reference §5): ask for one only when it is not, since every
   // challenge sends another code and counts against the rate limit.
   const inline = added.otpEncryptionTargetBundle;

@@ -13,15 +13,11 @@
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { base64urlEncode, utf8Encode } from '../crypto/index.js';
-import { WalletError, invalidArgument, isWalletError } from '../errors.js';
-import { createKeyPlan } from '../session/key-plan.js';
-import { parseAuthSession } from '../session/records.js';
-import { signedWithSession } from '../session/signed-call.js';
-import type { KeyPlan, Session } from '../session/types.js';
-import type { WalletContext } from '../session/context.js';
+import { WalletError, invalidArgument } from '../errors.js';
+import { createKeyPlan, parseAuthSession, type KeyPlan, type Session, type WalletContext } from '../session/index.js';
 import type { AuthMethod, AuthSession, PasskeyAuthChallenge } from '../types.js';
 import { ceremonyConditions, webauthnError } from './webauthn-errors.js';
-import { checkAccountId, credentialPath, findCredential } from './credentials.js';
+import { accountIdOf, addCredential, credentialPath, findCredential, refusedAs } from './credentials.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const MAX_USER_ID_BYTES = 64;
@@ -62,8 +58,7 @@ function pageHost(): string | undefined {
  * NOT_LOGGED_IN, WEBAUTHN_*, PASSKEY_CREDENTIAL_ALREADY_EXISTS, INVALID_INPUT (attestation refused).
  */
 export async function registerPasskey(ctx: WalletContext, args: { accountId: string; nickname: string }): Promise<AuthMethod> {
-  if (typeof args !== 'object' || args === null) throw invalidArgument('args', 'an object');
-  const accountId = checkAccountId(args.accountId);
+  const accountId = accountIdOf(args);
   const { nickname } = args;
   if (typeof nickname !== 'string' || nickname.trim() === '') throw invalidArgument('nickname', 'a non-empty string');
   if (ctx.sessions.current(accountId) === null) throw new WalletError('NOT_LOGGED_IN', `registering a passkey needs a session for ${accountId}`);
@@ -84,25 +79,18 @@ export async function registerPasskey(ctx: WalletContext, args: { accountId: str
   };
   const response = await ceremony(() => startRegistration({ optionsJSON }));
   const transports = response.response.transports;
-  const added = await signedWithSession<AuthMethod>(ctx.client, ctx.sessions, { accountId }, {
-    method: 'POST',
-    path: '/auth/credentials',
-    body: {
-      type: 'PASSKEY',
-      accountId,
-      nickname,
-      challenge,
-      attestation: {
-        credentialId: response.rawId,
-        clientDataJson: response.response.clientDataJSON,
-        attestationObject: response.response.attestationObject,
-        ...(transports !== undefined && transports.length > 0 ? { transports } : {}),
-      },
+  return addCredential<AuthMethod>(ctx, {
+    type: 'PASSKEY',
+    accountId,
+    nickname,
+    challenge,
+    attestation: {
+      credentialId: response.rawId,
+      clientDataJson: response.response.clientDataJSON,
+      attestationObject: response.response.attestationObject,
+      ...(transports !== undefined && transports.length > 0 ? { transports } : {}),
     },
-    purpose: 'add-credential',
   });
-  if (typeof added?.id !== 'string') throw new WalletError('BAD_RESPONSE', 'expected the added AuthMethod');
-  return added;
 }
 
 function parseChallenge(value: unknown): PasskeyAuthChallenge {
@@ -119,16 +107,6 @@ function parseChallenge(value: unknown): PasskeyAuthChallenge {
   return v as PasskeyAuthChallenge;
 }
 
-/** The service's 401 for an assertion becomes PASSKEY_ASSERTION_REJECTED. */
-function passkeyError(error: unknown): unknown {
-  if (!isWalletError(error) || error.status !== 401) return error;
-  return new WalletError('PASSKEY_ASSERTION_REJECTED', error.message, {
-    cause: error,
-    status: 401,
-    ...(error.details !== undefined ? { details: error.details } : {}),
-  });
-}
-
 /**
  * Fetches the challenge for a new session key ahead of the click. With several passkeys on the
  * account, pass `credentialId` (INVALID_ARGUMENT lists them otherwise). `plan` is for the legacy entry.
@@ -138,8 +116,7 @@ export async function preparePasskeyLogin(
   args: { accountId: string; credentialId?: string },
   givenPlan?: KeyPlan,
 ): Promise<PasskeyLogin> {
-  if (typeof args !== 'object' || args === null) throw invalidArgument('args', 'an object');
-  const accountId = checkAccountId(args.accountId);
+  const accountId = accountIdOf(args);
   const credential = await findCredential(ctx.client, accountId, 'PASSKEY', args.credentialId);
   const plan = givenPlan ?? (await createKeyPlan());
   const challenge = parseChallenge(
@@ -186,7 +163,8 @@ export async function preparePasskeyLogin(
           }),
         );
       } catch (error) {
-        throw passkeyError(error);
+        // The service's 401 for an assertion.
+        throw refusedAs('PASSKEY_ASSERTION_REJECTED', error);
       }
       const key = await plan.finish(answer);
       return ctx.sessions.establish(answer, {
@@ -194,7 +172,7 @@ export async function preparePasskeyLogin(
         credentialId: credential.id,
         credentialType: 'PASSKEY',
         key,
-        ...(plan.legacy ? { legacy: true } : {}),
+        legacy: plan.legacy,
       });
     },
   };

@@ -8,5 +8,5 @@ export function startSmsOtpLogin(ctx: WalletContext, args: { accountId: string; 
 
 /** Adds an SMS_OTP credential for the customer's phone number; activate it with the code sent. */
 export function addSmsOtp(ctx: WalletContext, args: { accountId: string }): Promise<OtpLogin> {
-  return addOtpCredential(ctx, { accountId: args.accountId, type: 'SMS_OTP' });
+  return addOtpCredential(ctx, { ...args, type: 'SMS_OTP' });
 }

@@ -107,20 +107,12 @@ function optionalString(value: unknown, name: string): string | undefined {
   return value;
 }
 
-function makeRecord(fields: {
+/** A frozen record of exactly these fields (an absent accountId / sessionId is left out, not undefined). */
+function makeRecord({ accountId, sessionId, ...fields }: {
   publicKeyHex: string; privateKey: CryptoKey; publicKey: CryptoKey; purpose: KeyPurpose;
   accountId: string | undefined; sessionId: string | undefined; createdAt: number;
 }): StoredKey {
-  const record: { -readonly [K in keyof StoredKey]: StoredKey[K] } = {
-    publicKeyHex: fields.publicKeyHex,
-    privateKey: fields.privateKey,
-    publicKey: fields.publicKey,
-    purpose: fields.purpose,
-    createdAt: fields.createdAt,
-  };
-  if (fields.accountId !== undefined) record.accountId = fields.accountId;
-  if (fields.sessionId !== undefined) record.sessionId = fields.sessionId;
-  return Object.freeze(record);
+  return Object.freeze({ ...fields, ...(accountId !== undefined && { accountId }), ...(sessionId !== undefined && { sessionId }) });
 }
 
 /** A record read from the backend, or undefined when it is not a key record we wrote. */

@@ -5,32 +5,26 @@ interface StorageManagerLike {
   persisted?: () => Promise<boolean>;
 }
 
-function storageManager(): StorageManagerLike | undefined {
-  const nav = (globalThis as { navigator?: { storage?: StorageManagerLike } }).navigator;
-  return nav?.storage;
+/** Calls `navigator.storage[method]()`: false when the API is missing or throws, never a failure. */
+async function ask(method: keyof StorageManagerLike): Promise<boolean> {
+  const storage = (globalThis as { navigator?: { storage?: StorageManagerLike } }).navigator?.storage;
+  if (typeof storage?.[method] !== 'function') return false;
+  try {
+    return (await storage[method]()) === true;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * Calls `navigator.storage.persist()`. Resolves true when storage is (now) persistent, false when the
  * browser declined, the API is missing or it threw: persistence is a wish, never a failure.
  */
-export async function requestPersistentStorage(): Promise<boolean> {
-  const storage = storageManager();
-  if (typeof storage?.persist !== 'function') return false;
-  try {
-    return (await storage.persist()) === true;
-  } catch {
-    return false;
-  }
+export function requestPersistentStorage(): Promise<boolean> {
+  return ask('persist');
 }
 
 /** `navigator.storage.persisted()`, or false when unavailable. */
-export async function isStoragePersisted(): Promise<boolean> {
-  const storage = storageManager();
-  if (typeof storage?.persisted !== 'function') return false;
-  try {
-    return (await storage.persisted()) === true;
-  } catch {
-    return false;
-  }
+export function isStoragePersisted(): Promise<boolean> {
+  return ask('persisted');
 }

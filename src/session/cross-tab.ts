@@ -9,13 +9,15 @@
  * `BroadcastChannel` other tabs catch up when they re-read storage (on visibilitychange, online, and
  * before each refresh). Nothing is touched until first use.
  */
-import type { LogoutReason, Session } from './types.js';
 
-export type CrossTabMessage =
-  | { type: 'session'; from: string; session: Session }
-  | { type: 'refreshed'; from: string; previous: Session; session: Session }
-  | { type: 'logged-out'; from: string; accountId: string; sessionIds: string[]; reason: LogoutReason }
-  | { type: 'removed'; from: string; sessionIds: string[] };
+/**
+ * What goes over the channel: only who changed the shared storage. Decision: a message carries no
+ * session data; a tab that receives one re-reads storage, which is the truth (a message may arrive
+ * before or after others, or never), so there is nothing in it to trust or keep in step.
+ */
+interface CrossTabMessage {
+  from: string;
+}
 
 export interface CrossTab {
   /** This instance's id (messages carry it so an instance can ignore its own). */
@@ -24,7 +26,8 @@ export interface CrossTab {
   withLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Starts listening to other tabs (idempotent; a no-op where BroadcastChannel is missing). */
   start(): void;
-  post(message: CrossTabMessage): void;
+  /** Tells the other tabs that this one changed the shared storage. */
+  post(): void;
   close(): void;
 }
 
@@ -69,17 +72,11 @@ function randomId(): string {
   return typeof c?.randomUUID === 'function' ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
-export function isCrossTabMessage(value: unknown): value is CrossTabMessage {
-  if (typeof value !== 'object' || value === null) return false;
-  const m = value as { type?: unknown; from?: unknown };
-  return typeof m.from === 'string' && (m.type === 'session' || m.type === 'refreshed' || m.type === 'logged-out' || m.type === 'removed');
-}
-
 /**
  * `namespace` separates wallets that use different key stores (lock and channel names derive from
  * it). With `enabled` false everything stays within this instance's realm and nothing is posted.
  */
-export function createCrossTab(options: { namespace: string; enabled: () => boolean; onMessage: (message: CrossTabMessage) => void }): CrossTab {
+export function createCrossTab(options: { namespace: string; enabled: () => boolean; onMessage: () => void }): CrossTab {
   const id = randomId();
   let channel: ChannelLike | undefined;
   let closed = false;
@@ -95,8 +92,8 @@ export function createCrossTab(options: { namespace: string; enabled: () => bool
       return undefined;
     }
     channel.onmessage = (event) => {
-      const data = event.data;
-      if (isCrossTabMessage(data) && data.from !== id) options.onMessage(data);
+      const from = (event.data as Partial<CrossTabMessage> | null)?.from;
+      if (typeof from === 'string' && from !== id) options.onMessage();
     };
     // Node: a channel must not keep the process alive.
     channel.unref?.();
@@ -114,13 +111,11 @@ export function createCrossTab(options: { namespace: string; enabled: () => bool
     start() {
       open();
     },
-    post(message) {
-      const ch = open();
-      if (!ch) return;
+    post() {
       try {
-        ch.postMessage(message);
+        open()?.postMessage({ from: id } satisfies CrossTabMessage);
       } catch {
-        // A closed channel or an uncloneable value: other tabs catch up from storage.
+        // A closed channel: other tabs catch up from storage.
       }
     },
     close() {

@@ -1,5 +1,6 @@
 export { createSessionManager, type ManagedSessions, type SessionManagerOptions } from './manager.js';
 export { createKeyPlan } from './key-plan.js';
+export { parseAuthSession } from './records.js';
 export { createServerClock, type ServerClock } from './server-clock.js';
 export { signedWithSession, type SessionCallOptions } from './signed-call.js';
 export { WALLET_CONTEXT, walletContext, type PasskeyConfig, type WalletContext } from './context.js';

@@ -151,6 +151,13 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       .sort((a, b) => expiresAtMs(b) - expiresAtMs(a))[0];
   }
 
+  /** Makes the stored pointer the account's current session when it is held, else its successor. */
+  function pointAt(accountId: string, pointer: string | undefined): void {
+    const next = pointer !== undefined && sessions.has(pointer) ? pointer : successor(accountId)?.id;
+    if (next === undefined) current.delete(accountId);
+    else current.set(accountId, next);
+  }
+
   // ---- timers ----
   function clearTimer(sessionId: string): void {
     const t = timers.get(sessionId);
@@ -261,7 +268,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
         events.emit('logged-out', { accountId, reason });
       }
     }
-    if (list.length > 0) crossTab.post({ type: 'removed', from: crossTab.id, sessionIds: list.map((s) => s.id) });
+    if (list.length > 0) crossTab.post();
   }
 
   async function expire(s: Session): Promise<void> {
@@ -273,7 +280,6 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   async function evicted(s: Session): Promise<void> {
     if (sessions.get(s.id) !== s) return;
     events.emit('key-evicted', { session: s });
-    await keyStore.meta.delete(SESSION_PREFIX + s.id).catch(() => undefined);
     await forget([s], undefined);
   }
 
@@ -320,12 +326,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       if (key) sessions.set(s.id, s);
     }
     const accounts = new Set([...before.keys(), ...stored.current.keys(), ...removed.map((s) => s.accountId)]);
-    for (const accountId of accounts) {
-      const pointer = stored.current.get(accountId);
-      const next = pointer !== undefined && sessions.has(pointer) ? pointer : successor(accountId)?.id;
-      if (next === undefined) current.delete(accountId);
-      else current.set(accountId, next);
-    }
+    for (const accountId of accounts) pointAt(accountId, stored.current.get(accountId));
     for (const s of sessions.values()) evaluate(s);
     for (const accountId of accounts) {
       const was = before.get(accountId);
@@ -378,12 +379,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       if (key) sessions.set(s.id, s);
       else gone.push(s);
     }
-    for (const [accountId, sessionId] of stored.current) {
-      if (sessions.has(sessionId)) current.set(accountId, sessionId);
-    }
-    for (const s of sessions.values()) {
-      if (!current.has(s.accountId)) current.set(s.accountId, successor(s.accountId)?.id ?? s.id);
-    }
+    for (const s of sessions.values()) pointAt(s.accountId, stored.current.get(s.accountId));
     lastAccountId = stored.lastAccountId !== undefined && current.has(stored.lastAccountId) ? stored.lastAccountId : [...current.keys()][0];
     for (const s of expired) {
       events.emit('expired', s);
@@ -544,7 +540,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       dropFromMemory(cur);
     });
     events.emit('refreshed', { previous: cur, session: next });
-    crossTab.post({ type: 'refreshed', from: crossTab.id, previous: cur, session: next });
+    crossTab.post();
     return next;
   }
 
@@ -567,7 +563,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     await ensureLoaded();
     await serial(() => store(parsed, key));
     events.emit('session', parsed);
-    crossTab.post({ type: 'session', from: crossTab.id, session: parsed });
+    crossTab.post();
   }
 
   const manager: ManagedSessions = {
@@ -584,17 +580,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     async establish(answer, known) {
       const parsed = parseAuthSession(answer);
       observeCreatedAt(parsed);
-      const session = sessionFromAnswer(
-        parsed,
-        {
-          accountId: known.accountId,
-          credentialId: known.credentialId,
-          credentialType: known.credentialType,
-          publicKeyHex: known.key.publicKeyHex,
-          ...(known.legacy === true ? { legacy: true } : {}),
-        },
-        serverNow(),
-      );
+      const session = sessionFromAnswer(parsed, { ...known, publicKeyHex: known.key.publicKeyHex }, serverNow());
       await adopt(session, known.key);
       return session;
     },
@@ -619,14 +605,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
           if (key) await deleteSession(client, s.id, signerFromKey(key));
         }),
       );
-      await serial(async () => {
-        await forget(held.filter((s) => sessions.has(s.id)), undefined);
-        current.delete(account);
-        await keyStore.meta.delete(CURRENT_PREFIX + account).catch(() => undefined);
-        if (lastAccountId === account) lastAccountId = [...current.keys()][0];
-      });
+      // Every session of the account goes, so forget() also drops its current pointer and tells the other tabs.
+      await serial(() => forget(held.filter((s) => sessions.has(s.id)), undefined));
       events.emit('logged-out', { accountId: account, reason: 'user' });
-      crossTab.post({ type: 'logged-out', from: crossTab.id, accountId: account, sessionIds: held.map((s) => s.id), reason: 'user' });
     },
     async forget(sessionIds, reason = 'revoked') {
       if (!Array.isArray(sessionIds) || !sessionIds.every((id) => typeof id === 'string')) throw invalidArgument('sessionIds', 'an array of Session ids');

@@ -9,16 +9,12 @@
  */
 import { WalletError } from '../errors.js';
 import type { MetadataStore } from '../keys/index.js';
-import { CREDENTIAL_TYPES, type AuthSession, type CredentialType } from '../types.js';
+import { CREDENTIAL_TYPES, isRecord, type AuthSession, type CredentialType } from '../types.js';
 import type { Session } from './types.js';
 
 export const SESSION_PREFIX = 'session:';
 export const CURRENT_PREFIX = 'current:';
 export const LAST_ACCOUNT = 'last-account';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isoOrUndefined(value: unknown): string | undefined {
   return typeof value === 'string' && Number.isFinite(Date.parse(value)) ? value : undefined;
@@ -32,17 +28,8 @@ export function parseStoredSession(value: unknown): Session | undefined {
   if (!CREDENTIAL_TYPES.includes(credentialType as CredentialType)) return undefined;
   if (typeof publicKeyHex !== 'string' || !/^0[23][0-9a-f]{64}$/.test(publicKeyHex)) return undefined;
   if (isoOrUndefined(expiresAt) === undefined || isoOrUndefined(createdAt) === undefined) return undefined;
-  const session: Session = {
-    id,
-    accountId,
-    credentialId,
-    credentialType: credentialType as CredentialType,
-    publicKeyHex,
-    expiresAt: expiresAt as string,
-    createdAt: createdAt as string,
-  };
-  if (legacy === true) session.legacy = true;
-  return session;
+  // A copy of the known fields only (whatever else a foreign writer put there stays behind).
+  return { id, accountId, credentialId, credentialType, publicKeyHex, expiresAt, createdAt, ...(legacy === true && { legacy }) } as Session;
 }
 
 /** Checks the service's session answer; BAD_RESPONSE when it is not one. */
@@ -59,7 +46,7 @@ export function parseAuthSession(value: unknown): AuthSession {
  */
 export function sessionFromAnswer(
   answer: AuthSession,
-  known: { accountId: string; credentialId: string; credentialType: CredentialType; publicKeyHex: string; legacy?: boolean },
+  known: { accountId: string; credentialId: string; credentialType: CredentialType; publicKeyHex: string; legacy?: boolean | undefined },
   serverNow: number,
 ): Session {
   const credentialType = CREDENTIAL_TYPES.includes(answer.type) ? answer.type : known.credentialType;

@@ -1,7 +1,7 @@
 /** `createClient`: JSON calls and signed-retry calls against the service (or the proxy in front of it). */
 import { WalletError, invalidArgument } from '../errors.js';
 import { parseJsonBody } from './errors.js';
-import { DEFAULT_SIGNATURE_HEADER } from './headers.js';
+import { DEFAULT_SIGNATURE_HEADER, isHeaderValue } from './headers.js';
 import { exchange, type ClientConfig, type PreparedCall } from './http.js';
 import { runSigned } from './signed.js';
 import type { Client, ClientOptions, HttpMethod, QueryValue, RequestOptions, SignedRequestOptions } from './types.js';
@@ -19,7 +19,9 @@ function checkHeaders(headers: unknown, name: string): Record<string, string> {
   if (headers === undefined) return {};
   if (typeof headers !== 'object' || headers === null) throw invalidArgument(name, 'an object of header names to strings');
   for (const [key, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(key) || typeof value !== 'string') throw invalidArgument(`${name}.${key}`, 'a string header');
+    if (!HEADER_NAME.test(key) || typeof value !== 'string' || !isHeaderValue(value)) {
+      throw invalidArgument(`${name}.${key}`, 'a string header value (no CR, LF, NUL or characters above U+00FF)');
+    }
   }
   return { ...(headers as Record<string, string>) };
 }
@@ -60,8 +62,8 @@ function prepare(config: ClientConfig, options: RequestOptions): PreparedCall {
   }
   const headers: Record<string, string> = { Accept: 'application/json', ...config.headers, ...checkHeaders(options.headers, 'headers') };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== 'string' || options.idempotencyKey === '')) {
-    throw invalidArgument('idempotencyKey', 'a non-empty string');
+  if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== 'string' || options.idempotencyKey === '' || !isHeaderValue(options.idempotencyKey))) {
+    throw invalidArgument('idempotencyKey', 'a non-empty string usable as a header value');
   }
   if (options.signal !== undefined && !(typeof options.signal === 'object' && options.signal !== null && 'aborted' in options.signal)) {
     throw invalidArgument('signal', 'an AbortSignal');
@@ -121,8 +123,8 @@ export function createClient(options: ClientOptions): Client {
       if (signedOptions.signer === undefined && typeof signedOptions.getSigner !== 'function') {
         throw invalidArgument('signer', 'a Signer or key (or pass getSigner)');
       }
-      if (signedOptions.requestId !== undefined && (typeof signedOptions.requestId !== 'string' || signedOptions.requestId === '')) {
-        throw invalidArgument('requestId', 'a non-empty string');
+      if (signedOptions.requestId !== undefined && (typeof signedOptions.requestId !== 'string' || signedOptions.requestId === '' || !isHeaderValue(signedOptions.requestId))) {
+        throw invalidArgument('requestId', 'a non-empty string usable as a header value');
       }
       if (signedOptions.stampOnly !== undefined && (typeof signedOptions.stampOnly !== 'string' || signedOptions.stampOnly === '')) {
         throw invalidArgument('stampOnly', 'the non-empty payload to stamp');

@@ -1,9 +1,6 @@
 /** HTTP answers → WalletError. */
 import { WalletError } from '../errors.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../types.js';
 
 /**
  * A non-2xx answer as a WalletError. Both error body shapes are read (wire reference §9): the

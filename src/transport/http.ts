@@ -128,10 +128,16 @@ async function fetchOnce(config: ClientConfig, call: PreparedCall, leg: LegHeade
 
   const init: RequestInit = { method: call.method, headers, signal: controller.signal };
   if (call.body !== undefined) init.body = call.body;
+  // Settles at the timeout or the caller's abort even when an injected fetch (or its body stream)
+  // ignores the signal: the call must never wait longer than timeoutMs.
+  const stopped = new Promise<never>((_resolve, reject) => {
+    controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+  });
+  stopped.catch(() => undefined);
   try {
-    const response = await config.fetch(call.url, init);
+    const response = await Promise.race([config.fetch(call.url, init), stopped]);
     entry.status = response.status;
-    const text = await response.text();
+    const text = await Promise.race([response.text(), stopped]);
     return { status: response.status, text, headers: response.headers, receivedAt: config.now() };
   } catch (cause) {
     const error = timedOut

@@ -9,8 +9,10 @@
 import { stamp } from '../crypto/index.js';
 import { WalletError, isWalletError } from '../errors.js';
 import { parseJsonBody } from './errors.js';
+import { isHeaderValue } from './headers.js';
 import { exchange, sleep, type ClientConfig, type LegAnswer, type LegHeaders, type PreparedCall } from './http.js';
 import type { OnBeforeSign, SignedRequestOptions, SignerLike } from './types.js';
+import { isRecord } from '../types.js';
 
 /**
  * Decision: the server's clock is known to within its Date header's one-second resolution, so a
@@ -28,16 +30,15 @@ interface Challenge {
   expiresAtMs: number;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function parseChallenge(status: number, body: unknown): Challenge {
   if (!isRecord(body)) throw new WalletError('BAD_RESPONSE', '202 answer is not a challenge object', { status });
   const { payloadToSign, requestId, expiresAt } = body;
   if (typeof payloadToSign !== 'string' || payloadToSign === '' || typeof requestId !== 'string' || requestId === '') {
     throw new WalletError('BAD_RESPONSE', '202 challenge without payloadToSign and requestId', { status });
   }
+  // The request id goes back in the Request-Id header: one that cannot be a header value, or that the
+  // header would change (fetch trims surrounding whitespace), is not a challenge we can answer.
+  if (!isHeaderValue(requestId) || requestId.trim() !== requestId) throw new WalletError('BAD_RESPONSE', '202 challenge with a requestId that cannot be sent as a header', { status });
   const expiresAtMs = typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN;
   if (typeof expiresAt !== 'string' || !Number.isFinite(expiresAtMs)) {
     throw new WalletError('BAD_RESPONSE', '202 challenge without a valid expiresAt', { status });

@@ -55,6 +55,22 @@ describe('passkey registration', () => {
     wallet.dispose();
   });
 
+  it('once preparePasskeyRegistration has loaded the passkey code, the ceremony starts within the calling task', async () => {
+    authenticator = installAuthenticator(ORIGIN, 'localhost');
+    const { accountId } = await admin.customer();
+    const { wallet, requests } = testWallet(sandbox, { passkey: { rpId: 'localhost' } });
+    await emailLogin(wallet, accountId);
+    const sent = requests.length;
+    await wallet.preparePasskeyRegistration();
+    expect(requests.length).toBe(sent); // loading the code asks the service nothing
+    const before = authenticator.calls;
+    const pending = wallet.registerPasskey({ accountId, nickname: 'Click' });
+    // navigator.credentials.create ran before registerPasskey returned: still inside the user's click.
+    expect(authenticator.calls).toBe(before + 1);
+    expect((await pending).type).toBe('PASSKEY');
+    wallet.dispose();
+  });
+
   it('an attestation for another RP ID is refused by the service', async () => {
     authenticator = installAuthenticator(ORIGIN, 'localhost');
     const { accountId } = await admin.customer();
