@@ -96,6 +96,9 @@ function addPanel(app: App, s: Status, reload: () => Promise<void>): HTMLElement
   const nickname = h('input', { testid: 'passkey-nickname', value: 'This device', maxlength: 100, required: true });
   const addPasskey = h('button', { type: 'submit', testid: 'add-passkey' }, 'Create passkey');
   const passkeyForm = h('form', { class: 'inline-form' }, field('Passkey name', nickname), addPasskey);
+  // Load the passkey code now, so the ceremony in the click below starts without waiting for a
+  // module (Safari ties navigator.credentials.create to the user's click).
+  void wallet.preparePasskeyRegistration().catch(() => undefined);
   passkeyForm.addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(addPasskey, 'Waiting for the passkey…', async () => {
