@@ -95,7 +95,9 @@ export function createDemoApi(options: DemoApiOptions): DemoApi {
     const body = await readJson(req);
     const fullName = stringField(body, 'fullName', 200);
     const email = stringField(body, 'email', 254);
-    const phoneNumber = stringField(body, 'phoneNumber', 16).replace(/[\s()-]/g, '');
+    // Spaces, parentheses and dashes are dropped before the service checks E.164 (at most 16
+    // characters), so the raw field may be longer than that: "+1 (415) 555-0123" is fine.
+    const phoneNumber = stringField(body, 'phoneNumber', 32).replace(/[\s()-]/g, '');
     const answer = await upstream.call('POST', '/customers', {
       body: { customerType: 'INDIVIDUAL', platformCustomerId: `demo-${randomUUID()}`, fullName, email, phoneNumber, currencies: ['USDC'] },
     });
