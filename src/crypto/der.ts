@@ -11,33 +11,45 @@ function malformed(why: string): WalletError {
   return new WalletError('SIGNATURE_MALFORMED', `ECDSA signature: ${why}`);
 }
 
-/** One 32-byte big-endian scalar → the content bytes of a minimal DER INTEGER. */
-function minimalInteger(scalar: Uint8Array): Uint8Array {
-  let start = 0;
-  while (start < scalar.length - 1 && scalar[start] === 0) start++;
-  const body = scalar.subarray(start);
-  if (body[0]! & 0x80) {
-    const padded = new Uint8Array(body.length + 1);
-    padded.set(body, 1);
-    return padded;
+/** The largest minimal DER of a P-256 signature: 2 + 2 × (2 + 33) bytes. */
+export const MAX_DER_SIGNATURE_LENGTH = 72;
+
+/**
+ * 64-byte r‖s → minimal DER, written into `out` from `offset` (room for MAX_DER_SIGNATURE_LENGTH);
+ * returns the offset after the last byte. Lets the stamp reuse one buffer instead of allocating.
+ * Any other length → SIGNATURE_MALFORMED.
+ */
+export function writeDerFromP1363(rs: Uint8Array, out: Uint8Array, offset: number): number {
+  if (!(rs instanceof Uint8Array) || rs.length !== 2 * SCALAR_LENGTH) {
+    throw malformed(`r||s must be ${2 * SCALAR_LENGTH} bytes`);
   }
-  return body;
+  // Minimal INTEGERs: drop leading zero bytes (keeping one), then add one back where the top bit is set.
+  let rStart = 0;
+  while (rStart < SCALAR_LENGTH - 1 && rs[rStart] === 0) rStart++;
+  let sStart = SCALAR_LENGTH;
+  while (sStart < 2 * SCALAR_LENGTH - 1 && rs[sStart] === 0) sStart++;
+  const rPad = rs[rStart]! >> 7;
+  const sPad = rs[sStart]! >> 7;
+  const rLength = SCALAR_LENGTH - rStart + rPad;
+  const sLength = 2 * SCALAR_LENGTH - sStart + sPad;
+  let o = offset;
+  out[o++] = 0x30;
+  out[o++] = 4 + rLength + sLength; // at most 70: the short length form always fits
+  out[o++] = 0x02;
+  out[o++] = rLength;
+  if (rPad) out[o++] = 0;
+  for (let i = rStart; i < SCALAR_LENGTH; i++) out[o++] = rs[i]!;
+  out[o++] = 0x02;
+  out[o++] = sLength;
+  if (sPad) out[o++] = 0;
+  for (let i = sStart; i < 2 * SCALAR_LENGTH; i++) out[o++] = rs[i]!;
+  return o;
 }
 
 /** 64-byte r‖s → minimal DER. Any other length → SIGNATURE_MALFORMED. */
 export function derFromP1363(rs: Uint8Array): Uint8Array<ArrayBuffer> {
-  if (!(rs instanceof Uint8Array) || rs.length !== 2 * SCALAR_LENGTH) {
-    throw malformed(`r||s must be ${2 * SCALAR_LENGTH} bytes`);
-  }
-  const r = minimalInteger(rs.subarray(0, SCALAR_LENGTH));
-  const s = minimalInteger(rs.subarray(SCALAR_LENGTH));
-  const length = 2 + r.length + 2 + s.length; // at most 70: the short length form always fits
-  const out = new Uint8Array(2 + length);
-  out.set([0x30, length, 0x02, r.length], 0);
-  out.set(r, 4);
-  out.set([0x02, s.length], 4 + r.length);
-  out.set(s, 6 + r.length);
-  return out;
+  const out = new Uint8Array(MAX_DER_SIGNATURE_LENGTH);
+  return out.slice(0, writeDerFromP1363(rs, out, 0));
 }
 
 /** Reads one INTEGER at `offset`, writes it right-aligned into `out`; returns the next offset. */
