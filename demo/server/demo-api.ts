@@ -14,6 +14,10 @@
  * - `POST /demo/logout` → clears the binding and the cookie → `204`.
  * - `POST /demo/sandbox/clock {seconds}` → advances the sandbox clock → `200 {now}`; sandbox mode
  *   only (`404` otherwise). Not tied to a user: the sandbox is a shared test service.
+ *
+ * Every one of these POSTs must say `Content-Type: application/json`, body or not (logout sends
+ * `{}`); anything else → `415 UNSUPPORTED_MEDIA_TYPE` before the body is read (see
+ * `requireJsonContentType`).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -41,6 +45,27 @@ export interface DemoApiOptions {
 }
 
 export type DemoApi = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** The routes that change state: each one must pass `requireJsonContentType` first. */
+const POST_ROUTES: ReadonlySet<string> = new Set(['/demo/signup', '/demo/signin', '/demo/logout', '/demo/sandbox/clock']);
+
+/**
+ * CSRF guard (our decision, one rule for every state-changing `/demo` route): the request must
+ * declare `Content-Type: application/json` (media-type parameters such as `charset` allowed, case
+ * ignored), whether or not it has a body; a body-less POST is not exempt, so the app's logout sends
+ * `{}`. An HTML form on another site can only post `application/x-www-form-urlencoded`,
+ * `multipart/form-data` or `text/plain`, and a cross-site `fetch` with `application/json` needs a
+ * CORS preflight this server never grants. So no other page can make a visitor's browser sign up,
+ * sign in (binding it to the attacker's customer), log out, or move the sandbox clock. The
+ * SameSite=Lax cookie does not cover this: a top-level cross-site form POST still stores the
+ * cookie that signup/signin answer with.
+ */
+function requireJsonContentType(req: IncomingMessage): void {
+  const essence = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (essence !== 'application/json') {
+    throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Demo POST requests must be sent with Content-Type: application/json.');
+  }
+}
 
 export function createDemoApi(options: DemoApiOptions): DemoApi {
   const { users, upstream } = options;
@@ -133,9 +158,10 @@ export function createDemoApi(options: DemoApiOptions): DemoApi {
 
   return async (req, res) => {
     const method = req.method ?? 'GET';
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     const route = `${method} ${path}`;
     try {
+      if (method === 'POST' && POST_ROUTES.has(path)) requireJsonContentType(req);
       if (route === 'POST /demo/signup') return await signup(req, res);
       if (route === 'POST /demo/signin') return await signin(req, res);
       if (route === 'POST /demo/sandbox/clock') return await advanceClock(req, res);

@@ -79,7 +79,8 @@ export const demoApi = {
     return (await send('POST', '/demo/signin', { email })).data as Me;
   },
   async logout(): Promise<void> {
-    await send('POST', '/demo/logout');
+    // `{}` so that the request carries Content-Type: application/json, which every /demo POST needs (CSRF guard).
+    await send('POST', '/demo/logout', {});
   },
   async advanceClock(seconds: number): Promise<{ now: string }> {
     return (await send('POST', '/demo/sandbox/clock', { seconds })).data as { now: string };

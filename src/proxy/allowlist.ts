@@ -24,7 +24,6 @@ const LIBRARY_ROUTES: AllowRule[] = [
   { method: 'DELETE', pattern: '/auth/delegated-keys/{delegatedKeyId}' },
   // Internal accounts (§8.1, §8.6; spec §4.3)
   { method: 'GET', pattern: '/internal-account' }, // ?customerId=&currency=
-  { method: 'GET', pattern: '/internal-accounts/{accountId}' },
   { method: 'PATCH', pattern: '/internal-accounts/{accountId}' },
   { method: 'POST', pattern: '/internal-accounts/{accountId}/export' },
   // Quotes and transactions (§8.3; spec §4.3, §4.4)

@@ -94,7 +94,6 @@ const OF_A_FORBIDDEN: Call[] = [
   call("A's credentials list", 'GET', () => `/api/auth/credentials?accountId=${enc(a.walletId)}`),
   call('a new credential on A\'s wallet', 'POST', () => '/api/auth/credentials', () => ({ type: 'EMAIL_OTP', accountId: a.walletId, email: 'b@example.com' })),
   call("A's account PATCH", 'PATCH', () => `/api/internal-accounts/${enc(a.walletId)}`, () => ({ privateEnabled: true })),
-  call("A's account GET", 'GET', () => `/api/internal-accounts/${enc(a.walletId)}`),
   call("A's wallet export", 'POST', () => `/api/internal-accounts/${enc(a.walletId)}/export`, () => ({})),
   call("A's account list", 'GET', () => `/api/internal-account?customerId=${enc(a.customerId)}`),
   call("A's customer GET", 'GET', () => `/api/customers/${enc(a.customerId)}`),

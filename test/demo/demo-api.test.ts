@@ -168,7 +168,7 @@ describe('POST /demo/logout', () => {
   it('clears the cookie (Max-Age=0) and forgets the token server side → 204', async () => {
     const { browser } = await signUp(stack.url);
     const stolen = browser.cookie;
-    const answer = await browser.post('/demo/logout');
+    const answer = await browser.post('/demo/logout', {});
     expect(answer.status).toBe(204);
     expect(answer.text).toBe('');
     const [cleared = ''] = answer.headers.getSetCookie();
@@ -187,7 +187,7 @@ describe('POST /demo/logout', () => {
   });
 
   it('without a cookie it still answers 204', async () => {
-    expect((await new Browser(stack.url).post('/demo/logout')).status).toBe(204);
+    expect((await new Browser(stack.url).post('/demo/logout', {})).status).toBe(204);
   });
 });
 
@@ -206,7 +206,7 @@ describe('POST /demo/signin', () => {
     // Both browsers act for the customer; logging one out leaves the other bound.
     const list = await second.get(`/api/internal-account?customerId=${enc(first.me.customer.id)}`);
     expect(list.status, list.text).toBe(200);
-    expect((await second.post('/demo/logout')).status).toBe(204);
+    expect((await second.post('/demo/logout', {})).status).toBe(204);
     expect((await first.browser.get('/demo/me')).status).toBe(200);
   });
 
@@ -237,6 +237,79 @@ describe('POST /demo/signin', () => {
       const answer = await new Browser(stack.url).call('POST', '/demo/signin', { raw });
       expect([answer.status, answer.json?.code], raw).toEqual([400, 'INVALID_INPUT']);
     }
+  });
+});
+
+describe('CSRF: every /demo POST needs Content-Type: application/json', () => {
+  /** What an HTML form on another site (or a body-less no-cors fetch) can send. */
+  const FOREIGN_TYPES: [string, (json: string, form: string) => { raw?: string; headers?: Record<string, string> }][] = [
+    ['form-encoded', (_json, form) => ({ raw: form, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })],
+    ['text/plain holding JSON', (json) => ({ raw: json, headers: { 'Content-Type': 'text/plain' } })],
+    ['text/plain;charset=UTF-8 holding JSON', (json) => ({ raw: json, headers: { 'Content-Type': 'text/plain;charset=UTF-8' } })],
+    ['multipart', () => ({ raw: '--b\r\nContent-Disposition: form-data; name="email"\r\n\r\nx@example.com\r\n--b--\r\n', headers: { 'Content-Type': 'multipart/form-data; boundary=b' } })],
+    ['application/json in a parameter only', (json) => ({ raw: json, headers: { 'Content-Type': 'text/plain; x=application/json' } })],
+    ['no Content-Type and no body', () => ({})],
+  ];
+
+  /** The newest customer the sandbox holds: unchanged means nothing was created upstream. */
+  const newestCustomer = async () => {
+    const list = await sandboxCall('GET', '/customers?limit=1');
+    expect(list.status).toBe(200);
+    return (list.json.data as { id: string }[])[0]?.id;
+  };
+
+  function expectRefused(answer: Awaited<ReturnType<Browser['call']>>, label: string): void {
+    expect([answer.status, answer.json?.code], label).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    expect(answer.json.reason, label).toEqual(expect.any(String));
+    expect(answer.headers.getSetCookie(), label).toEqual([]);
+  }
+
+  it.each(FOREIGN_TYPES)('sign-up %s → 415, no customer created, no cookie', async (label, make) => {
+    const body = signupBody();
+    const form = new URLSearchParams(body).toString();
+    const before = await newestCustomer();
+    const browser = new Browser(stack.url);
+    expectRefused(await browser.call('POST', '/demo/signup', make(JSON.stringify(body), form)), label);
+    expect(browser.cookie).toBeUndefined();
+    expect(await newestCustomer()).toBe(before);
+    // The email is unknown to the demo: nothing was registered for it either.
+    expect((await new Browser(stack.url).post('/demo/signin', { email: body.email })).json.code).toBe('NO_DEMO_CUSTOMER');
+  });
+
+  it.each(FOREIGN_TYPES)("sign-in %s → 415: the visitor's browser is not bound to the attacker's customer", async (label, make) => {
+    const attacker = await signUp(stack.url, 'Attacker');
+    const email = attacker.me.customer.email;
+    const victim = new Browser(stack.url);
+    expectRefused(await victim.call('POST', '/demo/signin', make(JSON.stringify({ email }), new URLSearchParams({ email }).toString())), label);
+    expect(victim.cookie).toBeUndefined();
+    expect((await victim.get('/demo/me')).status).toBe(401);
+  });
+
+  it.each(FOREIGN_TYPES)('logout %s → 415: the binding and the cookie stay', async (label, make) => {
+    const { browser, me } = await signUp(stack.url);
+    const cookie = browser.cookie;
+    expectRefused(await browser.call('POST', '/demo/logout', make('{}', '')), label);
+    expect(browser.cookie).toBe(cookie);
+    const still = await browser.get('/demo/me');
+    expect([still.status, still.json.customer.id]).toEqual([200, me.customer.id]);
+  });
+
+  it.each(FOREIGN_TYPES)('sandbox clock %s → 415: the clock does not move', async (label, make) => {
+    const before = await sandboxCall('GET', '/sandbox/clock');
+    expectRefused(await new Browser(stack.url).call('POST', '/demo/sandbox/clock', make('{"seconds":86400}', 'seconds=86400')), label);
+    const after = await sandboxCall('GET', '/sandbox/clock');
+    expect(Date.parse(after.json.now) - Date.parse(before.json.now)).toBeLessThan(60_000);
+  });
+
+  it('application/json with parameters or in another case is accepted; a body-less logout with it → 204', async () => {
+    const browser = new Browser(stack.url);
+    const body = JSON.stringify(signupBody());
+    const answer = await browser.call('POST', '/demo/signup', { raw: body, headers: { 'Content-Type': 'Application/JSON; charset=utf-8' } });
+    expect(answer.status, answer.text).toBe(201);
+    expect(browser.cookie).toBeDefined();
+    const out = await browser.call('POST', '/demo/logout', { headers: { 'Content-Type': 'application/json' } });
+    expect(out.status).toBe(204);
+    expect(browser.cookie).toBeUndefined();
   });
 });
 

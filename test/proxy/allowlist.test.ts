@@ -36,7 +36,6 @@ describe('default allowlist', () => {
       'GET /auth/delegated-keys/{delegatedKeyId}',
       'DELETE /auth/delegated-keys/{delegatedKeyId}',
       'GET /internal-account',
-      'GET /internal-accounts/{accountId}',
       'PATCH /internal-accounts/{accountId}',
       'POST /internal-accounts/{accountId}/export',
       'POST /quotes',

@@ -11,6 +11,8 @@ afterAll(() => upstream.close());
 
 const OTHER_ACCOUNT = 'InternalAccount:ffffffff-0000-4000-8000-000000000000';
 const OTHER_CUSTOMER = 'Customer:eeeeeeee-0000-4000-8000-000000000000';
+/** A request the default allowlist has for an account id in the path (the library's account update). */
+const PATCH_PRIVATE = { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"privateEnabled":true}' };
 
 /** A proxy whose hook records every context it sees and answers with `verdict`. */
 function recording(verdict: (ctx: AuthorizeContext) => boolean | Response | Promise<boolean | Response> = () => true) {
@@ -122,7 +124,7 @@ describe('authorize hook: the ids it is given', () => {
   it('decodes %3A in a path id to the same id (and forwards it with a colon)', async () => {
     const { call, seen } = recording();
     const before = upstream.received.length;
-    await call(`/internal-accounts/${ACCOUNT.replace(':', '%3A')}`);
+    await call(`/internal-accounts/${ACCOUNT.replace(':', '%3A')}`, PATCH_PRIVATE);
     expect(seen[0]?.accountId).toBe(ACCOUNT);
     expect(upstream.received[before]?.url).toBe(`/2025-10-13/internal-accounts/${ACCOUNT}`);
   });
@@ -139,7 +141,7 @@ describe('authorize hook: verdicts', () => {
     const { call } = recording(confine);
     const before = upstream.received.length;
     const denied = [
-      await call(`/internal-accounts/${OTHER_ACCOUNT}`),
+      await call(`/internal-accounts/${OTHER_ACCOUNT}`, PATCH_PRIVATE),
       await call(`/auth/sessions?accountId=${OTHER_ACCOUNT}`),
       await call(`/customers/${OTHER_CUSTOMER}`),
       await call('/quotes', json({ source: { sourceType: 'ACCOUNT', accountId: OTHER_ACCOUNT } })),
@@ -150,7 +152,7 @@ describe('authorize hook: verdicts', () => {
       expect(await errorBody(response)).toEqual({ code: 'FORBIDDEN', reason: expect.any(String) });
     }
     expect(upstream.received.length).toBe(before);
-    expect((await call(`/internal-accounts/${ACCOUNT}`)).status).toBe(200);
+    expect((await call(`/internal-accounts/${ACCOUNT}`, PATCH_PRIVATE)).status).toBe(200);
     expect((await call(`/transactions?customerId=${CUSTOMER}`)).status).toBe(200);
     expect(upstream.received.length).toBe(before + 2);
   });
@@ -160,27 +162,27 @@ describe('authorize hook: verdicts', () => {
       await new Promise((r) => setTimeout(r, 5));
       return 1 as unknown as boolean;
     });
-    expect((await call(`/internal-accounts/${ACCOUNT}`)).status).toBe(403);
+    expect((await call(`/internal-accounts/${ACCOUNT}`, PATCH_PRIVATE)).status).toBe(403);
     const ok = recording(async () => true);
-    expect((await ok.call(`/internal-accounts/${ACCOUNT}`)).status).toBe(200);
+    expect((await ok.call(`/internal-accounts/${ACCOUNT}`, PATCH_PRIVATE)).status).toBe(200);
   });
 
   it('a Response from the hook is sent as it is', async () => {
     const { call, lines } = recording(() => new Response('{"code":"LOGIN_REQUIRED","reason":"log in"}', { status: 401, headers: { 'content-type': 'application/json', 'set-cookie': 'demo=; Max-Age=0' } }));
     const before = upstream.received.length;
-    const response = await call(`/internal-accounts/${ACCOUNT}`);
+    const response = await call(`/internal-accounts/${ACCOUNT}`, PATCH_PRIVATE);
     expect(response.status).toBe(401);
     expect(response.headers.getSetCookie()).toEqual(['demo=; Max-Age=0']);
     expect(await response.json()).toEqual({ code: 'LOGIN_REQUIRED', reason: 'log in' });
     expect(upstream.received.length).toBe(before);
-    expect(lines.at(-1)).toMatch(/^proxy GET \/internal-accounts\/InternalAccount:\S+ 401 \d+ms$/);
+    expect(lines.at(-1)).toMatch(/^proxy PATCH \/internal-accounts\/InternalAccount:\S+ 401 \d+ms$/);
   });
 
   it('a hook that throws → 500 INTERNAL_ERROR, its message neither sent nor logged', async () => {
     const { call, lines } = recording(() => {
       throw new Error('db password is hunter2');
     });
-    const response = await call(`/internal-accounts/${ACCOUNT}`);
+    const response = await call(`/internal-accounts/${ACCOUNT}`, PATCH_PRIVATE);
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(JSON.parse(text).code).toBe('INTERNAL_ERROR');
@@ -204,7 +206,7 @@ describe('authorize hook: verdicts', () => {
         return true;
       },
     });
-    await h.call(`/internal-accounts/${ACCOUNT}`, { headers: { cookie: 'demo_session=s1' } });
+    await h.call(`/customers/${CUSTOMER}`, { headers: { cookie: 'demo_session=s1' } });
     expect(cookie).toBe('demo_session=s1');
   });
 });

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/proxy/index.js';
-import { ACCOUNT, CLIENT_ID, CLIENT_SECRET, errorBody, harness } from './harness.js';
+import { ACCOUNT, CLIENT_ID, CLIENT_SECRET, CUSTOMER, errorBody, harness } from './harness.js';
 import { startUpstream, type Upstream } from './upstream.js';
 
 let upstream: Upstream;
@@ -83,7 +83,7 @@ describe('upstream failures', () => {
       const lines: string[] = [];
       const proxy = createProxy({ baseUrl: `http://127.0.0.1:${port}/v`, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, timeoutMs: 200, logger: (l) => lines.push(l) });
       const started = Date.now();
-      const response = await proxy(new Request(`http://app.test/internal-accounts/${ACCOUNT}`));
+      const response = await proxy(new Request(`http://app.test/customers/${CUSTOMER}`));
       expect(Date.now() - started).toBeLessThan(5000);
       expect(response.status).toBe(504);
       expect(await errorBody(response)).toEqual({ code: 'UPSTREAM_TIMEOUT', reason: 'The service did not answer within 200 ms.' });
@@ -103,7 +103,7 @@ describe('upstream failures', () => {
       logger: false,
       fetch: () => new Promise<Response>(() => undefined),
     });
-    const response = await proxy(new Request(`http://app.test/internal-accounts/${ACCOUNT}`));
+    const response = await proxy(new Request(`http://app.test/customers/${CUSTOMER}`));
     expect(response.status).toBe(504);
     expect((await errorBody(response)).code).toBe('UPSTREAM_TIMEOUT');
   });
@@ -115,7 +115,7 @@ describe('upstream failures', () => {
     });
     try {
       const { call } = harness(upstream, { timeoutMs: 200 });
-      const response = await call(`/internal-accounts/${ACCOUNT}`);
+      const response = await call(`/customers/${CUSTOMER}`);
       expect(response.status).toBe(504);
     } finally {
       upstream.respond((_r, res) => {
@@ -130,7 +130,7 @@ describe('upstream failures', () => {
     const url = closed.url;
     await closed.close();
     const proxy = createProxy({ baseUrl: url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, logger: false });
-    const response = await proxy(new Request(`http://app.test/internal-accounts/${ACCOUNT}`));
+    const response = await proxy(new Request(`http://app.test/customers/${CUSTOMER}`));
     expect(response.status).toBe(502);
     const body = await errorBody(response);
     expect(body).toEqual({ code: 'UPSTREAM_UNAVAILABLE', reason: 'The service could not be reached.' });
@@ -142,7 +142,7 @@ describe('upstream failures', () => {
     });
     try {
       const { call } = harness(upstream);
-      expect((await call(`/internal-accounts/${ACCOUNT}`)).status).toBe(502);
+      expect((await call(`/customers/${CUSTOMER}`)).status).toBe(502);
     } finally {
       upstream.respond((_r, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -164,12 +164,12 @@ describe('upstream failures', () => {
         return new Response('{"injected":true}', { status: 200, headers: { 'content-type': 'application/json' } });
       },
     });
-    const ok = await proxy(new Request(`http://app.test/internal-accounts/${ACCOUNT}?x=1`));
+    const ok = await proxy(new Request(`http://app.test/auth/credentials?accountId=${ACCOUNT}`));
     expect(await ok.json()).toEqual({ injected: true });
     const failed = await proxy(new Request('http://app.test/quotes/fail'));
     expect(failed.status).toBe(502);
     expect(await failed.text()).not.toContain(CLIENT_SECRET);
-    expect(targets).toEqual([`GET https://service.test/2025-10-13/internal-accounts/${ACCOUNT}?x=1`, 'GET https://service.test/2025-10-13/quotes/fail']);
+    expect(targets).toEqual([`GET https://service.test/2025-10-13/auth/credentials?accountId=${ACCOUNT}`, 'GET https://service.test/2025-10-13/quotes/fail']);
   });
 
   it('stops waiting for the service when the caller aborts', async () => {
@@ -188,7 +188,7 @@ describe('upstream failures', () => {
         }),
     });
     const caller = new AbortController();
-    const pending = proxy(new Request(`http://app.test/internal-accounts/${ACCOUNT}`, { signal: caller.signal }));
+    const pending = proxy(new Request(`http://app.test/customers/${CUSTOMER}`, { signal: caller.signal }));
     caller.abort();
     const response = await pending;
     expect(upstreamAborted).toBe(true);

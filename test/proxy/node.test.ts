@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
 import { nodeMiddleware, toNodeHandler, type NodeMiddleware } from '../../src/proxy/index.js';
-import { ACCOUNT, BASIC, harness } from './harness.js';
+import { ACCOUNT, BASIC, CUSTOMER, harness } from './harness.js';
 import { startUpstream, type Upstream } from './upstream.js';
 
 let upstream: Upstream;
@@ -118,7 +118,7 @@ describe('toNodeHandler', () => {
     const port = await listen(toNodeHandler(proxy));
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const first = await send(port, 'GET', `/internal-accounts/${ACCOUNT}`, {}, undefined, agent);
+      const first = await send(port, 'GET', `/customers/${CUSTOMER}`, {}, undefined, agent);
       const second = await send(port, 'POST', '/quotes', { 'content-type': 'application/json' }, '{}', agent);
       expect([first.status, second.status]).toEqual([200, 200]);
     } finally {
@@ -185,7 +185,7 @@ describe('toNodeHandler', () => {
       },
     });
     const port = await listen(toNodeHandler(proxy));
-    const answer = await send(port, 'GET', `/internal-accounts/${ACCOUNT}`);
+    const answer = await send(port, 'GET', `/customers/${CUSTOMER}`);
     expect(answer.status).toBe(401);
     expect(answer.headers['set-cookie']).toEqual(['a=1; HttpOnly', 'b=2; HttpOnly']);
   });
@@ -200,10 +200,10 @@ describe('toNodeHandler', () => {
     });
     const { proxy } = harness(upstream);
     const port = await listen(toNodeHandler(proxy));
-    const req = httpRequest({ host: '127.0.0.1', port, method: 'GET', path: `/internal-accounts/${ACCOUNT}` });
+    const req = httpRequest({ host: '127.0.0.1', port, method: 'GET', path: `/customers/${CUSTOMER}` });
     req.on('error', () => undefined);
     req.end();
-    while (upstream.received.at(-1)?.url !== `/2025-10-13/internal-accounts/${ACCOUNT}`) await new Promise((r) => setTimeout(r, 10));
+    while (upstream.received.at(-1)?.url !== `/2025-10-13/customers/${CUSTOMER}`) await new Promise((r) => setTimeout(r, 10));
     req.destroy();
     await closed;
   });
@@ -231,9 +231,9 @@ describe('nodeMiddleware', () => {
     const before = upstream.received.length;
     expect((await send(port, 'GET', '/index.html')).body.toString()).toBe('app');
     expect((await send(port, 'GET', '/apiary')).body.toString()).toBe('app');
-    const proxied = await send(port, 'GET', `/api/internal-accounts/${ACCOUNT}`);
+    const proxied = await send(port, 'GET', `/api/customers/${CUSTOMER}`);
     expect(proxied.status).toBe(200);
-    expect(upstream.received[before]?.url).toBe(`/2025-10-13/internal-accounts/${ACCOUNT}`);
+    expect(upstream.received[before]?.url).toBe(`/2025-10-13/customers/${CUSTOMER}`);
     // Under the prefix, even a refused path is answered by the proxy, never handed on.
     expect((await send(port, 'GET', '/api/customers')).status).toBe(404);
     expect((await send(port, 'GET', '/api/quotes/../../index.html')).status).toBe(400);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../src/proxy/index.js';
-import { ACCOUNT, errorBody, harness, type Harness } from './harness.js';
+import { ACCOUNT, CUSTOMER, errorBody, harness, type Harness } from './harness.js';
 import { rawRequest } from './raw-http.js';
 import { startUpstream, type Upstream } from './upstream.js';
 
@@ -90,9 +90,9 @@ describe('path and header tricks on the raw wire (Node adapter)', () => {
 
   it('a clean raw request still goes through', async () => {
     const before = upstream.received.length;
-    const answer = await rawRequest(port, `GET /api/internal-accounts/${ACCOUNT} HTTP/1.1\r\nHost: app.test\r\nConnection: close\r\n\r\n`);
+    const answer = await rawRequest(port, `GET /api/customers/${CUSTOMER} HTTP/1.1\r\nHost: app.test\r\nConnection: close\r\n\r\n`);
     expect(answer.status).toBe(200);
-    expect(upstream.received[before]?.url).toBe(`/2025-10-13/internal-accounts/${ACCOUNT}`);
+    expect(upstream.received[before]?.url).toBe(`/2025-10-13/customers/${CUSTOMER}`);
   });
 
   const headerTricks: [string, string][] = [
@@ -103,7 +103,7 @@ describe('path and header tricks on the raw wire (Node adapter)', () => {
   ];
   it.each(headerTricks)('%s → 400, never forwarded', async (_label, header) => {
     const before = upstream.received.length;
-    const answer = await rawRequest(port, `GET /api/internal-accounts/${ACCOUNT} HTTP/1.1\r\nHost: app.test\r\n${header}Connection: close\r\n\r\n`);
+    const answer = await rawRequest(port, `GET /api/customers/${CUSTOMER} HTTP/1.1\r\nHost: app.test\r\n${header}Connection: close\r\n\r\n`);
     expect(answer.status).toBe(400);
     expect(upstream.received.length).toBe(before);
   });
@@ -118,7 +118,7 @@ describe('path and header tricks on the raw wire (Node adapter)', () => {
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
     });
-    const request = new Request(`http://app.test/api/internal-accounts/${ACCOUNT}`);
+    const request = new Request(`http://app.test/api/customers/${CUSTOMER}`);
     Object.defineProperty(request, 'headers', { value: tampered });
     const before = upstream.received.length;
     const response = await h.proxy(request);

@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createProxy, toNodeHandler } from '../../src/proxy/index.js';
-import { ACCOUNT, CLIENT_ID, CLIENT_SECRET, harness, SECRET_FORMS } from './harness.js';
+import { CLIENT_ID, CLIENT_SECRET, CUSTOMER, harness, SECRET_FORMS } from './harness.js';
 import { startUpstream, type Upstream } from './upstream.js';
 
 let upstream: Upstream;
@@ -40,11 +40,11 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /** One request of every outcome the proxy can give. */
 const BATTERY: [string, RequestInit | undefined, number][] = [
-  [`/api/internal-accounts/${ACCOUNT}`, undefined, 200],
+  [`/api/customers/${CUSTOMER}`, undefined, 200],
   ['/api/auth/sessions/Session:1', { method: 'DELETE' }, 202],
   ['/api/internal-accounts/a%2Fb', undefined, 400],
   ['/api/quotes', { method: 'POST', headers: JSON_HEADERS, body: '{"a":1,"a":2}' }, 400],
-  [`/api/internal-accounts/InternalAccount:other`, undefined, 403],
+  ['/api/auth/credentials?accountId=InternalAccount:other', undefined, 403],
   ['/api/customers', { method: 'POST', headers: JSON_HEADERS, body: '{}' }, 404],
   ['/api/quotes', { method: 'PUT' }, 405],
   ['/api/quotes', { method: 'POST', headers: JSON_HEADERS, body: `{"p":"${'x'.repeat(3000)}"}` }, 413],
@@ -130,11 +130,11 @@ describe('the credentials never leave the proxy towards the caller or the log', 
     const info = vi.spyOn(console, 'info').mockImplementation(() => undefined);
     try {
       const proxy = createProxy({ baseUrl: upstream.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
-      await proxy(new Request(`http://app.test/internal-accounts/${ACCOUNT}`, { headers: { authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}` } }));
+      await proxy(new Request(`http://app.test/customers/${CUSTOMER}`, { headers: { authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}` } }));
       await proxy(new Request('http://app.test/customers'));
       expect(info).toHaveBeenCalledTimes(2);
       const logged = info.mock.calls.map((call) => call.join(' '));
-      expect(logged[0]).toMatch(new RegExp(`^proxy GET /internal-accounts/${ACCOUNT} 200 \\d+ms$`));
+      expect(logged[0]).toMatch(new RegExp(`^proxy GET /customers/${CUSTOMER} 200 \\d+ms$`));
       expect(logged[1]).toMatch(/^proxy GET \/customers 404 \d+ms NOT_FOUND$/);
       for (const line of logged) expectNoSecret(line, 'console');
     } finally {
@@ -146,7 +146,7 @@ describe('the credentials never leave the proxy towards the caller or the log', 
     const info = vi.spyOn(console, 'info').mockImplementation(() => undefined);
     try {
       const quiet = createProxy({ baseUrl: upstream.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, logger: false });
-      expect((await quiet(new Request(`http://app.test/internal-accounts/${ACCOUNT}`))).status).toBe(200);
+      expect((await quiet(new Request(`http://app.test/customers/${CUSTOMER}`))).status).toBe(200);
       expect(info).not.toHaveBeenCalled();
     } finally {
       info.mockRestore();
@@ -159,7 +159,7 @@ describe('the credentials never leave the proxy towards the caller or the log', 
         throw new Error('disk full');
       },
     });
-    expect((await throwing(new Request(`http://app.test/internal-accounts/${ACCOUNT}`))).status).toBe(200);
+    expect((await throwing(new Request(`http://app.test/customers/${CUSTOMER}`))).status).toBe(200);
   });
 
   it('the handler object does not expose the credentials', () => {
