@@ -9,7 +9,7 @@ export interface StampRun {
   warmup: number;
   /** `crypto.subtle.sign` (ECDSA P-256/SHA-256) over the payload's bytes, encoded beforehand. */
   rawSign: Samples;
-  /** `stamp(payload, signer)` with the same key: UTF-8 encode, sign, DER, JSON, base64url. */
+  /** `stamp(payload, signer)` with the same key: encodeInto a reused buffer, sign, then the stamp formatted from r‖s. */
   stamp: Samples;
   /** `stamp(payload, await store.signer(hex))`: the key store lookup included (cache hit). */
   stampViaStore: Samples;
@@ -26,14 +26,26 @@ export interface StampRun {
   storeCacheHitsAfterFirst: number;
 }
 
+/** The steps of `stamp()` for a signer made by `signerFromKey`, as src/crypto/stamp.ts does them (bench/page.ts `stampPhases`). */
 export interface StampPhasesRun {
   payloadBytes: number;
   iterations: number;
+  /** `textEncoder().encodeInto(payload, reused buffer)`, as stamp.ts's private `encodePayload`. */
   encode: Samples;
+  /** `crypto.subtle.sign` over that view, until the await resumes. */
   sign: Samples;
-  /** Everything after the signature: the sum of the steps below. */
+  /** `stampFromP1363(publicKeyHex, r‖s)`: prefix lookup, DER from r‖s, hex + `"}`, base64url, one string. */
   format: Samples;
-  formatSteps: { der: Samples; derRecheck: Samples; hex: Samples; json: Samples; utf8: Samples; base64url: Samples };
+  /** The three steps above as one timed sequence (same samples). */
+  steps: Samples;
+  /** A whole `stamp(payload, signer)` in the same iteration (order alternating with the steps). */
+  stamp: Samples;
+  /** The format's exported parts timed warm in a tight loop: median over rounds of the mean per call, µs. */
+  formatParts: {
+    callsPerRound: number;
+    rounds: number;
+    microsecondsPerCall: { writeDerFromP1363: number; base64urlInto: number; stampFromP1363: number };
+  };
 }
 
 export interface KeyStoreRun {
