@@ -51,40 +51,30 @@ function addPanel(app: App, s: Status, reload: () => Promise<void>): HTMLElement
   const wallet = app.wallet!;
   const me = app.me!;
   const area = h('div', { class: 'add-area', testid: 'add-area' });
-  const addSms = h('button', { type: 'button', testid: 'add-sms' }, `SMS code to ${me.customer.phoneNumber ?? 'your phone'}`);
-  addSms.addEventListener('click', () =>
-    void busy(addSms, 'Adding…', async () => {
-      s.clear();
-      try {
-        const otp = await wallet.addSmsOtp({ accountId: app.accountId });
-        replace(area, otpForm(app, s, otp, `Code sent to ${me.customer.phoneNumber ?? 'your phone'}: enter it to activate the SMS login.`, async (code) => {
-          await otp.verify(code);
-          replace(area);
-          s.note('SMS login added and verified.');
-          await reload();
-        }, 'add-sms'));
-      } catch (e) {
-        app.fail(s, e);
-      }
-    }),
-  );
-  const addEmail = h('button', { type: 'button', testid: 'add-email' }, 'Email code');
-  addEmail.addEventListener('click', () =>
-    void busy(addEmail, 'Adding…', async () => {
-      s.clear();
-      try {
-        const otp = await wallet.addEmailOtp({ accountId: app.accountId });
-        replace(area, otpForm(app, s, otp, `Code sent to ${me.customer.email ?? 'your email'}: enter it to activate the email login.`, async (code) => {
-          await otp.verify(code);
-          replace(area);
-          s.note('Email login added and verified.');
-          await reload();
-        }, 'add-email'));
-      } catch (e) {
-        app.fail(s, e);
-      }
-    }),
-  );
+  /** A button that adds an OTP credential (a signed action), then shows the form that activates it. */
+  const addOtp = (kind: 'sms' | 'email', label: string, sentTo: string): HTMLElement => {
+    const button = h('button', { type: 'button', testid: `add-${kind}` }, label);
+    const what = kind === 'sms' ? 'SMS' : 'Email';
+    button.addEventListener('click', () =>
+      void busy(button, 'Adding…', async () => {
+        s.clear();
+        try {
+          const otp = kind === 'sms' ? await wallet.addSmsOtp({ accountId: app.accountId }) : await wallet.addEmailOtp({ accountId: app.accountId });
+          replace(area, otpForm(app, s, otp, `Code sent to ${sentTo}: enter it to activate the ${kind === 'sms' ? 'SMS' : 'email'} login.`, async (code) => {
+            await otp.verify(code);
+            replace(area);
+            s.note(`${what} login added and verified.`);
+            await reload();
+          }, `add-${kind}`));
+        } catch (e) {
+          app.fail(s, e);
+        }
+      }),
+    );
+    return button;
+  };
+  const addSms = addOtp('sms', `SMS code to ${me.customer.phoneNumber ?? 'your phone'}`, me.customer.phoneNumber ?? 'your phone');
+  const addEmail = addOtp('email', 'Email code', me.customer.email ?? 'your email');
   const addOAuth = h('button', { type: 'button', testid: 'add-oauth', disabled: !me.oauth }, 'OAuth (sandbox sign-in page)');
   addOAuth.addEventListener('click', () => {
     try {
