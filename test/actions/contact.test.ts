@@ -2,25 +2,16 @@
 // before any request), an email change tied to the EMAIL_OTP credential signed in exactly 2 requests,
 // a phone change with no tied credential in 1 plain request (no session needed), a phone change tied
 // to SMS_OTP signed, and the service's conflicts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseStamp } from '../../src/crypto/index.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { addSmsAndLogin, counted, emailLogin, failing, randomPhone, shape, startTestSandbox, testWallet, type Admin } from './helpers.js';
+import { addSmsAndLogin, counted, emailLogin, failing, randomPhone, shape, useTestSandbox, testWallet } from './helpers.js';
 
-let sandbox: RunningSandbox;
-let admin: Admin;
-
-beforeAll(async () => {
-  ({ sandbox, admin } = await startTestSandbox());
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const env = useTestSandbox();
 
 describe('changeContact', () => {
   it('refuses email and phone together, and other shapes, before any request', async () => {
-    const customer = await admin.customer();
-    const t = testWallet(sandbox);
+    const customer = await env.admin.customer();
+    const t = testWallet(env.sandbox);
     await emailLogin(t.wallet, customer.accountId);
     const start = t.requests.length;
     const both = await failing(t, () => t.wallet.changeContact(customer.customerId, { email: 'a@example.com', phoneNumber: '+15550000000' } as never));
@@ -34,8 +25,8 @@ describe('changeContact', () => {
   });
 
   it('an email tied to the EMAIL_OTP credential: signed retry, exactly 2 requests; the credential follows', async () => {
-    const customer = await admin.customer();
-    const t = testWallet(sandbox);
+    const customer = await env.admin.customer();
+    const t = testWallet(env.sandbox);
     const session = await emailLogin(t.wallet, customer.accountId);
     const email = `changed-${customer.customerId.slice(9, 17)}@example.com`;
     const signed = t.signs.length;
@@ -52,8 +43,8 @@ describe('changeContact', () => {
   });
 
   it('a phone number no credential is tied to: 1 plain request, no session needed', async () => {
-    const customer = await admin.customer();
-    const t = testWallet(sandbox);
+    const customer = await env.admin.customer();
+    const t = testWallet(env.sandbox);
     const phoneNumber = randomPhone();
     const { result, legs } = await counted(t, () => t.wallet.changeContact(customer.customerId, { phoneNumber }));
     expect(shape(legs)).toEqual([['PATCH', 200, 1, false]]);
@@ -61,8 +52,8 @@ describe('changeContact', () => {
   });
 
   it('a phone number tied to SMS_OTP: signed, 2 requests', async () => {
-    const customer = await admin.customer({ phone: true });
-    const t = testWallet(sandbox);
+    const customer = await env.admin.customer({ phone: true });
+    const t = testWallet(env.sandbox);
     await emailLogin(t.wallet, customer.accountId);
     await addSmsAndLogin(t.wallet, customer.accountId);
     const phoneNumber = randomPhone();
@@ -76,9 +67,9 @@ describe('changeContact', () => {
   });
 
   it('an email another wallet\'s credential already uses: 409 EMAIL_OTP_EMAIL_ALREADY_EXISTS after 1 request', async () => {
-    const taken = await admin.customer();
-    const customer = await admin.customer();
-    const t = testWallet(sandbox);
+    const taken = await env.admin.customer();
+    const customer = await env.admin.customer();
+    const t = testWallet(env.sandbox);
     await emailLogin(t.wallet, customer.accountId);
     const { error, legs } = await failing(t, () => t.wallet.changeContact(customer.customerId, { email: taken.email }));
     expect(error).toMatchObject({ code: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS', status: 409 });
@@ -86,11 +77,11 @@ describe('changeContact', () => {
   });
 
   it('a change that needs a signature with no session here: NOT_LOGGED_IN at the challenge, nothing changed', async () => {
-    const customer = await admin.customer();
-    const t = testWallet(sandbox);
+    const customer = await env.admin.customer();
+    const t = testWallet(env.sandbox);
     const { error, legs } = await failing(t, () => t.wallet.changeContact(customer.customerId, { email: `x-${customer.email}` }));
     expect(error.code).toBe('NOT_LOGGED_IN');
     expect(shape(legs)).toEqual([['PATCH', 202, 1, false]]);
-    expect((await admin.call<{ email: string }>('GET', `/customers/${encodeURIComponent(customer.customerId)}`)).email).toBe(customer.email);
+    expect((await env.admin.call<{ email: string }>('GET', `/customers/${encodeURIComponent(customer.customerId)}`)).email).toBe(customer.email);
   });
 });

@@ -2,32 +2,38 @@
 // another credential (chosen among the sessions this browser holds), the local refusal when there is
 // none, the sandbox's own refusals (same credential's session forced, last credential), re-adding
 // EMAIL_OTP, and onBeforeSign on the way.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseStamp } from '../../src/crypto/index.js';
 import { isWalletError } from '../../src/errors.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { walletContext } from '../../src/session/index.js';
-import { addSmsAndLogin, emailLogin, counted, failing, shape, smsLogin, startTestSandbox, testWallet, OTP, type Admin } from './helpers.js';
+import { addSmsAndLogin, emailLogin, counted, failing, shape, smsLogin, useTestSandbox, testWallet, OTP } from './helpers.js';
 
-let sandbox: RunningSandbox;
-let admin: Admin;
-
-beforeAll(async () => {
-  ({ sandbox, admin } = await startTestSandbox());
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const env = useTestSandbox();
 
 function stampKey(headers: Headers): string | undefined {
   const value = headers.get('Service-Wallet-Signature');
   return value === null ? undefined : parseStamp(value).publicKey;
 }
 
+/**
+ * Browser `one` holds an EMAIL_OTP and an SMS_OTP session (the SMS one current); browser `two` then
+ * deletes the SMS credential, which ends `one`'s SMS session on the service only.
+ */
+async function smsDeletedInAnotherBrowser() {
+  const customer = await env.admin.customer({ phone: true });
+  const one = testWallet(env.sandbox);
+  const email = await emailLogin(one.wallet, customer.accountId);
+  const sms = await addSmsAndLogin(one.wallet, customer.accountId);
+  const two = testWallet(env.sandbox);
+  await emailLogin(two.wallet, customer.accountId);
+  await two.wallet.deleteCredential(sms.credentialId);
+  return { customer, one, email, sms };
+}
+
 describe('listCredentials', () => {
   it('lists the account of the current session in one request', async () => {
-    const customer = await admin.customer();
-    const t = testWallet(sandbox);
+    const customer = await env.admin.customer();
+    const t = testWallet(env.sandbox);
     await emailLogin(t.wallet, customer.accountId);
     const { result, legs } = await counted(t, () => t.wallet.listCredentials());
     expect(result).toEqual([expect.objectContaining({ type: 'EMAIL_OTP', accountId: customer.accountId, nickname: customer.email })]);
@@ -35,7 +41,7 @@ describe('listCredentials', () => {
   });
 
   it('refuses without an account or a session, before any request', async () => {
-    const t = testWallet(sandbox);
+    const t = testWallet(env.sandbox);
     const { error, legs } = await failing(t, () => t.wallet.listCredentials());
     expect(error.code).toBe('NOT_LOGGED_IN');
     expect(legs).toHaveLength(0);
@@ -45,8 +51,8 @@ describe('listCredentials', () => {
 
 describe('deleteCredential', () => {
   it('signs with a session of the other credential, in exactly 2 requests, and drops the deleted credential\'s sessions', async () => {
-    const customer = await admin.customer({ phone: true });
-    const t = testWallet(sandbox);
+    const customer = await env.admin.customer({ phone: true });
+    const t = testWallet(env.sandbox);
     const email = await emailLogin(t.wallet, customer.accountId);
     const sms = await addSmsAndLogin(t.wallet, customer.accountId);
     expect(t.wallet.session()?.id).toBe(sms.id);
@@ -70,11 +76,11 @@ describe('deleteCredential', () => {
   });
 
   it('refuses locally with OTHER_CREDENTIAL_SESSION_REQUIRED when only that credential\'s sessions are held', async () => {
-    const customer = await admin.customer({ phone: true });
-    const t = testWallet(sandbox);
+    const customer = await env.admin.customer({ phone: true });
+    const t = testWallet(env.sandbox);
     const email = await emailLogin(t.wallet, customer.accountId);
     // The account has a second credential, but this browser holds no session of it.
-    const other = testWallet(sandbox);
+    const other = testWallet(env.sandbox);
     await emailLogin(other.wallet, customer.accountId);
     await addSmsAndLogin(other.wallet, customer.accountId);
 
@@ -93,8 +99,8 @@ describe('deleteCredential', () => {
   });
 
   it('the sandbox itself refuses a delete signed by the same credential\'s session (forced through the transport)', async () => {
-    const customer = await admin.customer({ phone: true });
-    const t = testWallet(sandbox);
+    const customer = await env.admin.customer({ phone: true });
+    const t = testWallet(env.sandbox);
     const email = await emailLogin(t.wallet, customer.accountId);
     await addSmsAndLogin(t.wallet, customer.accountId);
     const ctx = walletContext(t.wallet);
@@ -113,13 +119,7 @@ describe('deleteCredential', () => {
   it('deleting the last credential: 400 from the service after one request', async () => {
     // Browser 1 holds sessions of both credentials; browser 2 deletes the SMS credential. Browser 1
     // still holds its (now ended) SMS session, so the local rule passes and the service decides.
-    const customer = await admin.customer({ phone: true });
-    const one = testWallet(sandbox);
-    const email = await emailLogin(one.wallet, customer.accountId);
-    const sms = await addSmsAndLogin(one.wallet, customer.accountId);
-    const two = testWallet(sandbox);
-    await emailLogin(two.wallet, customer.accountId);
-    await two.wallet.deleteCredential(sms.credentialId);
+    const { one, email } = await smsDeletedInAnotherBrowser();
 
     const signed = one.signs.length;
     const { error, legs } = await failing(one, () => one.wallet.deleteCredential(email.credentialId));
@@ -130,13 +130,7 @@ describe('deleteCredential', () => {
   });
 
   it('a session ended by a delete in another browser: the next action says SESSION_REVOKED and the other session takes over', async () => {
-    const customer = await admin.customer({ phone: true });
-    const one = testWallet(sandbox);
-    const email = await emailLogin(one.wallet, customer.accountId);
-    const sms = await addSmsAndLogin(one.wallet, customer.accountId);
-    const two = testWallet(sandbox);
-    await emailLogin(two.wallet, customer.accountId);
-    await two.wallet.deleteCredential(sms.credentialId);
+    const { customer, one, email, sms } = await smsDeletedInAnotherBrowser();
 
     expect(one.wallet.session()?.id).toBe(sms.id);
     const { error, legs } = await failing(one, () => one.wallet.updateAccount(customer.accountId, { privateEnabled: true }));
@@ -153,8 +147,8 @@ describe('deleteCredential', () => {
   });
 
   it('re-adding EMAIL_OTP after deleting it (signed by the SMS session), then logging in with it', async () => {
-    const customer = await admin.customer({ phone: true });
-    const t = testWallet(sandbox);
+    const customer = await env.admin.customer({ phone: true });
+    const t = testWallet(env.sandbox);
     const email = await emailLogin(t.wallet, customer.accountId);
     await addSmsAndLogin(t.wallet, customer.accountId);
     await t.wallet.deleteCredential(email.credentialId);
@@ -170,8 +164,8 @@ describe('deleteCredential', () => {
   });
 
   it('a refusal in onBeforeSign stops after the first leg (SIGNING_REFUSED); nothing is deleted', async () => {
-    const customer = await admin.customer({ phone: true });
-    const t = testWallet(sandbox);
+    const customer = await env.admin.customer({ phone: true });
+    const t = testWallet(env.sandbox);
     const email = await emailLogin(t.wallet, customer.accountId);
     await addSmsAndLogin(t.wallet, customer.accountId);
     t.approve.value = false;

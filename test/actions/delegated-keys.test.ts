@@ -1,29 +1,21 @@
 // Delegated keys through the wallet facade against the sandbox: the three-leg creation (same body on
 // every leg, both payloads shown to onBeforeSign), the 409 for a second ACTIVE key, list by wallet
 // and by funding source, get, revoke, and the refusals made before any request.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseStamp } from '../../src/crypto/index.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { counted, emailLogin, failing, shape, startTestSandbox, testWallet, type Admin, type TestCustomer, type TestWallet } from './helpers.js';
+import { counted, emailLogin, failing, loggedInCustomer, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
 
-let sandbox: RunningSandbox;
-let admin: Admin;
+const env = useTestSandbox();
 let customer: TestCustomer;
 let t: TestWallet;
 
 beforeAll(async () => {
-  ({ sandbox, admin } = await startTestSandbox());
-  customer = await admin.customer();
-  t = testWallet(sandbox);
-  await emailLogin(t.wallet, customer.accountId);
-});
-afterAll(async () => {
-  await sandbox?.close();
+  ({ customer, t } = await loggedInCustomer(env));
 });
 
 describe('createDelegatedKey', () => {
   it('three legs with the same body, both signed by the session key: exactly 3 requests', async () => {
-    const card = await admin.card(customer);
+    const card = await env.admin.card(customer);
     const signed = t.signs.length;
     const { result, legs, wire } = await counted(t, () =>
       t.wallet.createDelegatedKey({ cardId: card.id, internalAccountId: customer.accountId, nickname: 'card signer' }),
@@ -59,7 +51,7 @@ describe('createDelegatedKey', () => {
   });
 
   it('a second ACTIVE key for the funding source: 409 CONFLICT', async () => {
-    const card = await admin.card(customer);
+    const card = await env.admin.card(customer);
     const first = (await t.wallet.listDelegatedKeys({ fundingSourceId: customer.accountId })).find((k) => k.status === 'ACTIVE');
     expect(first).toBeDefined();
     const { error, legs } = await failing(t, () => t.wallet.createDelegatedKey({ cardId: card.id, internalAccountId: customer.accountId, nickname: 'again' }));
@@ -72,13 +64,13 @@ describe('createDelegatedKey', () => {
   });
 
   it('checks its arguments and the login before any request', async () => {
-    const card = await admin.card(customer);
+    const card = await env.admin.card(customer);
     for (const args of [undefined, {}, { cardId: card.id, internalAccountId: customer.accountId }, { cardId: 1, internalAccountId: customer.accountId, nickname: 'x' }]) {
       const { error, legs } = await failing(t, () => t.wallet.createDelegatedKey(args as never));
       expect(error.code).toBe('INVALID_ARGUMENT');
       expect(legs).toHaveLength(0);
     }
-    const stranger = testWallet(sandbox);
+    const stranger = testWallet(env.sandbox);
     const { error, legs } = await failing(stranger, () => stranger.wallet.createDelegatedKey({ cardId: card.id, internalAccountId: customer.accountId, nickname: 'x' }));
     expect(error.code).toBe('NOT_LOGGED_IN');
     expect(legs).toHaveLength(0);
@@ -104,18 +96,18 @@ describe('list, get, revoke', () => {
     expect(revoked.result).toMatchObject({ id: active[0]!.id, status: 'REVOKED' });
     expect((await t.wallet.getDelegatedKey(active[0]!.id)).status).toBe('REVOKED');
 
-    const card = await admin.card(customer);
+    const card = await env.admin.card(customer);
     const again = await t.wallet.createDelegatedKey({ cardId: card.id, internalAccountId: customer.accountId, nickname: 'replacement' });
     expect(again.status).toBe('ACTIVE');
   });
 
   it('follows every page of a long list', async () => {
-    const other = await admin.customer();
-    const o = testWallet(sandbox);
+    const other = await env.admin.customer();
+    const o = testWallet(env.sandbox);
     await emailLogin(o.wallet, other.accountId);
     const ids: string[] = [];
     for (let i = 0; i < 22; i++) {
-      const card = await admin.card(other);
+      const card = await env.admin.card(other);
       const key = await o.wallet.createDelegatedKey({ cardId: card.id, internalAccountId: other.accountId, nickname: `k${i}` });
       await o.wallet.revokeDelegatedKey(key.id);
       ids.push(key.id);

@@ -4,24 +4,16 @@
 // out, and the mnemonic never stored or logged.
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bytesToHex, generateRecipientKey, generateSessionKey } from '../../src/crypto/index.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { counted, emailLogin, failing, shape, startTestSandbox, testWallet, type Admin, type TestCustomer, type TestWallet } from './helpers.js';
+import { counted, failing, loggedInCustomer, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
 
-let sandbox: RunningSandbox;
-let admin: Admin;
+const env = useTestSandbox();
 let customer: TestCustomer;
 let t: TestWallet;
 
 beforeAll(async () => {
-  ({ sandbox, admin } = await startTestSandbox());
-  customer = await admin.customer();
-  t = testWallet(sandbox);
-  await emailLogin(t.wallet, customer.accountId);
-});
-afterAll(async () => {
-  await sandbox?.close();
+  ({ customer, t } = await loggedInCustomer(env));
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -33,7 +25,7 @@ async function recipientKeys(w: TestWallet): Promise<number> {
 
 /** A wallet on the same storage as `t` (so it holds t's session), with other options. */
 async function sibling(options: Parameters<typeof testWallet>[1]): Promise<TestWallet> {
-  const w = testWallet(sandbox, { backend: t.backend, ...options });
+  const w = testWallet(env.sandbox, { backend: t.backend, ...options });
   await w.wallet.restore();
   return w;
 }
@@ -135,7 +127,7 @@ describe('exportWallet', () => {
   });
 
   it('not logged in: NOT_LOGGED_IN before any request, no key left behind', async () => {
-    const w = testWallet(sandbox);
+    const w = testWallet(env.sandbox);
     const { error, legs } = await failing(w, () => w.wallet.exportWallet(customer.accountId));
     expect(error.code).toBe('NOT_LOGGED_IN');
     expect(legs).toHaveLength(0);

@@ -6,22 +6,27 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { createWallet, type Wallet, type WalletConfig } from '../../src/wallet.js';
-import { createKeyStore, createMemoryBackend, type KeyStore, type KeyStoreBackend } from '../../src/keys/index.js';
+import type { Wallet, WalletConfig } from '../../src/wallet.js';
+import type { KeyStoreBackend } from '../../src/keys/index.js';
 import type { RequestLogEntry, SignRequest } from '../../src/transport/index.js';
 import type { Session } from '../../src/session/index.js';
+import {
+  BASIC,
+  OTP,
+  emailLogin,
+  randomPhone,
+  testWallet as sandboxWallet,
+  useSandbox,
+  type SandboxScope,
+  type TestCustomer as FlowCustomer,
+  type TestWallet as FlowWallet,
+} from '../flows/helpers/sandbox.js';
 
-export const BASIC = `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}`;
-export const OTP = '000000';
+export { BASIC, OTP, emailLogin, randomPhone } from '../flows/helpers/sandbox.js';
 
-export interface TestCustomer {
-  customerId: string;
-  /** The embedded wallet. */
-  accountId: string;
+export interface TestCustomer extends FlowCustomer {
   /** The customer's USD internal account (not a wallet). */
   fiatAccountId: string;
-  email: string;
-  phoneNumber: string | undefined;
 }
 
 export class Admin {
@@ -73,13 +78,14 @@ export class Admin {
   }
 }
 
-export function randomPhone(): string {
-  return `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
-}
-
 export async function startTestSandbox(): Promise<{ sandbox: RunningSandbox; admin: Admin }> {
   const sandbox = await startSandbox({ port: 0, log: false });
   return { sandbox, admin: new Admin(sandbox) };
+}
+
+/** The action tests' sandbox (default options) and its admin client for the calling test file. */
+export function useTestSandbox(): SandboxScope<Admin> {
+  return useSandbox(startTestSandbox);
 }
 
 /** One HTTP request as the wallet's fetch saw it (headers and body included). */
@@ -91,12 +97,8 @@ export interface Wire {
   status: number;
 }
 
-export interface TestWallet {
-  wallet: Wallet;
-  keyStore: KeyStore;
-  backend: KeyStoreBackend;
-  /** Every leg, as reported to onRequest. */
-  requests: RequestLogEntry[];
+/** A flow-test wallet (wallet, keyStore, backend, every leg as reported to onRequest in `requests`), plus: */
+export interface TestWallet extends FlowWallet {
   /** Every leg, as it went over the wire. */
   wire: Wire[];
   /** Every payload shown to onBeforeSign. */
@@ -117,10 +119,7 @@ export function testWallet(
     alterResponse?: (text: string, url: string) => string;
   } = {},
 ): TestWallet {
-  const { backend: given, alter, alterResponse, ...rest } = options;
-  const backend = given ?? createMemoryBackend();
-  const keyStore = createKeyStore({ backend });
-  const requests: RequestLogEntry[] = [];
+  const { alter, alterResponse, ...rest } = options;
   const wire: Wire[] = [];
   const signs: SignRequest[] = [];
   const approve = { value: true };
@@ -140,27 +139,25 @@ export function testWallet(
     const text = alterResponse(await response.text(), url);
     return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-  const wallet = createWallet({
-    baseUrl: sandbox.url,
-    trustedKeys: [sandbox.enclavePublicKey],
-    headers: { Authorization: BASIC },
-    keyStore,
-    crossTab: false,
+  const base = sandboxWallet(sandbox, {
     autoRefresh: false,
     fetch: fetchSpy,
-    onRequest: (entry) => requests.push(entry),
     onBeforeSign: (request) => {
       signs.push(request);
       return approve.value;
     },
     ...rest,
   });
-  return { wallet, keyStore, backend, requests, wire, signs, approve };
+  return { ...base, wire, signs, approve };
 }
 
-/** Logs in by email OTP with the sandbox code. */
-export async function emailLogin(wallet: Wallet, accountId: string): Promise<Session> {
-  return (await wallet.startOtpLogin({ accountId })).verify(OTP);
+/** A new customer (with `fund` in its wallet when given) and a wallet logged in to it by email OTP. */
+export async function loggedInCustomer(env: SandboxScope<Admin>, options: { fund?: number } = {}): Promise<{ customer: TestCustomer; t: TestWallet }> {
+  const customer = await env.admin.customer();
+  if (options.fund !== undefined) await env.admin.fund(customer.accountId, options.fund);
+  const t = testWallet(env.sandbox);
+  await emailLogin(t.wallet, customer.accountId);
+  return { customer, t };
 }
 
 /** Adds the SMS_OTP credential (signed by the current session) and logs in with it. */

@@ -1,25 +1,19 @@
 // Internal account update through the wallet facade against the sandbox: the signed PATCH in two
 // requests, the plain one on an account that is not a wallet, a body altered between the legs
 // (401 WALLET_SIGNATURE_BODY_MISMATCH), SESSION_EXPIRED and bad patches refused before any request.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { counted, emailLogin, failing, shape, startTestSandbox, testWallet, type Admin, type TestCustomer } from './helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { counted, emailLogin, failing, shape, useTestSandbox, testWallet, type TestCustomer } from './helpers.js';
 
-let sandbox: RunningSandbox;
-let admin: Admin;
+const env = useTestSandbox();
 let customer: TestCustomer;
 
 beforeAll(async () => {
-  ({ sandbox, admin } = await startTestSandbox());
-  customer = await admin.customer();
-});
-afterAll(async () => {
-  await sandbox?.close();
+  customer = await env.admin.customer();
 });
 
 describe('updateAccount', () => {
   it('signed PATCH on the wallet: exactly 2 requests, the payload shown to onBeforeSign', async () => {
-    const t = testWallet(sandbox);
+    const t = testWallet(env.sandbox);
     await emailLogin(t.wallet, customer.accountId);
     const signed = t.signs.length;
     const { result, legs, wire } = await counted(t, () => t.wallet.updateAccount(customer.accountId, { privateEnabled: true }));
@@ -34,7 +28,7 @@ describe('updateAccount', () => {
   });
 
   it('an account that is not a wallet answers at once: 1 request, no session needed', async () => {
-    const t = testWallet(sandbox);
+    const t = testWallet(env.sandbox);
     const { result, legs } = await counted(t, () => t.wallet.updateAccount(customer.fiatAccountId, { nickname: 'Savings' }));
     expect(shape(legs)).toEqual([['PATCH', 200, 1, false]]);
     expect(result).toMatchObject({ id: customer.fiatAccountId, nickname: 'Savings' });
@@ -42,7 +36,7 @@ describe('updateAccount', () => {
 
   it('a body changed between the legs is refused: 401 WALLET_SIGNATURE_BODY_MISMATCH', async () => {
     // A proxy gone wrong: it rewrites the body of the signed retry.
-    const t = testWallet(sandbox, {
+    const t = testWallet(env.sandbox, {
       alter: (init) => {
         const headers = new Headers(init.headers);
         return headers.has('Request-Id') && typeof init.body === 'string' ? { ...init, body: init.body.replace('true', 'false') } : init;
@@ -61,11 +55,11 @@ describe('updateAccount', () => {
   });
 
   it('an expired session never signs: SESSION_EXPIRED before any request, or NOT_LOGGED_IN once the wallet dropped it', async () => {
-    const other = await admin.customer();
-    const t = testWallet(sandbox);
+    const other = await env.admin.customer();
+    const t = testWallet(env.sandbox);
     await emailLogin(t.wallet, other.accountId);
-    admin.sandbox.advanceClock(16 * 60);
-    await admin.call('GET', '/sandbox/clock');
+    env.admin.sandbox.advanceClock(16 * 60);
+    await env.admin.call('GET', '/sandbox/clock');
     // The wallet learns the server's time from the next answer it sees.
     await t.wallet.listCredentials(other.accountId);
     const { error, legs } = await failing(t, () => t.wallet.updateAccount(other.accountId, { privateEnabled: true }));
@@ -78,14 +72,14 @@ describe('updateAccount', () => {
   });
 
   it('not logged in: the first leg goes out (the account might need no signature), then NOT_LOGGED_IN at the challenge', async () => {
-    const t = testWallet(sandbox);
+    const t = testWallet(env.sandbox);
     const { error, legs } = await failing(t, () => t.wallet.updateAccount(customer.accountId, { privateEnabled: false }));
     expect(error.code).toBe('NOT_LOGGED_IN');
     expect(shape(legs)).toEqual([['PATCH', 202, 1, false]]);
   });
 
   it('bad arguments are refused before any request', async () => {
-    const t = testWallet(sandbox);
+    const t = testWallet(env.sandbox);
     for (const [id, patch] of [
       ['', { privateEnabled: true }],
       [customer.accountId, {}],

@@ -2,28 +2,19 @@
 // quote (1 request) or its id (GET + execute), the stamp over the quote's EMBEDDED_WALLET payload,
 // the Idempotency-Key (generated, or given and replayed), QUOTE_EXPIRED (from the service, and judged
 // locally on the server's clock), INSUFFICIENT_FUNDS, and quotes the wallet cannot sign.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseStamp, utf8Encode, verifySignature, hexToBytes } from '../../src/crypto/index.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
 import type { Quote } from '../../src/types.js';
-import { counted, emailLogin, failing, shape, startTestSandbox, testWallet, type Admin, type TestCustomer, type TestWallet } from './helpers.js';
+import { counted, failing, loggedInCustomer, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
 
-let sandbox: RunningSandbox;
-let admin: Admin;
+const env = useTestSandbox();
 let payer: TestCustomer;
 let payee: TestCustomer;
 let t: TestWallet;
 
 beforeAll(async () => {
-  ({ sandbox, admin } = await startTestSandbox());
-  payer = await admin.customer();
-  payee = await admin.customer();
-  await admin.fund(payer.accountId, 10_000);
-  t = testWallet(sandbox);
-  await emailLogin(t.wallet, payer.accountId);
-});
-afterAll(async () => {
-  await sandbox?.close();
+  ({ customer: payer, t } = await loggedInCustomer(env, { fund: 10_000 }));
+  payee = await env.admin.customer();
 });
 
 function quote(amount: number): Promise<Quote> {
@@ -66,11 +57,11 @@ describe('createQuote', () => {
 describe('executeQuote', () => {
   it('given the quote: exactly 1 request, stamped over its payload by the session key, with a generated Idempotency-Key', async () => {
     const q = await quote(250);
-    const before = await admin.balance(payer.accountId, payer.customerId);
+    const before = await env.admin.balance(payer.accountId, payer.customerId);
     const signed = t.signs.length;
     const { result, legs, wire } = await counted(t, () => t.wallet.executeQuote(q));
     expect(shape(legs)).toEqual([['POST', 200, 1, true]]);
-    expect(wire[0]!.url).toBe(`${sandbox.url}/quotes/${encodeURIComponent(q.id)}/execute`);
+    expect(wire[0]!.url).toBe(`${env.sandbox.url}/quotes/${encodeURIComponent(q.id)}/execute`);
     expect(wire[0]!.headers.get('Request-Id')).toBeNull();
     expect(wire[0]!.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{32,36}$/);
     const stamp = parseStamp(wire[0]!.headers.get('Service-Wallet-Signature')!);
@@ -78,7 +69,7 @@ describe('executeQuote', () => {
     expect(await verifySignature(stamp.publicKey, hexToBytes(stamp.signature), utf8Encode(payloadOf(q)))).toBe(true);
     expect(t.signs.slice(signed)).toEqual([expect.objectContaining({ purpose: 'execute-quote', payloadToSign: payloadOf(q), leg: 1 })]);
     expect(result).toMatchObject({ id: q.id, status: 'PROCESSING' });
-    expect(await admin.balance(payer.accountId, payer.customerId)).toBe(before - 250);
+    expect(await env.admin.balance(payer.accountId, payer.customerId)).toBe(before - 250);
   });
 
   it('given its id: GET then execute, exactly 2 requests', async () => {
@@ -96,32 +87,32 @@ describe('executeQuote', () => {
     const key = `pay-${q.id}`;
     const first = await counted(t, () => t.wallet.executeQuote(q, { idempotencyKey: key }));
     expect(first.wire[0]!.headers.get('Idempotency-Key')).toBe(key);
-    const balance = await admin.balance(payer.accountId, payer.customerId);
+    const balance = await env.admin.balance(payer.accountId, payer.customerId);
     const replay = await counted(t, () => t.wallet.executeQuote(q, { idempotencyKey: key }));
     expect(replay.legs).toHaveLength(1);
     expect(replay.result).toEqual(first.result);
-    expect(await admin.balance(payer.accountId, payer.customerId)).toBe(balance);
+    expect(await env.admin.balance(payer.accountId, payer.customerId)).toBe(balance);
     // Without the key, a second execution is a conflict, not a second payment.
     const { error } = await failing(t, () => t.wallet.executeQuote(q));
     expect(error).toMatchObject({ code: 'CONFLICT', status: 409, details: expect.objectContaining({ quoteId: q.id, idempotencyKey: expect.any(String) }) });
   });
 
   it('a quote larger than the balance: INSUFFICIENT_FUNDS with a clear message, 1 request', async () => {
-    const balance = await admin.balance(payer.accountId, payer.customerId);
+    const balance = await env.admin.balance(payer.accountId, payer.customerId);
     const q = await quote(balance + 1);
     const { error, legs } = await failing(t, () => t.wallet.executeQuote(q));
     expect(error).toMatchObject({ code: 'INSUFFICIENT_FUNDS', status: 400, details: expect.objectContaining({ quoteId: q.id }) });
     expect(error.message).toMatch(/fund the wallet or quote a smaller amount/);
     expect(error.message).toContain(q.id);
     expect(shape(legs)).toEqual([['POST', 400, 1, true]]);
-    expect(await admin.balance(payer.accountId, payer.customerId)).toBe(balance);
+    expect(await env.admin.balance(payer.accountId, payer.customerId)).toBe(balance);
   });
 
   it('an expired quote: QUOTE_EXPIRED from the service, then judged locally once the wallet has seen the server\'s clock', async () => {
     const a = await quote(5);
     const b = await quote(5);
     const c = await quote(5);
-    sandbox.advanceClock(5 * 60 + 5);
+    env.sandbox.advanceClock(5 * 60 + 5);
 
     // The wallet has not yet seen the new time: the service refuses (1 request).
     const fromService = await failing(t, () => t.wallet.executeQuote(a));
@@ -163,7 +154,7 @@ describe('executeQuote', () => {
 
   it('not logged in: NOT_LOGGED_IN before the execute request', async () => {
     const q = await quote(1);
-    const w = testWallet(sandbox);
+    const w = testWallet(env.sandbox);
     const { error, legs } = await failing(w, () => w.wallet.executeQuote(q));
     expect(error.code).toBe('NOT_LOGGED_IN');
     expect(legs).toHaveLength(0);

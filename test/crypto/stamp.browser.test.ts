@@ -4,14 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { p256 } from '@noble/curves/nist.js';
 import vectors from '../../../shared/vectors/wire-vectors.json' with { type: 'json' };
 import {
-  SIGNATURE_SCHEME,
-  base64urlEncode,
-  bytesToHex,
   derFromP1363,
   generateSessionKey,
   hexToBytes,
   p1363FromDer,
-  parseStamp,
   signerFromKey,
   stamp,
   utf8Encode,
@@ -19,15 +15,11 @@ import {
   type SessionKey,
 } from '../../src/crypto/index.js';
 import { stampFromP1363 } from '../../src/crypto/stamp.js';
+import { ECDSA_SHA256, expectCanonicalStamp } from './stamp-reference.js';
 
-const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
-
+/** Checks one header: exact bytes against the reference, and Chromium's WebCrypto and @noble/curves verify it over `payload`. */
 async function expectValidStamp(header: string, key: SessionKey, payload: string): Promise<void> {
-  const { publicKey, signature } = parseStamp(header);
-  expect(publicKey).toBe(key.publicKeyHex);
-  const der = hexToBytes(signature);
-  const json = JSON.stringify({ publicKey, scheme: SIGNATURE_SCHEME, signature: bytesToHex(derFromP1363(p1363FromDer(der))) });
-  expect(header).toBe(base64urlEncode(utf8Encode(json)));
+  const { publicKey, der } = expectCanonicalStamp(header, key);
   const data = new TextEncoder().encode(payload);
   expect(await verifySignature(publicKey, der, data)).toBe(true);
   expect(p256.verify(der, data, hexToBytes(publicKey), { lowS: false, format: 'der' })).toBe(true);

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import { jsonOrUndefined } from '../helpers/json.js';
 
 export interface Answer {
   readonly status: number;
@@ -49,12 +50,7 @@ export class Browser {
       this.cookie = cleared ? undefined : pair;
     }
     const text = await res.text();
-    let json: unknown;
-    try {
-      json = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+    const json = jsonOrUndefined(text);
     const answer: Answer = { status: res.status, headers: res.headers, text, json };
     this.answers.push(answer);
     return answer;

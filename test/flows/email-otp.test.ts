@@ -1,25 +1,16 @@
 // Email OTP login against the in-process sandbox: the happy path, wrong and expired codes, resend,
 // the rate limit, and the enclave-key check (trusted, untrusted, explicit skip).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
 import { generateSessionKey } from '../../src/crypto/index.js';
-import { Admin, codeOf, errorOf, nextEvent, startTestSandbox, testWallet } from './helpers/sandbox.js';
+import { codeOf, errorOf, nextEvent, useTestSandbox, testWallet } from './helpers/sandbox.js';
 
-let sandbox: RunningSandbox;
-let admin: Admin;
-
-beforeAll(async () => {
-  ({ sandbox, admin } = await startTestSandbox());
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const env = useTestSandbox();
 
 describe('email OTP login', () => {
   it('challenge → verify → a session whose key signs for the account', async () => {
-    const { accountId } = await admin.customer();
-    const { wallet, keyStore, requests } = testWallet(sandbox);
+    const { accountId } = await env.admin.customer();
+    const { wallet, keyStore, requests } = testWallet(env.sandbox);
     const login = await wallet.startOtpLogin({ accountId });
     expect(login.type).toBe('EMAIL_OTP');
     expect(login.credentialId).toMatch(/^AuthMethod:/);
@@ -47,8 +38,8 @@ describe('email OTP login', () => {
   });
 
   it('a wrong code is OTP_CODE_INVALID with attemptsLeft; the right code then still works', async () => {
-    const { accountId } = await admin.customer();
-    const { wallet } = testWallet(sandbox);
+    const { accountId } = await env.admin.customer();
+    const { wallet } = testWallet(env.sandbox);
     const login = await wallet.startOtpLogin({ accountId });
     const error = await errorOf(login.verify('123456'));
     expect(isWalletError(error, 'OTP_CODE_INVALID')).toBe(true);
@@ -61,10 +52,10 @@ describe('email OTP login', () => {
   });
 
   it('an expired code is OTP_EXPIRED; resend() sends a new one that works', async () => {
-    const { accountId } = await admin.customer();
-    const { wallet } = testWallet(sandbox);
+    const { accountId } = await env.admin.customer();
+    const { wallet } = testWallet(env.sandbox);
     const login = await wallet.startOtpLogin({ accountId });
-    admin.advance(5 * 60 + 1);
+    env.admin.advance(5 * 60 + 1);
     expect(await codeOf(login.verify('000000'))).toBe('OTP_EXPIRED');
     await login.resend();
     const session = await login.verify('000000');
@@ -75,8 +66,8 @@ describe('email OTP login', () => {
   });
 
   it('too many wrong codes burn the code (OTP_EXPIRED)', async () => {
-    const { accountId } = await admin.customer();
-    const { wallet } = testWallet(sandbox);
+    const { accountId } = await env.admin.customer();
+    const { wallet } = testWallet(env.sandbox);
     const login = await wallet.startOtpLogin({ accountId });
     for (let i = 0; i < 5; i++) expect(await codeOf(login.verify('999999'))).toBe('OTP_CODE_INVALID');
     expect(await codeOf(login.verify('000000'))).toBe('OTP_EXPIRED');
@@ -84,8 +75,8 @@ describe('email OTP login', () => {
   });
 
   it('asking for codes too often is RATE_LIMITED with retryAfterMs', async () => {
-    const { accountId } = await admin.customer();
-    const { wallet } = testWallet(sandbox);
+    const { accountId } = await env.admin.customer();
+    const { wallet } = testWallet(env.sandbox);
     const login = await wallet.startOtpLogin({ accountId });
     for (let i = 0; i < 4; i++) await login.resend();
     const error = await errorOf(login.resend());
@@ -98,11 +89,11 @@ describe('email OTP login', () => {
   });
 
   it('an enclave key that is not trusted fails before any code is typed; skip-verification opts out', async () => {
-    const { accountId } = await admin.customer();
+    const { accountId } = await env.admin.customer();
     const other = await generateSessionKey();
-    const untrusted = testWallet(sandbox, { trustedKeys: [other.publicKeyUncompressedHex] });
+    const untrusted = testWallet(env.sandbox, { trustedKeys: [other.publicKeyUncompressedHex] });
     expect(await codeOf(untrusted.wallet.startOtpLogin({ accountId }))).toBe('BUNDLE_SIGNER_UNTRUSTED');
-    const skip = testWallet(sandbox, { trustedKeys: 'skip-verification' });
+    const skip = testWallet(env.sandbox, { trustedKeys: 'skip-verification' });
     const session = await (await skip.wallet.startOtpLogin({ accountId })).verify('000000');
     expect(session.accountId).toBe(accountId);
     untrusted.wallet.dispose();
@@ -110,8 +101,8 @@ describe('email OTP login', () => {
   });
 
   it('bad input and unknown credentials are clear errors', async () => {
-    const { accountId } = await admin.customer();
-    const { wallet } = testWallet(sandbox);
+    const { accountId } = await env.admin.customer();
+    const { wallet } = testWallet(env.sandbox);
     expect(await codeOf(wallet.startOtpLogin({ accountId: '' }))).toBe('INVALID_ARGUMENT');
     expect(await codeOf(wallet.startOtpLogin({ accountId, type: 'OAUTH' as never }))).toBe('INVALID_ARGUMENT');
     expect(await codeOf(wallet.startOtpLogin({ accountId, type: 'SMS_OTP' }))).toBe('CREDENTIAL_NOT_FOUND');
@@ -124,5 +115,5 @@ describe('email OTP login', () => {
 });
 
 function createBad(): unknown {
-  return testWallet(sandbox, { trustedKeys: 'nope' as never });
+  return testWallet(env.sandbox, { trustedKeys: 'nope' as never });
 }

@@ -1,37 +1,28 @@
 // The legacy entry: uncompressed clientPublicKey for OAuth, passkeys and refresh; the sealed key is
 // opened into a non-extractable signing key and the session manager keeps the session like any other.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { oauthNonce } from '../../src/crypto/index.js';
 import { prepareLegacyOAuth, prepareLegacyPasskeyLogin, refreshLegacySession } from '../../src/legacy.js';
 import { installAuthenticator } from './helpers/authenticator.js';
-import { Admin, ORIGIN, codeOf, emailLogin, startTestSandbox, testWallet } from './helpers/sandbox.js';
+import { ORIGIN, codeOf, emailLogin, useTestSandbox, testWallet } from './helpers/sandbox.js';
 
-let sandbox: RunningSandbox;
-let admin: Admin;
-
-beforeAll(async () => {
-  ({ sandbox, admin } = await startTestSandbox());
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const env = useTestSandbox();
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
 describe('legacy flows', () => {
   it('OAuth with an uncompressed key: the sealed session key signs, refresh works both ways', async () => {
-    const { accountId, email } = await admin.customer();
-    const owner = testWallet(sandbox);
+    const { accountId, email } = await env.admin.customer();
+    const owner = testWallet(env.sandbox);
     await emailLogin(owner.wallet, accountId);
-    await owner.wallet.addOAuthCredential({ accountId, oidcToken: await admin.oidcToken(email, 'x'.repeat(64)) });
+    await owner.wallet.addOAuthCredential({ accountId, oidcToken: await env.admin.oidcToken(email, 'x'.repeat(64)) });
 
-    const { wallet, keyStore, requests } = testWallet(sandbox);
+    const { wallet, keyStore, requests } = testWallet(env.sandbox);
     const prepared = await prepareLegacyOAuth(wallet, { accountId });
     expect(prepared.clientPublicKey).toMatch(/^04[0-9a-f]{128}$/);
     expect(prepared.nonce).toBe(await oauthNonce(prepared.clientPublicKey));
-    const session = await prepared.complete(await admin.oidcToken(email, prepared.nonce));
+    const session = await prepared.complete(await env.admin.oidcToken(email, prepared.nonce));
     expect(session).toMatchObject({ accountId, credentialType: 'OAUTH', legacy: true });
     const stored = await keyStore.get(session.publicKeyHex);
     expect(stored?.privateKey.extractable).toBe(false);
@@ -56,14 +47,14 @@ describe('legacy flows', () => {
   });
 
   it('a legacy session survives a reload like any other', async () => {
-    const { accountId, email } = await admin.customer();
-    const first = testWallet(sandbox);
+    const { accountId, email } = await env.admin.customer();
+    const first = testWallet(env.sandbox);
     await emailLogin(first.wallet, accountId);
-    await first.wallet.addOAuthCredential({ accountId, oidcToken: await admin.oidcToken(email, 'x'.repeat(64)) });
+    await first.wallet.addOAuthCredential({ accountId, oidcToken: await env.admin.oidcToken(email, 'x'.repeat(64)) });
     const prepared = await prepareLegacyOAuth(first.wallet, { accountId });
-    const session = await prepared.complete(await admin.oidcToken(email, prepared.nonce));
+    const session = await prepared.complete(await env.admin.oidcToken(email, prepared.nonce));
     first.wallet.dispose();
-    const second = testWallet(sandbox, { backend: first.backend });
+    const second = testWallet(env.sandbox, { backend: first.backend });
     const restored = await second.wallet.restore();
     expect(restored.map((s) => s.id)).toContain(session.id);
     expect(second.wallet.session(accountId)).toEqual(session);
@@ -73,11 +64,11 @@ describe('legacy flows', () => {
 
   it('passkey login with an uncompressed key', async () => {
     installAuthenticator(ORIGIN, 'localhost');
-    const { accountId } = await admin.customer();
-    const owner = testWallet(sandbox, { passkey: { rpId: 'localhost' } });
+    const { accountId } = await env.admin.customer();
+    const owner = testWallet(env.sandbox, { passkey: { rpId: 'localhost' } });
     await emailLogin(owner.wallet, accountId);
     const credential = await owner.wallet.registerPasskey({ accountId, nickname: 'Key' });
-    const { wallet } = testWallet(sandbox, { passkey: { rpId: 'localhost' } });
+    const { wallet } = testWallet(env.sandbox, { passkey: { rpId: 'localhost' } });
     const prepared = await prepareLegacyPasskeyLogin(wallet, { accountId });
     const session = await prepared.login();
     expect(session).toMatchObject({ accountId, credentialId: credential.id, credentialType: 'PASSKEY', legacy: true });

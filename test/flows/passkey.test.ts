@@ -1,32 +1,23 @@
 // Passkeys through @simplewebauthn/browser with a software authenticator as navigator.credentials
 // (Node): registration (own challenge, signed add), login (challenge fetched up front, utf8 of the
 // hex challenge signed, Request-Id on verify), refusals and WebAuthn error codes.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
 import { base64urlEncode, utf8Encode } from '../../src/crypto/index.js';
 import { webauthnError } from '../../src/flows/webauthn-errors.js';
 import { installAuthenticator, type SoftwareAuthenticator } from './helpers/authenticator.js';
-import { Admin, ORIGIN, codeOf, emailLogin, errorOf, startTestSandbox, testWallet } from './helpers/sandbox.js';
+import { ORIGIN, codeOf, emailLogin, errorOf, useTestSandbox, testWallet } from './helpers/sandbox.js';
 
-let sandbox: RunningSandbox;
-let admin: Admin;
+const env = useTestSandbox();
 let authenticator: SoftwareAuthenticator;
-
-beforeAll(async () => {
-  ({ sandbox, admin } = await startTestSandbox());
-});
-afterAll(async () => {
-  await sandbox.close();
-});
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
 async function withPasskey() {
   authenticator = installAuthenticator(ORIGIN, 'localhost');
-  const { accountId } = await admin.customer();
-  const owner = testWallet(sandbox, { passkey: { rpId: 'localhost', rpName: 'Test' } });
+  const { accountId } = await env.admin.customer();
+  const owner = testWallet(env.sandbox, { passkey: { rpId: 'localhost', rpName: 'Test' } });
   await emailLogin(owner.wallet, accountId);
   const credential = await owner.wallet.registerPasskey({ accountId, nickname: 'Laptop' });
   return { accountId, credential, owner };
@@ -47,8 +38,8 @@ describe('passkey registration', () => {
 
   it('needs a session, checked before the ceremony', async () => {
     authenticator = installAuthenticator(ORIGIN, 'localhost');
-    const { accountId } = await admin.customer();
-    const { wallet } = testWallet(sandbox);
+    const { accountId } = await env.admin.customer();
+    const { wallet } = testWallet(env.sandbox);
     expect(await codeOf(wallet.registerPasskey({ accountId, nickname: 'x' }))).toBe('NOT_LOGGED_IN');
     expect(authenticator.calls).toBe(0);
     expect(await codeOf(wallet.registerPasskey({ accountId, nickname: ' ' }))).toBe('INVALID_ARGUMENT');
@@ -57,8 +48,8 @@ describe('passkey registration', () => {
 
   it('once preparePasskeyRegistration has loaded the passkey code, the ceremony starts within the calling task', async () => {
     authenticator = installAuthenticator(ORIGIN, 'localhost');
-    const { accountId } = await admin.customer();
-    const { wallet, requests } = testWallet(sandbox, { passkey: { rpId: 'localhost' } });
+    const { accountId } = await env.admin.customer();
+    const { wallet, requests } = testWallet(env.sandbox, { passkey: { rpId: 'localhost' } });
     await emailLogin(wallet, accountId);
     const sent = requests.length;
     await wallet.preparePasskeyRegistration();
@@ -73,8 +64,8 @@ describe('passkey registration', () => {
 
   it('an attestation for another RP ID is refused by the service', async () => {
     authenticator = installAuthenticator(ORIGIN, 'localhost');
-    const { accountId } = await admin.customer();
-    const { wallet } = testWallet(sandbox, { passkey: { rpId: 'evil.example' } });
+    const { accountId } = await env.admin.customer();
+    const { wallet } = testWallet(env.sandbox, { passkey: { rpId: 'evil.example' } });
     await emailLogin(wallet, accountId);
     const error = await errorOf(wallet.registerPasskey({ accountId, nickname: 'x' }));
     expect(error.code).toBe('INVALID_INPUT');
@@ -86,7 +77,7 @@ describe('passkey registration', () => {
 describe('passkey login', () => {
   it('prepare fetches the challenge for the new key; login signs utf8(challenge) and verifies with Request-Id', async () => {
     const { accountId, credential, owner } = await withPasskey();
-    const { wallet, requests, keyStore } = testWallet(sandbox, { passkey: { rpId: 'localhost' } });
+    const { wallet, requests, keyStore } = testWallet(env.sandbox, { passkey: { rpId: 'localhost' } });
     const prepared = await wallet.preparePasskeyLogin({ accountId });
     expect(prepared.credentialId).toBe(credential.id);
     expect(authenticator.calls).toBe(1); // only the registration so far: the challenge came first
@@ -108,7 +99,7 @@ describe('passkey login', () => {
 
   it('an assertion over another challenge is PASSKEY_ASSERTION_REJECTED; the challenge stays usable', async () => {
     const { accountId, owner } = await withPasskey();
-    const { wallet } = testWallet(sandbox, { passkey: { rpId: 'localhost' } });
+    const { wallet } = testWallet(env.sandbox, { passkey: { rpId: 'localhost' } });
     const prepared = await wallet.preparePasskeyLogin({ accountId });
     authenticator.tamperChallenge = utf8Encode('0'.repeat(64));
     const error = await errorOf(prepared.login());
@@ -122,9 +113,9 @@ describe('passkey login', () => {
 
   it('an expired challenge is refused; a new prepare works', async () => {
     const { accountId, owner } = await withPasskey();
-    const { wallet } = testWallet(sandbox, { passkey: { rpId: 'localhost' } });
+    const { wallet } = testWallet(env.sandbox, { passkey: { rpId: 'localhost' } });
     const prepared = await wallet.preparePasskeyLogin({ accountId });
-    admin.advance(5 * 60 + 1);
+    env.admin.advance(5 * 60 + 1);
     const error = await errorOf(prepared.login());
     expect(error.code).toBe('PASSKEY_ASSERTION_REJECTED');
     expect(error.details.requestStatus).toBe('EXPIRED');
@@ -135,7 +126,7 @@ describe('passkey login', () => {
 
   it('WebAuthn failures map to codes with the DOMException as cause', async () => {
     const { accountId, owner } = await withPasskey();
-    const { wallet } = testWallet(sandbox, { passkey: { rpId: 'localhost' } });
+    const { wallet } = testWallet(env.sandbox, { passkey: { rpId: 'localhost' } });
     const prepared = await wallet.preparePasskeyLogin({ accountId });
     for (const [name, code] of [
       ['NotAllowedError', 'WEBAUTHN_CANCELLED'],
@@ -163,7 +154,7 @@ describe('passkey login', () => {
 
   it('without WebAuthn the ceremony is WEBAUTHN_UNSUPPORTED', async () => {
     const { accountId, owner } = await withPasskey();
-    const { wallet } = testWallet(sandbox);
+    const { wallet } = testWallet(env.sandbox);
     const prepared = await wallet.preparePasskeyLogin({ accountId });
     vi.stubGlobal('PublicKeyCredential', undefined);
     expect(await codeOf(prepared.login())).toBe('WEBAUTHN_UNSUPPORTED');

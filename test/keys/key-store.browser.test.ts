@@ -3,23 +3,9 @@
 // CryptoKey throws, eviction reported as KEY_EVICTED, and signing from cache with 0 IndexedDB reads.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createIndexedDbBackend, createKeyStore, loadBoundKey } from '../../src/keys/index.js';
-import { hexToBytes, parseStamp, stamp, utf8Encode, verifySignature } from '../../src/crypto/index.js';
-import { isWalletError, type WalletError } from '../../src/errors.js';
-
-async function failure(promise: Promise<unknown>): Promise<WalletError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isWalletError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a WalletError');
-}
-
-async function stampVerifies(signer: Parameters<typeof stamp>[1], payload: string): Promise<boolean> {
-  const parsed = parseStamp(await stamp(payload, signer));
-  return verifySignature(parsed.publicKey, hexToBytes(parsed.signature), utf8Encode(payload));
-}
+import { stamp } from '../../src/crypto/index.js';
+import { stampVerifies } from './stamp-verifies.js';
+import { walletErrorOf } from '../helpers/errors.js';
 
 const restores: Array<() => void> = [];
 afterEach(async () => {
@@ -119,10 +105,10 @@ describe('key store in Chromium', () => {
     const reloaded = createKeyStore();
     const meta = await reloaded.meta.get<{ publicKeyHex: string; expiresAt: string }>('session');
     expect(meta).toEqual({ publicKeyHex: key.publicKeyHex, expiresAt });
-    const error = await failure(loadBoundKey(reloaded, meta!));
+    const error = await walletErrorOf(loadBoundKey(reloaded, meta!));
     expect(error.code).toBe('KEY_EVICTED');
     expect(error.code).not.toBe('SESSION_EXPIRED');
-    expect((await failure(loadBoundKey(reloaded, { ...meta!, expiresAt: Date.now() - 1 }))).code).toBe('SESSION_EXPIRED');
+    expect((await walletErrorOf(loadBoundKey(reloaded, { ...meta!, expiresAt: Date.now() - 1 }))).code).toBe('SESSION_EXPIRED');
   });
 
   it('stamps after the first load with 0 IndexedDB reads', async () => {

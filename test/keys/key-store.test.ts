@@ -7,23 +7,9 @@ import {
   loadBoundKey,
   type KeyStoreBackend,
 } from '../../src/keys/index.js';
-import { generateRecipientKey, generateSessionKey, stamp, verifySignature, utf8Encode, parseStamp, hexToBytes } from '../../src/crypto/index.js';
-import { isWalletError, type WalletError } from '../../src/errors.js';
-
-async function failure(promise: Promise<unknown>): Promise<WalletError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isWalletError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a WalletError');
-}
-
-async function stampVerifies(signerKey: Parameters<typeof stamp>[1], payload: string): Promise<boolean> {
-  const parsed = parseStamp(await stamp(payload, signerKey));
-  return verifySignature(parsed.publicKey, hexToBytes(parsed.signature), utf8Encode(payload));
-}
+import { generateRecipientKey, generateSessionKey, stamp } from '../../src/crypto/index.js';
+import { stampVerifies } from './stamp-verifies.js';
+import { walletErrorOf } from '../helpers/errors.js';
 
 const g = globalThis as { indexedDB?: unknown };
 
@@ -48,15 +34,15 @@ describe('key store on the memory backend', () => {
     const updated = await store.update(otp.publicKeyHex, { purpose: 'session', sessionId: 'Session:1', accountId: 'InternalAccount:1' });
     expect(updated).toMatchObject({ purpose: 'session', sessionId: 'Session:1', accountId: 'InternalAccount:1' });
     expect(await store.get(otp.publicKeyHex.toUpperCase())).toEqual(updated);
-    expect((await failure(store.update(recipient.publicKeyHex, { purpose: 'session' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await walletErrorOf(store.update(recipient.publicKeyHex, { purpose: 'session' }))).code).toBe('INVALID_ARGUMENT');
 
     expect(await stampVerifies(await store.signer(session.publicKeyHex), 'payload')).toBe(true);
-    expect((await failure(store.signer(recipient.publicKeyHex))).code).toBe('INVALID_ARGUMENT');
+    expect((await walletErrorOf(store.signer(recipient.publicKeyHex))).code).toBe('INVALID_ARGUMENT');
 
     expect(await store.delete(session.publicKeyHex)).toBe(true);
     expect(await store.delete(session.publicKeyHex)).toBe(false);
     expect(await store.get(session.publicKeyHex)).toBeUndefined();
-    expect((await failure(store.require(session.publicKeyHex))).code).toBe('KEY_NOT_FOUND');
+    expect((await walletErrorOf(store.require(session.publicKeyHex))).code).toBe('KEY_NOT_FOUND');
     await store.clear();
     expect(await store.list()).toEqual([]);
   });
@@ -78,7 +64,7 @@ describe('key store on the memory backend', () => {
       () => store.put({ ...good, purpose: 'session', accountId: '' }),
       () => store.get('not hex'),
     ];
-    for (const c of cases) expect((await failure(c())).code).toBe('INVALID_ARGUMENT');
+    for (const c of cases) expect((await walletErrorOf(c())).code).toBe('INVALID_ARGUMENT');
     expect(await store.list()).toEqual([]);
   });
 
@@ -91,8 +77,8 @@ describe('key store on the memory backend', () => {
     await store.generate({ purpose: 'session' });
     expect(await store.meta.list()).toEqual([['session:InternalAccount:1', expect.any(Object)]]);
     expect((await store.list())).toHaveLength(1); // metadata is not listed as a key
-    expect((await failure(store.meta.put('x', { n: 1n }))).code).toBe('INVALID_ARGUMENT');
-    expect((await failure(store.meta.put('', {}))).code).toBe('INVALID_ARGUMENT');
+    expect((await walletErrorOf(store.meta.put('x', { n: 1n }))).code).toBe('INVALID_ARGUMENT');
+    expect((await walletErrorOf(store.meta.put('', {}))).code).toBe('INVALID_ARGUMENT');
     await store.meta.delete('session:InternalAccount:1');
     expect(await store.meta.get('session:InternalAccount:1')).toBeUndefined();
     await store.meta.put('y', 1);
@@ -187,9 +173,9 @@ describe('key store on IndexedDB (fake-indexeddb)', () => {
     await createIndexedDbBackend().delete(key.publicKeyHex);
     const reloaded = createKeyStore();
     const meta = await reloaded.meta.get<{ publicKeyHex: string; expiresAt: string }>('session');
-    const evicted = await failure(loadBoundKey(reloaded, meta!));
+    const evicted = await walletErrorOf(loadBoundKey(reloaded, meta!));
     expect(evicted.code).toBe('KEY_EVICTED');
-    const expired = await failure(loadBoundKey(reloaded, { ...meta!, expiresAt: new Date(Date.now() - 1000).toISOString() }));
+    const expired = await walletErrorOf(loadBoundKey(reloaded, { ...meta!, expiresAt: new Date(Date.now() - 1000).toISOString() }));
     expect(expired.code).toBe('SESSION_EXPIRED');
   });
 });
@@ -260,6 +246,6 @@ describe('fallback to memory', () => {
     const store = createKeyStore({ backend: flaky });
     expect(await store.ready()).toBe('indexeddb');
     broken = true;
-    expect((await failure(store.get('02' + '11'.repeat(32)))).code).toBe('KEY_STORAGE_UNAVAILABLE');
+    expect((await walletErrorOf(store.get('02' + '11'.repeat(32)))).code).toBe('KEY_STORAGE_UNAVAILABLE');
   });
 });

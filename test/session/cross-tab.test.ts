@@ -2,32 +2,23 @@
 // Locks are not (the manager falls back to a lock of this realm). One refresh for both, both keep
 // signing, logins and logouts travel.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '../../src/keys/index.js';
-import { Admin, emailLogin, nextEvent, startTestSandbox, testWallet } from '../flows/helpers/sandbox.js';
+import { emailLogin, nextEvent, useTestSandbox, testWallet } from '../flows/helpers/sandbox.js';
 
-let sandbox: RunningSandbox;
-let admin: Admin;
-
-beforeAll(async () => {
-  ({ sandbox, admin } = await startTestSandbox());
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const env = useTestSandbox();
 
 function twoTabs() {
   const backend = createMemoryBackend();
   const crossTab = { name: `test-${randomUUID()}` };
-  const a = testWallet(sandbox, { backend, crossTab });
-  const b = testWallet(sandbox, { backend, crossTab });
+  const a = testWallet(env.sandbox, { backend, crossTab });
+  const b = testWallet(env.sandbox, { backend, crossTab });
   return { a, b };
 }
 
 describe('two tabs on one storage', () => {
   it('a login in one tab becomes the other tab’s session', async () => {
-    const { accountId } = await admin.customer();
+    const { accountId } = await env.admin.customer();
     const { a, b } = twoTabs();
     await a.wallet.restore();
     await b.wallet.restore();
@@ -41,7 +32,7 @@ describe('two tabs on one storage', () => {
   });
 
   it('near expiry both want to refresh: exactly one refresh request, both adopt it and keep signing', async () => {
-    const { accountId } = await admin.customer();
+    const { accountId } = await env.admin.customer();
     const { a, b } = twoTabs();
     await a.wallet.restore();
     const session = await emailLogin(a.wallet, accountId);
@@ -49,7 +40,7 @@ describe('two tabs on one storage', () => {
     expect(b.wallet.session(accountId)).toEqual(session);
     const refreshedA = nextEvent(a.wallet, 'refreshed');
     const refreshedB = nextEvent(b.wallet, 'refreshed');
-    admin.advance(10 * 60 + 5);
+    env.admin.advance(10 * 60 + 5);
     // Both learn the server's time at once; both timers fire.
     await Promise.all([a.wallet.listSessions(accountId), b.wallet.listSessions(accountId)]);
     const [ra, rb] = await Promise.all([refreshedA, refreshedB]);
@@ -66,7 +57,7 @@ describe('two tabs on one storage', () => {
   });
 
   it('logout in one tab logs the other out', async () => {
-    const { accountId } = await admin.customer();
+    const { accountId } = await env.admin.customer();
     const { a, b } = twoTabs();
     await a.wallet.restore();
     await emailLogin(a.wallet, accountId);
@@ -81,10 +72,10 @@ describe('two tabs on one storage', () => {
   });
 
   it('without the channel the other tab catches up on restore (re-read of storage)', async () => {
-    const { accountId } = await admin.customer();
+    const { accountId } = await env.admin.customer();
     const backend = createMemoryBackend();
-    const a = testWallet(sandbox, { backend, crossTab: false });
-    const b = testWallet(sandbox, { backend, crossTab: false });
+    const a = testWallet(env.sandbox, { backend, crossTab: false });
+    const b = testWallet(env.sandbox, { backend, crossTab: false });
     await b.wallet.restore();
     const session = await emailLogin(a.wallet, accountId);
     expect(b.wallet.session(accountId)).toBeNull();

@@ -1,32 +1,23 @@
 // The session manager against the sandbox: restore after a reload, expiry on the server's clock,
 // automatic and explicit refresh, logout, listing, signing out other devices, the 4-session limit,
 // revocation, key eviction, and picking a session of another credential.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
 import type { Session } from '../../src/session/types.js';
-import { Admin, codeOf, emailLogin, errorOf, nextEvent, startTestSandbox, testWallet } from '../flows/helpers/sandbox.js';
+import { codeOf, emailLogin, errorOf, nextEvent, useTestSandbox, testWallet } from '../flows/helpers/sandbox.js';
 
-let sandbox: RunningSandbox;
-let admin: Admin;
-
-beforeAll(async () => {
-  ({ sandbox, admin } = await startTestSandbox());
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const env = useTestSandbox();
 
 const MINUTE = 60;
 
 describe('persistence', () => {
   it('a new wallet on the same storage restores the session (a reload)', async () => {
-    const { accountId } = await admin.customer();
-    const first = testWallet(sandbox);
+    const { accountId } = await env.admin.customer();
+    const first = testWallet(env.sandbox);
     const session = await emailLogin(first.wallet, accountId);
     first.wallet.dispose();
 
-    const second = testWallet(sandbox, { backend: first.backend });
+    const second = testWallet(env.sandbox, { backend: first.backend });
     expect(second.wallet.session()).toBeNull();
     expect(await second.wallet.restore()).toEqual([session]);
     expect(second.wallet.session()).toEqual(session);
@@ -38,8 +29,8 @@ describe('persistence', () => {
   });
 
   it('an evicted key is KEY_EVICTED, told apart from expiry, and reported on restore', async () => {
-    const { accountId } = await admin.customer();
-    const first = testWallet(sandbox);
+    const { accountId } = await env.admin.customer();
+    const first = testWallet(env.sandbox);
     const session = await emailLogin(first.wallet, accountId);
     await first.backend.delete(session.publicKeyHex); // the browser dropped the key, not the metadata
     first.keyStore.invalidate();
@@ -49,11 +40,11 @@ describe('persistence', () => {
     expect(first.wallet.session(accountId)).toBeNull();
     first.wallet.dispose();
 
-    const again = testWallet(sandbox);
+    const again = testWallet(env.sandbox);
     const other = await emailLogin(again.wallet, accountId);
     again.wallet.dispose();
     await again.backend.delete(other.publicKeyHex);
-    const reloaded = testWallet(sandbox, { backend: again.backend });
+    const reloaded = testWallet(env.sandbox, { backend: again.backend });
     const seen: Session[] = [];
     reloaded.wallet.on('key-evicted', ({ session: s }) => seen.push(s));
     expect(await reloaded.wallet.restore()).toEqual([]);
@@ -64,12 +55,12 @@ describe('persistence', () => {
 
 describe('expiry and refresh', () => {
   it('expires on the server clock: expired + logged-out events, SESSION_EXPIRED after', async () => {
-    const { accountId } = await admin.customer();
-    const { wallet, keyStore } = testWallet(sandbox, { autoRefresh: false });
+    const { accountId } = await env.admin.customer();
+    const { wallet, keyStore } = testWallet(env.sandbox, { autoRefresh: false });
     const session = await emailLogin(wallet, accountId);
     const expired = nextEvent(wallet, 'expired');
     const loggedOut = nextEvent(wallet, 'logged-out');
-    admin.advance(15 * MINUTE + 1);
+    env.admin.advance(15 * MINUTE + 1);
     // Any answer tells the wallet the server's time.
     await wallet.listSessions(accountId);
     expect((await expired).id).toBe(session.id);
@@ -84,22 +75,22 @@ describe('expiry and refresh', () => {
   });
 
   it('an expiry first noticed from the answer to a signed call is SESSION_EXPIRED', async () => {
-    const { accountId } = await admin.customer({ phone: true });
-    const { wallet } = testWallet(sandbox, { autoRefresh: false });
+    const { accountId } = await env.admin.customer({ phone: true });
+    const { wallet } = testWallet(env.sandbox, { autoRefresh: false });
     await emailLogin(wallet, accountId);
-    admin.advance(15 * MINUTE + 1);
+    env.admin.advance(15 * MINUTE + 1);
     expect(await codeOf(wallet.addSmsOtp({ accountId }))).toBe('SESSION_EXPIRED');
     expect(wallet.session(accountId)).toBeNull();
     wallet.dispose();
   });
 
   it('refreshes by itself when a third of the lifetime is left: expiring → refreshed, new key signs, old key deleted', async () => {
-    const { accountId } = await admin.customer();
-    const { wallet, keyStore, requests } = testWallet(sandbox);
+    const { accountId } = await env.admin.customer();
+    const { wallet, keyStore, requests } = testWallet(env.sandbox);
     const session = await emailLogin(wallet, accountId);
     const expiring = nextEvent(wallet, 'expiring');
     const refreshed = nextEvent(wallet, 'refreshed');
-    admin.advance(10 * MINUTE + 5);
+    env.admin.advance(10 * MINUTE + 5);
     await wallet.listSessions(accountId);
     expect((await expiring).id).toBe(session.id);
     const { previous, session: next } = await refreshed;
@@ -116,26 +107,26 @@ describe('expiry and refresh', () => {
   });
 
   it('refreshWhenRemaining moves the refresh point (half the lifetime here)', async () => {
-    const { accountId } = await admin.customer();
-    const { wallet } = testWallet(sandbox, { refreshWhenRemaining: 0.5 });
+    const { accountId } = await env.admin.customer();
+    const { wallet } = testWallet(env.sandbox, { refreshWhenRemaining: 0.5 });
     const session = await emailLogin(wallet, accountId);
     let refreshed = false;
     wallet.on('refreshed', () => (refreshed = true));
-    admin.advance(7 * MINUTE);
+    env.admin.advance(7 * MINUTE);
     await wallet.listSessions(accountId);
     await new Promise((r) => setTimeout(r, 100));
     expect(refreshed).toBe(false);
     const next = nextEvent(wallet, 'refreshed');
-    admin.advance(MINUTE);
+    env.admin.advance(MINUTE);
     await wallet.listSessions(accountId);
     expect((await next).previous.id).toBe(session.id);
     wallet.dispose();
   });
 
   it('explicit refresh; refresh-failed and SESSION_REVOKED when the session was ended elsewhere', async () => {
-    const { accountId } = await admin.customer();
-    const a = testWallet(sandbox, { autoRefresh: false });
-    const b = testWallet(sandbox, { autoRefresh: false });
+    const { accountId } = await env.admin.customer();
+    const a = testWallet(env.sandbox, { autoRefresh: false });
+    const b = testWallet(env.sandbox, { autoRefresh: false });
     const first = await emailLogin(a.wallet, accountId);
     const refreshed = await a.wallet.refresh(accountId);
     expect(refreshed.id).not.toBe(first.id);
@@ -154,8 +145,8 @@ describe('expiry and refresh', () => {
   });
 
   it('the 5th device evicts the oldest session; that device finds out on its next signed call', async () => {
-    const { accountId } = await admin.customer();
-    const devices = Array.from({ length: 5 }, () => testWallet(sandbox, { autoRefresh: false }));
+    const { accountId } = await env.admin.customer();
+    const devices = Array.from({ length: 5 }, () => testWallet(env.sandbox, { autoRefresh: false }));
     for (const d of devices) await emailLogin(d.wallet, accountId);
     expect(await devices[4]!.wallet.listSessions(accountId)).toHaveLength(4);
     const oldest = devices[0]!.wallet;
@@ -167,11 +158,11 @@ describe('expiry and refresh', () => {
   });
 
   it('uses the server clock, not the local one', async () => {
-    const { accountId } = await admin.customer();
-    const { wallet } = testWallet(sandbox, { autoRefresh: false });
+    const { accountId } = await env.admin.customer();
+    const { wallet } = testWallet(env.sandbox, { autoRefresh: false });
     const session = await emailLogin(wallet, accountId);
     const before = wallet.serverNow() - Date.now();
-    admin.advance(7 * MINUTE);
+    env.admin.advance(7 * MINUTE);
     await wallet.listSessions(accountId);
     const skew = wallet.serverNow() - Date.now() - before;
     expect(skew).toBeGreaterThan(7 * MINUTE * 1000 - 2000);
@@ -183,8 +174,8 @@ describe('expiry and refresh', () => {
 
 describe('logout and other devices', () => {
   it('logout deletes the session on the service and the key here', async () => {
-    const { accountId } = await admin.customer();
-    const { wallet, keyStore, requests } = testWallet(sandbox);
+    const { accountId } = await env.admin.customer();
+    const { wallet, keyStore, requests } = testWallet(env.sandbox);
     const session = await emailLogin(wallet, accountId);
     const loggedOut = nextEvent(wallet, 'logged-out');
     await wallet.logout(accountId);
@@ -201,9 +192,9 @@ describe('logout and other devices', () => {
   });
 
   it('listSessions shows every active session; signOutOtherDevices ends the ones not held here', async () => {
-    const { accountId } = await admin.customer();
-    const here = testWallet(sandbox);
-    const elsewhere = testWallet(sandbox);
+    const { accountId } = await env.admin.customer();
+    const here = testWallet(env.sandbox);
+    const elsewhere = testWallet(env.sandbox);
     const mine = await emailLogin(here.wallet, accountId);
     const theirs = await emailLogin(elsewhere.wallet, accountId);
     expect((await here.wallet.listSessions(accountId)).map((s) => s.id)).toEqual([mine.id, theirs.id]);
@@ -217,8 +208,8 @@ describe('logout and other devices', () => {
 
 describe('sessions of several credentials', () => {
   it('signer(excludeCredentialId) picks a session of another credential, or OTHER_CREDENTIAL_SESSION_REQUIRED', async () => {
-    const { accountId } = await admin.customer({ phone: true });
-    const { wallet } = testWallet(sandbox);
+    const { accountId } = await env.admin.customer({ phone: true });
+    const { wallet } = testWallet(env.sandbox);
     const { sessions } = (await import('../../src/session/context.js')).walletContext(wallet);
     const email = await emailLogin(wallet, accountId);
     expect(await codeOf(sessions.signer(accountId, { excludeCredentialId: email.credentialId }))).toBe('OTHER_CREDENTIAL_SESSION_REQUIRED');
@@ -237,8 +228,8 @@ describe('sessions of several credentials', () => {
   });
 
   it('forget() drops sessions the service ended: the next one becomes current, the last logs out', async () => {
-    const { accountId } = await admin.customer({ phone: true });
-    const { wallet, keyStore } = testWallet(sandbox);
+    const { accountId } = await env.admin.customer({ phone: true });
+    const { wallet, keyStore } = testWallet(env.sandbox);
     const { sessions } = (await import('../../src/session/context.js')).walletContext(wallet);
     const email = await emailLogin(wallet, accountId);
     const sms = await (await wallet.addSmsOtp({ accountId })).verify('000000');
@@ -256,15 +247,15 @@ describe('sessions of several credentials', () => {
   });
 
   it('when the current session expires, another held session of the account becomes current', async () => {
-    const { accountId } = await admin.customer({ phone: true });
-    const { wallet } = testWallet(sandbox, { autoRefresh: false });
+    const { accountId } = await env.admin.customer({ phone: true });
+    const { wallet } = testWallet(env.sandbox, { autoRefresh: false });
     const email = await emailLogin(wallet, accountId);
-    admin.advance(2 * MINUTE);
+    env.admin.advance(2 * MINUTE);
     const sms = await (await wallet.addSmsOtp({ accountId })).verify('000000');
     expect(wallet.session(accountId)?.id).toBe(sms.id);
     // Past the email session's expiry, not yet the SMS one's.
     const expired = nextEvent(wallet, 'expired');
-    admin.advance(13 * MINUTE + 1);
+    env.admin.advance(13 * MINUTE + 1);
     await wallet.listSessions(accountId);
     expect((await expired).id).toBe(email.id);
     expect(wallet.session(accountId)?.id).toBe(sms.id);

@@ -1,23 +1,14 @@
 // A tab whose timers were throttled (background, sleep) catches up when the page becomes visible
 // again or comes back online: the missed refresh runs then. The local clock is the manager's `now`.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../src/transport/index.js';
 import { createKeyStore, createMemoryBackend } from '../../src/keys/index.js';
 import { createSessionManager } from '../../src/session/manager.js';
 import type { WalletContext } from '../../src/session/context.js';
 import { startOtpLogin } from '../../src/flows/otp.js';
-import { Admin, BASIC, startTestSandbox } from '../flows/helpers/sandbox.js';
+import { BASIC, useTestSandbox } from '../flows/helpers/sandbox.js';
 
-let sandbox: RunningSandbox;
-let admin: Admin;
-
-beforeAll(async () => {
-  ({ sandbox, admin } = await startTestSandbox());
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const env = useTestSandbox();
 afterEach(() => {
   vi.unstubAllGlobals();
 });
@@ -25,10 +16,10 @@ afterEach(() => {
 function setup() {
   let skipped = 0;
   const now = (): number => Date.now() + skipped;
-  const client = createClient({ baseUrl: sandbox.url, headers: { Authorization: BASIC } });
+  const client = createClient({ baseUrl: env.sandbox.url, headers: { Authorization: BASIC } });
   const keyStore = createKeyStore({ backend: createMemoryBackend() });
   const sessions = createSessionManager({ client, keyStore, now, crossTab: false });
-  const ctx: WalletContext = { client, sessions, keyStore, trustedKeys: [sandbox.enclavePublicKey], passkey: {} };
+  const ctx: WalletContext = { client, sessions, keyStore, trustedKeys: [env.sandbox.enclavePublicKey], passkey: {} };
   return { ctx, sessions, sleep: (ms: number) => (skipped += ms) };
 }
 
@@ -41,7 +32,7 @@ describe('catching up after timers were throttled', () => {
       const target = Object.assign(new EventTarget(), { visibilityState: 'visible' });
       if (host === 'document') vi.stubGlobal('document', target);
       else vi.stubGlobal('addEventListener', target.addEventListener.bind(target));
-      const { accountId } = await admin.customer();
+      const { accountId } = await env.admin.customer();
       const { ctx, sessions, sleep } = setup();
       await sessions.restore();
       const session = await (await startOtpLogin(ctx, { accountId })).verify('000000');
@@ -57,7 +48,7 @@ describe('catching up after timers were throttled', () => {
   it('a hidden page does not act on visibilitychange', async () => {
     const target = Object.assign(new EventTarget(), { visibilityState: 'hidden' });
     vi.stubGlobal('document', target);
-    const { accountId } = await admin.customer();
+    const { accountId } = await env.admin.customer();
     const { ctx, sessions, sleep } = setup();
     await sessions.restore();
     const session = await (await startOtpLogin(ctx, { accountId })).verify('000000');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type RequestLogEntry } from '../../src/transport/index.js';
-import { isWalletError, type WalletError } from '../../src/errors.js';
+import { walletErrorOf } from '../helpers/errors.js';
 import { startFakeServer, type FakeServer, type Handler } from './fake-server.js';
 
 const servers: FakeServer[] = [];
@@ -12,16 +12,6 @@ async function serve(handler: Handler): Promise<FakeServer> {
   const server = await startFakeServer(handler);
   servers.push(server);
   return server;
-}
-
-async function failure(promise: Promise<unknown>): Promise<WalletError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isWalletError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a WalletError');
 }
 
 describe('request(): JSON calls', () => {
@@ -65,7 +55,7 @@ describe('request(): JSON calls', () => {
   it('maps the documented error body {code, reason, details}', async () => {
     const server = await serve(() => ({ status: 400, body: { code: 'INVALID_INPUT', reason: 'accountId is required', details: { field: 'accountId' } } }));
     const client = createClient({ baseUrl: server.url });
-    const error = await failure(client.request({ method: 'GET', path: '/auth/sessions' }));
+    const error = await walletErrorOf(client.request({ method: 'GET', path: '/auth/sessions' }));
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.status).toBe(400);
     expect(error.message).toBe('accountId is required');
@@ -78,7 +68,7 @@ describe('request(): JSON calls', () => {
       body: { status: 401, code: 'WALLET_SIGNATURE_INVALID', message: 'Signature verification failed', details: { requestId: 'Request:1' } },
     }));
     const client = createClient({ baseUrl: server.url });
-    const error = await failure(client.request({ method: 'PATCH', path: '/internal-accounts/InternalAccount:1', body: {} }));
+    const error = await walletErrorOf(client.request({ method: 'PATCH', path: '/internal-accounts/InternalAccount:1', body: {} }));
     expect(error.code).toBe('WALLET_SIGNATURE_INVALID');
     expect(error.status).toBe(401);
     expect(error.message).toBe('Signature verification failed');
@@ -90,25 +80,25 @@ describe('request(): JSON calls', () => {
       i === 0 ? { status: 404, body: { code: 'SESSION_NOT_FOUND', reason: 'no such session' } } : { status: 409, body: { code: 'CONFLICT', message: 'm', details: 'x' } },
     );
     const client = createClient({ baseUrl: server.url });
-    const a = await failure(client.request({ method: 'GET', path: '/a' }));
+    const a = await walletErrorOf(client.request({ method: 'GET', path: '/a' }));
     expect([a.code, a.status, a.details]).toEqual(['SESSION_NOT_FOUND', 404, undefined]);
-    const b = await failure(client.request({ method: 'GET', path: '/b' }));
+    const b = await walletErrorOf(client.request({ method: 'GET', path: '/b' }));
     expect([b.code, b.status, b.message, b.details]).toEqual(['CONFLICT', 409, 'm', undefined]);
   });
 
   it('maps an error status without a service body to BAD_RESPONSE with the status', async () => {
     const server = await serve(() => ({ status: 502, body: '<html>Bad gateway</html>', headers: { 'Content-Type': 'text/html' } }));
     const client = createClient({ baseUrl: server.url });
-    const error = await failure(client.request({ method: 'GET', path: '/x' }));
+    const error = await walletErrorOf(client.request({ method: 'GET', path: '/x' }));
     expect([error.code, error.status]).toEqual(['BAD_RESPONSE', 502]);
   });
 
   it('maps a 2xx that is not JSON, or empty, to BAD_RESPONSE', async () => {
     const server = await serve((_req, i) => (i === 0 ? { status: 200, body: 'OK', headers: { 'Content-Type': 'text/plain' } } : { status: 200 }));
     const client = createClient({ baseUrl: server.url });
-    const a = await failure(client.request({ method: 'GET', path: '/x' }));
+    const a = await walletErrorOf(client.request({ method: 'GET', path: '/x' }));
     expect([a.code, a.status]).toEqual(['BAD_RESPONSE', 200]);
-    const b = await failure(client.request({ method: 'GET', path: '/x' }));
+    const b = await walletErrorOf(client.request({ method: 'GET', path: '/x' }));
     expect(b.code).toBe('BAD_RESPONSE');
   });
 
@@ -118,7 +108,7 @@ describe('request(): JSON calls', () => {
     await server.close();
     const log: RequestLogEntry[] = [];
     const client = createClient({ baseUrl, onRequest: (e) => log.push(e) });
-    const error = await failure(client.request({ method: 'GET', path: '/x' }));
+    const error = await walletErrorOf(client.request({ method: 'GET', path: '/x' }));
     expect(error.code).toBe('NETWORK_ERROR');
     expect(error.cause).toBeDefined();
     expect(log[0]).toMatchObject({ status: undefined, error: 'NETWORK_ERROR', attempt: 1 });
@@ -128,7 +118,7 @@ describe('request(): JSON calls', () => {
     const server = await serve(() => ({ status: 200, body: {}, delayMs: 2000 }));
     const client = createClient({ baseUrl: server.url, timeoutMs: 150 });
     const started = Date.now();
-    const error = await failure(client.request({ method: 'GET', path: '/slow' }));
+    const error = await walletErrorOf(client.request({ method: 'GET', path: '/slow' }));
     expect(error.code).toBe('TIMEOUT');
     expect(Date.now() - started).toBeLessThan(1500);
   });
@@ -138,7 +128,7 @@ describe('request(): JSON calls', () => {
     const client = createClient({ baseUrl: server.url });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const error = await failure(client.request({ method: 'GET', path: '/slow', signal: controller.signal }));
+    const error = await walletErrorOf(client.request({ method: 'GET', path: '/slow', signal: controller.signal }));
     expect(error.code).toBe('ABORTED');
   });
 
@@ -175,7 +165,7 @@ describe('request(): JSON calls', () => {
   it('gives up on 429 after maxRateLimitRetries with RATE_LIMITED', async () => {
     const server = await serve(() => ({ status: 429, body: { code: 'RATE_LIMITED', reason: 'no' }, headers: { 'Retry-After': '0' } }));
     const client = createClient({ baseUrl: server.url, maxRateLimitRetries: 2 });
-    const error = await failure(client.request({ method: 'GET', path: '/x' }));
+    const error = await walletErrorOf(client.request({ method: 'GET', path: '/x' }));
     expect([error.code, error.status]).toEqual(['RATE_LIMITED', 429]);
     expect(error.details).toEqual({ retryAfterMs: 0 });
     expect(server.received).toHaveLength(3);
@@ -184,7 +174,7 @@ describe('request(): JSON calls', () => {
   it('fails at once when Retry-After exceeds maxRetryAfterMs; a bare 429 is still RATE_LIMITED', async () => {
     const server = await serve(() => ({ status: 429, headers: { 'Retry-After': '60' } }));
     const client = createClient({ baseUrl: server.url });
-    const error = await failure(client.request({ method: 'GET', path: '/x' }));
+    const error = await walletErrorOf(client.request({ method: 'GET', path: '/x' }));
     expect([error.code, error.status]).toEqual(['RATE_LIMITED', 429]);
     expect(error.details).toEqual({ retryAfterMs: 60_000 });
     expect(server.received).toHaveLength(1);
@@ -200,7 +190,7 @@ describe('request(): JSON calls', () => {
       client.request({ method: 'TRACE' as 'GET', path: '/x' }),
       client.request({ method: 'GET', path: '/x', headers: { 'bad header': 'x' } }),
     ];
-    for (const c of cases) expect((await failure(c)).code).toBe('INVALID_ARGUMENT');
+    for (const c of cases) expect((await walletErrorOf(c)).code).toBe('INVALID_ARGUMENT');
     expect(() => createClient({ baseUrl: '' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     expect(() => createClient({ baseUrl: server.url, timeoutMs: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     expect(server.received).toHaveLength(0);

@@ -1,7 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type RequestLogEntry, type SignRequest } from '../../src/transport/index.js';
 import { generateSessionKey, signerFromKey, type SessionKey, type Signer } from '../../src/crypto/index.js';
-import { WalletError, isWalletError } from '../../src/errors.js';
+import { WalletError } from '../../src/errors.js';
+import { walletErrorOf } from '../helpers/errors.js';
 import { signedService, startFakeServer, verifyStampWithNode, type FakeServer, type SignedServiceOptions } from './fake-server.js';
 
 const servers: FakeServer[] = [];
@@ -19,16 +20,6 @@ async function serveSigned(options: SignedServiceOptions = {}) {
   const server = await startFakeServer(service.handler);
   servers.push(server);
   return { service, server };
-}
-
-async function failure(promise: Promise<unknown>): Promise<WalletError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isWalletError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a WalletError');
 }
 
 const PATH = '/internal-accounts/InternalAccount:1';
@@ -153,7 +144,7 @@ describe('signed(): the signed-retry engine', () => {
       intercept: (req) => (req.headers['service-wallet-signature'] ? { status: 200, body: { status: 'PROCESSING', message: 'wait' } } : undefined),
     });
     const client = createClient({ baseUrl: server.url, processingBackoffMs: 1, maxProcessingResends: 2 });
-    const error = await failure(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' }));
+    const error = await walletErrorOf(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' }));
     expect(error.code).toBe('STILL_PROCESSING');
     expect(server.received).toHaveLength(4); // leg 1, leg 2, two resends
 
@@ -191,7 +182,7 @@ describe('signed(): the signed-retry engine', () => {
     const { server } = await serveSigned({ ttlMs: -1000 });
     let hooked = 0;
     const client = createClient({ baseUrl: server.url, onBeforeSign: () => void hooked++ });
-    const error = await failure(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' }));
+    const error = await walletErrorOf(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' }));
     expect(error.code).toBe('CHALLENGE_EXPIRED');
     expect(server.received).toHaveLength(2);
     expect(server.received.every((r) => r.headers['service-wallet-signature'] === undefined)).toBe(true);
@@ -254,10 +245,10 @@ describe('signed(): the signed-retry engine', () => {
   it('SIGNING_REFUSED when onBeforeSign returns false or throws; nothing signed is sent', async () => {
     const { server } = await serveSigned();
     const client = createClient({ baseUrl: server.url });
-    const refused = await failure(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', onBeforeSign: () => false }));
+    const refused = await walletErrorOf(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', onBeforeSign: () => false }));
     expect(refused.code).toBe('SIGNING_REFUSED');
     const reason = new Error('user said no');
-    const thrown = await failure(
+    const thrown = await walletErrorOf(
       client.signed({
         method: 'PATCH',
         path: PATH,
@@ -322,7 +313,7 @@ describe('signed(): the signed-retry engine', () => {
       },
       sign: (data) => signers[Math.min(n++, 1)]!.sign(data),
     };
-    const error = await failure(client.signed({ method: 'POST', path: '/auth/delegated-keys', body: {}, signer: flaky, purpose: 'p' }));
+    const error = await walletErrorOf(client.signed({ method: 'POST', path: '/auth/delegated-keys', body: {}, signer: flaky, purpose: 'p' }));
     expect([error.code, error.status]).toEqual(['WALLET_SIGNATURE_INVALID', 401]);
   });
 
@@ -330,7 +321,7 @@ describe('signed(): the signed-retry engine', () => {
     const server = await startFakeServer(() => ({ status: 202, body: { payloadToSign: 'x', expiresAt: new Date(Date.now() + 60_000).toISOString() } }));
     servers.push(server);
     const client = createClient({ baseUrl: server.url });
-    const error = await failure(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' }));
+    const error = await walletErrorOf(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' }));
     expect([error.code, error.status]).toEqual(['BAD_RESPONSE', 202]);
   });
 
@@ -338,11 +329,11 @@ describe('signed(): the signed-retry engine', () => {
     const { server } = await serveSigned();
     const client = createClient({ baseUrl: server.url });
     const broken = { publicKeyHex: key.publicKeyHex, sign: async () => { throw new TypeError('boom'); } };
-    expect((await failure(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: broken, purpose: 'p' }))).code).toBe('SIGNER_FAILED');
-    const evicted = await failure(
+    expect((await walletErrorOf(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: broken, purpose: 'p' }))).code).toBe('SIGNER_FAILED');
+    const evicted = await walletErrorOf(
       client.signed({ method: 'PATCH', path: PATH, body: {}, getSigner: () => { throw new WalletError('KEY_EVICTED'); }, purpose: 'p' }),
     );
     expect(evicted.code).toBe('KEY_EVICTED');
-    expect((await failure(client.signed({ method: 'PATCH', path: PATH, body: {}, purpose: 'p' } as never))).code).toBe('INVALID_ARGUMENT');
+    expect((await walletErrorOf(client.signed({ method: 'PATCH', path: PATH, body: {}, purpose: 'p' } as never))).code).toBe('INVALID_ARGUMENT');
   });
 });

@@ -4,10 +4,14 @@
  * at the sandbox with Basic auth in `headers` and a memory key store.
  */
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { createWallet, type Wallet, type WalletConfig, type WalletEvents } from '../../../src/wallet.js';
 import { createKeyStore, createMemoryBackend, type KeyStore, type KeyStoreBackend } from '../../../src/keys/index.js';
 import type { RequestLogEntry } from '../../../src/transport/index.js';
+import type { Session } from '../../../src/session/index.js';
+
+export { codeOf, errorOf } from '../../helpers/errors.js';
 
 export const BASIC = `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}`;
 export const ORIGIN = 'http://localhost:5173';
@@ -35,7 +39,7 @@ export class Admin {
   async customer(options: { phone?: boolean; email?: boolean } = {}): Promise<TestCustomer> {
     const id = randomUUID();
     const email = `user-${id}@example.com`;
-    const phoneNumber = options.phone ? `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}` : undefined;
+    const phoneNumber = options.phone ? randomPhone() : undefined;
     const created = await this.call('POST', '/customers', {
       customerType: 'INDIVIDUAL',
       platformCustomerId: `pc-${id}`,
@@ -62,9 +66,52 @@ export class Admin {
   }
 }
 
+/** A fresh US phone number in the 555 range. */
+export function randomPhone(): string {
+  return `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+}
+
 export async function startTestSandbox(): Promise<{ sandbox: RunningSandbox; admin: Admin }> {
   const sandbox = await startSandbox({ port: 0, log: false, origin: ORIGIN, rpId: 'localhost' });
   return { sandbox, admin: new Admin(sandbox) };
+}
+
+/** The sandbox of one test file and its admin client, readable once `beforeAll` has run. */
+export interface SandboxScope<A> {
+  readonly sandbox: RunningSandbox;
+  readonly admin: A;
+}
+
+/**
+ * Starts a sandbox (with `start`) in `beforeAll` and closes it in `afterAll` of the calling test file
+ * (or describe block). Reading `sandbox` or `admin` before `beforeAll` has run throws.
+ */
+export function useSandbox<A>(start: () => Promise<{ sandbox: RunningSandbox; admin: A }>): SandboxScope<A> {
+  let started: { sandbox: RunningSandbox; admin: A } | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(async () => {
+    await started?.sandbox.close();
+    started = undefined;
+  });
+  const get = () => {
+    if (!started) throw new Error('the test sandbox is read outside a test (before beforeAll or after afterAll)');
+    return started;
+  };
+  return {
+    get sandbox() {
+      return get().sandbox;
+    },
+    get admin() {
+      return get().admin;
+    },
+  };
+}
+
+/** The flow and session tests' sandbox (origin ORIGIN, rpId localhost) for the calling test file. */
+export function useTestSandbox(): SandboxScope<Admin> {
+  return useSandbox(startTestSandbox);
 }
 
 export interface TestWallet {
@@ -95,10 +142,12 @@ export function testWallet(sandbox: RunningSandbox, options: Partial<WalletConfi
   return { wallet, keyStore, backend, requests };
 }
 
+/** The code every sandbox OTP accepts. */
+export const OTP = '000000';
+
 /** Logs in by email OTP with the sandbox code. */
-export async function emailLogin(wallet: Wallet, accountId: string) {
-  const login = await wallet.startOtpLogin({ accountId });
-  return login.verify('000000');
+export async function emailLogin(wallet: Wallet, accountId: string): Promise<Session> {
+  return (await wallet.startOtpLogin({ accountId })).verify(OTP);
 }
 
 /** Resolves on the next `event` of the wallet (rejects after `ms`). */
@@ -114,23 +163,4 @@ export function nextEvent<E extends keyof WalletEvents>(wallet: Wallet, event: E
       resolve(payload);
     });
   });
-}
-
-/** The WalletError code a promise rejects with. */
-export async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as { code?: string }).code ?? `not a WalletError: ${String(error)}`;
-  }
-  throw new Error('expected a rejection');
-}
-
-export async function errorOf(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }

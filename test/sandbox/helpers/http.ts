@@ -3,6 +3,7 @@
  * returned (never thrown) so tests assert statuses and codes.
  */
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { jsonOrUndefined } from '../../helpers/json.js';
 
 export interface Answer {
   status: number;
@@ -42,12 +43,7 @@ export class Api {
     if (method === 'GET' || method === 'HEAD') body = undefined; // fetch refuses bodies on these
     const res = await fetch(`${this.sandbox.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'manual' });
     const text = await res.text();
-    let json: unknown;
-    try {
-      json = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+    const json = jsonOrUndefined(text);
     return { status: res.status, headers: res.headers, text, json };
   }
 
