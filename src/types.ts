@@ -41,20 +41,16 @@ export interface PasskeyAuthChallenge extends AuthMethod {
   expiresAt: string;
 }
 
-/** A session as the service describes it (`Session:…`). */
-export interface AuthSession {
-  id: string;
-  accountId: string;
-  type: CredentialType;
-  nickname: string;
-  createdAt: string;
-  updatedAt: string;
+/**
+ * A session as the service describes it: the AuthMethod fields of its credential with a `Session:…`
+ * id (wire-reference §5), plus its expiry.
+ */
+export interface AuthSession extends AuthMethod {
   expiresAt: string;
   /** The credential the session belongs to (sent by the sandbox; absent from older answers). */
   authMethodId?: string;
   /** Legacy flow only: the sealed session signing key (base58check). */
   encryptedSessionSigningKey?: string;
-  [field: string]: unknown;
 }
 
 /** A delegated signing key held by the service for a card funding source. */

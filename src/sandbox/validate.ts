@@ -12,6 +12,7 @@
  * Getters return `undefined` for an absent or bad field, so after `done()` the required ones are set
  * (use `f.req(value)` to narrow). Nested objects share the error list (`f.object('attestation')`).
  */
+import { parsePublicKey, type ParsedPublicKey } from './crypto/p256.js';
 import { invalidInput, type FieldConstraint, type FieldError } from './errors.js';
 
 export interface StringRule {
@@ -102,6 +103,24 @@ export class Fields {
       return undefined;
     }
     return value;
+  }
+
+  /**
+   * A hex SEC1 P-256 public key on the curve (`clientPublicKey`), optionally of one form; a bad one is
+   * listed with the other bad fields as FORMAT. `hex` is the value exactly as sent (the OAuth nonce
+   * and the passkey challenge bind those bytes).
+   */
+  publicKey(name: string, rule: { required?: boolean; form?: ParsedPublicKey['form'] } = {}): (ParsedPublicKey & { readonly hex: string }) | undefined {
+    const raw = this.string(name, { ...(rule.required !== undefined ? { required: rule.required } : {}), max: 130 });
+    if (raw === undefined) return undefined;
+    const key = parsePublicKey(raw);
+    if (key === undefined || (rule.form !== undefined && key.form !== rule.form)) {
+      this.add(name, 'FORMAT', rule.form === 'uncompressed'
+        ? 'must be a fresh uncompressed P-256 public key (130 hex characters, 04 prefix)'
+        : 'must be a P-256 public key in hex (compressed or uncompressed)');
+      return undefined;
+    }
+    return { ...key, hex: raw };
   }
 
   enum<T extends string>(name: string, values: readonly T[], rule: { required?: boolean } = {}): T | undefined {

@@ -154,6 +154,14 @@ describe('OAuth (wire-reference §5.2)', () => {
     expect(r.json.details.errors.map((e: any) => e.field).sort()).toEqual(['clientPublicKey', 'oidcToken']);
     const badKey = await api.post(`/auth/credentials/${enc(w.oauth.id)}/verify`, { type: 'OAUTH', oidcToken: 'x', clientPublicKey: '04abc' });
     expect(badKey.json.details.errors[0].field).toBe('clientPublicKey');
+    // A key that is not on the curve is listed together with the other bad fields, in one 400.
+    const offCurve = vectors.invalidPoints[0]?.hex as string;
+    const both = await api.post(`/auth/credentials/${enc(w.oauth.id)}/verify`, { type: 'OAUTH', clientPublicKey: offCurve });
+    expect(both.status).toBe(400);
+    expect(both.json.details.errors).toEqual([
+      { field: 'oidcToken', constraint: 'REQUIRED', message: expect.any(String) },
+      { field: 'clientPublicKey', constraint: 'FORMAT', message: expect.any(String) },
+    ]);
   });
 });
 

@@ -64,13 +64,12 @@ async function verifyOauth(ctx: RequestContext, method: AuthMethodRecord) {
   f.onlyKnown(['type', 'oidcToken', 'clientPublicKey']);
   checkType(f, method);
   const token = f.string('oidcToken', { required: true, max: 16_384 });
-  const raw = f.string('clientPublicKey', { required: true, max: 130 });
+  const parsed = f.publicKey('clientPublicKey', { required: true });
   f.done();
-  const key = parsePublicKey(raw);
-  if (key === undefined) throw invalidField('clientPublicKey', 'FORMAT', 'must be a P-256 public key in hex (compressed or uncompressed)');
+  const key = f.req(parsed);
   const claims = parseOidcToken(token);
   if (method.oauth === undefined) throw invalidField('type', 'ENUM', 'the credential is not an OAUTH credential');
-  checkOidcLogin(claims, method.oauth, f.req(raw), ctx.state.clock.now());
+  checkOidcLogin(claims, method.oauth, key.hex, ctx.state.clock.now());
   const session = await createSession(ctx.state, method, key);
   return json(200, session.view);
 }

@@ -24,13 +24,12 @@
  * (`400 INVALID_INPUT`); rate limit in domain/rate-limit.ts.
  */
 import { json, noContent, type RequestContext, type SandboxState } from '../context.js';
-import { parsePublicKey } from '../crypto/p256.js';
 import { parseOidcToken } from '../domain/oidc.js';
 import { issueOtp } from '../domain/otp.js';
 import { canonicalSessionBody, sha256Hex, verifyPasskeyRegistration, type RegisteredPasskey } from '../domain/passkeys.js';
 import { takeChallengeSlot } from '../domain/rate-limit.js';
 import { revokeSessionsOf } from '../domain/sessions.js';
-import { badRequest, invalidField, invalidInput } from '../errors.js';
+import { badRequest, invalidInput } from '../errors.js';
 import { requireAuthMethod, requireCustomer, requireWallet } from '../lookups.js';
 import type { Router } from '../router.js';
 import { CHALLENGE_TTL_MS, issueChallenge, verifyRetry } from '../signed-retry.js';
@@ -214,14 +213,13 @@ async function challengeCredential(ctx: RequestContext) {
   const f = Fields.ofOptional(ctx.body);
   if (method.type === 'OAUTH') throw invalidInput('OAUTH credentials have no challenge step: call /verify with a fresh token');
   if (method.type === 'PASSKEY') {
-    const raw = f.string('clientPublicKey', { required: true, max: 130 });
+    const parsed = f.publicKey('clientPublicKey', { required: true });
     f.done();
-    const key = parsePublicKey(raw);
-    if (key === undefined) throw invalidField('clientPublicKey', 'FORMAT', 'must be a P-256 public key in hex (compressed or uncompressed)');
+    const key = f.req(parsed);
     takeChallengeSlot(state, method.id);
     const now = state.clock.now();
     const requestId = newId('Request');
-    const clientPublicKey = raw as string;
+    const clientPublicKey = key.hex;
     const challenge = sha256Hex(
       canonicalSessionBody({
         organizationId: account.organizationId,

@@ -14,9 +14,8 @@
 import { json, type RequestContext } from '../context.js';
 import { hpkeSeal } from '../crypto/hpke.js';
 import { bytesToHex, utf8 } from '../crypto/encoding.js';
-import { parsePublicKey } from '../crypto/p256.js';
 import { jsonBytes } from '../enclave.js';
-import { invalidField, invalidInput } from '../errors.js';
+import { invalidInput } from '../errors.js';
 import { paginate } from '../list.js';
 import { requireAccount, requireCustomer, requireWallet } from '../lookups.js';
 import type { Router } from '../router.js';
@@ -83,12 +82,9 @@ async function exportWallet(ctx: RequestContext) {
   const retry = verifyRetry(ctx);
   const f = Fields.of(ctx.body);
   f.onlyKnown(['clientPublicKey']);
-  const raw = f.string('clientPublicKey', { required: true, max: 130 });
+  const parsed = f.publicKey('clientPublicKey', { required: true, form: 'uncompressed' });
   f.done();
-  const key = parsePublicKey(raw);
-  if (key === undefined || key.form !== 'uncompressed') {
-    throw invalidField('clientPublicKey', 'FORMAT', 'must be a fresh uncompressed P-256 public key (130 hex characters, 04 prefix)');
-  }
+  const key = f.req(parsed);
   if (retry === null) {
     return issueChallenge(ctx, {
       type: 'EXPORT_WALLET',

@@ -12,9 +12,7 @@
  *   gives a legacy sealed key.
  */
 import { json, noContent, type RequestContext } from '../context.js';
-import { parsePublicKey } from '../crypto/p256.js';
 import { createSession } from '../domain/sessions.js';
-import { invalidField } from '../errors.js';
 import { requireActiveSession, requireAuthMethod, requireWallet } from '../lookups.js';
 import type { Router } from '../router.js';
 import { issueChallenge, verifyRetry } from '../signed-retry.js';
@@ -62,10 +60,9 @@ async function refreshSession(ctx: RequestContext) {
   const retry = verifyRetry(ctx);
   const f = Fields.of(ctx.body);
   f.onlyKnown(['clientPublicKey']);
-  const raw = f.string('clientPublicKey', { required: true, max: 130 });
+  const parsed = f.publicKey('clientPublicKey', { required: true });
   f.done();
-  const key = parsePublicKey(raw);
-  if (key === undefined) throw invalidField('clientPublicKey', 'FORMAT', 'must be a P-256 public key in hex (compressed or uncompressed)');
+  const key = f.req(parsed);
   if (retry === null) {
     return issueChallenge(ctx, {
       type: 'REFRESH_SESSION',
