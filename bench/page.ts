@@ -9,7 +9,6 @@ import {
   derFromP1363,
   generateSessionKey,
   hexToBytes,
-  importHpkeRecipientKey,
   openExportBundle,
   p1363FromDer,
   parseStamp,
@@ -17,6 +16,7 @@ import {
   stamp,
   utf8Encode,
 } from '../src/crypto/index.js';
+import { importHpkeRecipientKey } from '../test/helpers/hpke-keys.js';
 // Not re-exported by the crypto index: the pieces stamp() is made of, for the step-by-step timing.
 import { base64urlInto, textEncoder } from '../src/crypto/encoding.js';
 import { MAX_DER_SIGNATURE_LENGTH, writeDerFromP1363 } from '../src/crypto/der.js';

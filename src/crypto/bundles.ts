@@ -142,7 +142,8 @@ export function parseOtpTargetBundle(s: string): SignedBundle & { targetPublic: 
  * Builds `encryptedOtpBundle`: verifies the target bundle, HPKE-seals
  * JSON.stringify({otp_code, public_key}) to its targetPublic and returns the JSON string
  * {"encappedPublic": hex, "ciphertext": hex}. `sessionPublicKeyHex` must be compressed (the service
- * rejects an uncompressed one). Decision: the OTP code is only required to be a non-empty string —
+ * rejects an uncompressed one). The plaintext bytes are zeroed after sealing, whatever happened.
+ * Decision: the OTP code is only required to be a non-empty string —
  * platforms use 4–12 alphanumeric characters, so no format is assumed.
  */
 export async function buildEncryptedOtpBundle(args: {
@@ -165,13 +166,19 @@ export async function buildEncryptedOtpBundle(args: {
   }
   const target = parseOtpTargetBundle(args.targetBundle);
   await verifySignedBundle(target, args.trustedKeys);
+  // The code's bytes are zeroed once sealed (or on failure). The strings (the caller's code, the JSON)
+  // are immutable and left to the garbage collector: only bytes we own can be wiped.
   const plaintext = utf8Encode(JSON.stringify({ otp_code: otpCode, public_key: sessionPublicKeyHex.toLowerCase() }));
-  const { enc, ciphertext } = await hpkeSeal({
-    recipientPublicKey: target.targetPublic,
-    plaintext,
-    ...(args.ekm ? { ekm: args.ekm } : {}),
-  });
-  return JSON.stringify({ encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext) });
+  try {
+    const { enc, ciphertext } = await hpkeSeal({
+      recipientPublicKey: target.targetPublic,
+      plaintext,
+      ...(args.ekm ? { ekm: args.ekm } : {}),
+    });
+    return JSON.stringify({ encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext) });
+  } finally {
+    plaintext.fill(0);
+  }
 }
 
 /**

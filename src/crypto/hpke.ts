@@ -5,7 +5,7 @@
  * WebCrypto only (ECDH, HMAC, AES-GCM): no HPKE library in the browser bundle.
  */
 import { WalletError, invalidArgument } from '../errors.js';
-import { base64urlEncode, concatBytes, hexToBytes, utf8Encode } from './encoding.js';
+import { concatBytes, utf8Encode } from './encoding.js';
 import { keySchedule, kemSharedSecret } from './hpke-schedule.js';
 import { toUncompressedPublicKey } from './p256.js';
 import { ECDH_P256, buf, isKey, subtle } from './webcrypto.js';
@@ -93,33 +93,5 @@ export async function hpkeOpen(args: { recipientKey: CryptoKeyPair; enc: Uint8Ar
     return new Uint8Array(await api.decrypt({ name: 'AES-GCM', iv: nonce, additionalData: aad }, key, buf(ciphertext)));
   } catch (cause) {
     throw new WalletError('DECRYPTION_FAILED', undefined, { cause });
-  }
-}
-
-/**
- * A raw 32-byte P-256 scalar → an ECDH key pair for HPKE (tests, the sandbox's enclave keys, `ekm`).
- * The scalar goes in as JWK; its public point is learned from one extractable import that is then
- * dropped, so the returned private key is non-extractable. Not a scalar in [1, n−1] → INVALID_ARGUMENT.
- */
-export async function importHpkeRecipientKey(privateKeyBytes: Uint8Array): Promise<CryptoKeyPair> {
-  if (!(privateKeyBytes instanceof Uint8Array) || privateKeyBytes.length !== 32) {
-    throw invalidArgument('privateKeyBytes', 'a 32-byte P-256 private scalar');
-  }
-  const api = subtle();
-  // PKCS#8 PrivateKeyInfo for P-256 without the optional public key (RFC 5915), then the scalar.
-  const pkcs8 = concatBytes(hexToBytes('3041020100301306072a8648ce3d020106082a8648ce3d030107042730250201010420'), privateKeyBytes);
-  try {
-    const temporary = await api.importKey('pkcs8', buf(pkcs8), ECDH_P256, true, ['deriveBits']);
-    const jwk = await api.exportKey('jwk', temporary);
-    const { x, y } = jwk;
-    if (typeof x !== 'string' || typeof y !== 'string') throw new Error('no public point');
-    const d = base64urlEncode(privateKeyBytes);
-    const privateKey = await api.importKey('jwk', { kty: 'EC', crv: 'P-256', d, x, y }, ECDH_P256, false, ['deriveBits']);
-    const publicKey = await api.importKey('jwk', { kty: 'EC', crv: 'P-256', x, y }, ECDH_P256, true, []);
-    return { privateKey, publicKey };
-  } catch (cause) {
-    throw new WalletError('INVALID_ARGUMENT', 'privateKeyBytes is not a valid P-256 private scalar', { cause });
-  } finally {
-    pkcs8.fill(0);
   }
 }

@@ -14,7 +14,7 @@ export { generateRecipientKey, generateSessionKey, sessionKeyFromPair, verifySig
 export type { SessionKey } from './keypair.js';
 export { SIGNATURE_SCHEME, parseStamp, signerFromKey, stamp } from './stamp.js';
 export type { ParsedStamp, Signer } from './stamp.js';
-export { HPKE_INFO, hpkeOpen, hpkeSeal, importHpkeRecipientKey } from './hpke.js';
+export { HPKE_INFO, hpkeOpen, hpkeSeal } from './hpke.js';
 export {
   buildEncryptedOtpBundle,
   openExportBundle,

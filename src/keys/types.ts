@@ -1,9 +1,12 @@
 /** Shapes of the key store: records, filters, backends. */
 
-/** What a stored key is for. */
-export type KeyPurpose = 'session' | 'otp' | 'export-recipient' | 'legacy-recipient';
+/**
+ * What a stored key is for. There is no export purpose: a wallet export's recipient key lives in
+ * that call's memory only and is never stored (src/actions/export.ts).
+ */
+export type KeyPurpose = 'session' | 'otp' | 'legacy-recipient';
 
-export const KEY_PURPOSES: readonly KeyPurpose[] = ['session', 'otp', 'export-recipient', 'legacy-recipient'];
+export const KEY_PURPOSES: readonly KeyPurpose[] = ['session', 'otp', 'legacy-recipient'];
 
 /** One stored key pair, keyed by its compressed public key hex. */
 export interface StoredKey {

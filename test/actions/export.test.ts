@@ -1,12 +1,13 @@
 // Wallet export through the wallet facade against the sandbox: a valid BIP-39 mnemonic in exactly two
-// requests, a fresh uncompressed recipient key that is gone from the key store afterwards (also after
-// every failure), the envelope's signature checked against the trusted keys unless the app opted
-// out, and the mnemonic never stored or logged.
+// requests, a fresh uncompressed recipient key that never reaches the key store's storage (watched
+// while the export is in flight, and after every failure), the envelope's signature checked against
+// the trusted keys unless the app opted out, and the mnemonic never stored or logged.
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bytesToHex, generateRecipientKey, generateSessionKey } from '../../src/crypto/index.js';
-import { counted, failing, loggedInCustomer, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
+import { bytesToHex, generateSessionKey } from '../../src/crypto/index.js';
+import { createMemoryBackend, type KeyStoreBackend } from '../../src/keys/index.js';
+import { counted, emailLogin, failing, loggedInCustomer, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
 
 const env = useTestSandbox();
 let customer: TestCustomer;
@@ -19,8 +20,22 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** ECDH private keys held by the wallet's storage (every value, key records and metadata alike). */
 async function recipientKeys(w: TestWallet): Promise<number> {
-  return (await w.keyStore.list({ purpose: 'export-recipient' })).length;
+  return ecdhKeysIn(await w.backend.entries());
+}
+
+function ecdhKeysIn(entries: Array<[string, unknown]>): number {
+  let n = 0;
+  const visit = (value: unknown): void => {
+    if (value instanceof CryptoKey) {
+      if (value.type === 'private' && value.algorithm.name === 'ECDH') n++;
+    } else if (typeof value === 'object' && value !== null) {
+      for (const v of Object.values(value)) visit(v);
+    }
+  };
+  for (const [, value] of entries) visit(value);
+  return n;
 }
 
 /** A wallet on the same storage as `t` (so it holds t's session), with other options. */
@@ -135,11 +150,49 @@ describe('exportWallet', () => {
     expect((await failing(w, () => w.wallet.exportWallet())).error.code).toBe('NOT_LOGGED_IN');
   });
 
-  it('sweeps a recipient key left behind by an interrupted export', async () => {
-    const old = await generateRecipientKey();
-    await t.keyStore.put({ ...old, purpose: 'export-recipient', accountId: customer.accountId, createdAt: Date.now() - 60 * 60 * 1000 });
-    expect(await recipientKeys(t)).toBe(1);
-    await t.wallet.exportWallet();
-    expect(await recipientKeys(t)).toBe(0);
+  it('the recipient key never reaches storage: no write during an export, no ECDH key stored while it is in flight', async () => {
+    const inner = createMemoryBackend();
+    const writes: string[] = [];
+    const observed: KeyStoreBackend = {
+      kind: inner.kind,
+      get: (key) => inner.get(key),
+      set: (key, value) => {
+        writes.push(key);
+        return inner.set(key, value);
+      },
+      delete: (key) => inner.delete(key),
+      entries: () => inner.entries(),
+      clear: () => inner.clear(),
+    };
+    // Looked at between the challenge and the signed leg: the recipient key exists then (its public
+    // key went out in leg 1) and the envelope has not come back yet.
+    let midCall: { entries: Array<[string, unknown]>; stored: number } | undefined;
+    const w = testWallet(env.sandbox, {
+      backend: observed,
+      onBeforeSign: async (request) => {
+        if (request.purpose === 'export-wallet') midCall = { entries: await inner.entries(), stored: (await w.keyStore.list()).length };
+      },
+    });
+    await emailLogin(w.wallet, customer.accountId);
+    const storedBefore = (await w.keyStore.list()).length;
+    const writesBefore = writes.length;
+
+    const { result, wire } = await counted(w, () => w.wallet.exportWallet());
+    expect(validateMnemonic(result, wordlist)).toBe(true);
+    const sent = (JSON.parse(wire[0]!.body!) as { clientPublicKey: string }).clientPublicKey;
+    expect(sent).toMatch(/^04[0-9a-f]{128}$/);
+
+    expect(midCall).toBeDefined();
+    expect(ecdhKeysIn(midCall!.entries)).toBe(0);
+    expect(midCall!.stored).toBe(storedBefore);
+    expect(JSON.stringify(midCall!.entries)).not.toContain(sent.slice(2, 66)); // not even its public key
+    expect(writes.slice(writesBefore)).toEqual([]);
+    expect(await recipientKeys(w)).toBe(0);
+    w.wallet.dispose();
+  });
+
+  it('the key store has no purpose for an export key: it cannot be asked to keep one', async () => {
+    const error = await t.keyStore.generate({ purpose: 'export-recipient' as 'session' }).then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
 import { p256 } from '@noble/curves/nist.js';
 import {
@@ -9,7 +9,6 @@ import {
   generateRecipientKey,
   generateSessionKey,
   hpkeSeal,
-  importHpkeRecipientKey,
   oauthNonce,
   openExportBundle,
   parseOtpTargetBundle,
@@ -21,6 +20,7 @@ import {
   type SessionKey,
   type TrustedKeys,
 } from '../../src/crypto/index.js';
+import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { createHash } from 'node:crypto';
 import { asyncCodeOf, codeOf, hex, vectors } from './helpers.js';
 
@@ -73,6 +73,38 @@ describe('OTP target bundle and encrypted OTP bundle', () => {
       concatBytes(hex(encappedPublic), hex(otp.recipientPublicKeyUncompressed)),
     );
     expect(utf8Decode(new Uint8Array(pt))).toBe(`{"otp_code":"A1b2C3d4E5f6","public_key":"${session.publicKeyHex}"}`);
+  });
+  it('zeroes the OTP plaintext bytes once sealed, and when sealing fails', async () => {
+    const enclave = await generateSessionKey();
+    const session = await generateSessionKey();
+    const targetBundle = await otpTargetBundle(enclave);
+    const subtle = globalThis.crypto.subtle;
+    const encrypt = subtle.encrypt.bind(subtle);
+    const seen: Array<{ bytes: Uint8Array; atCall: string }> = [];
+    const spy = vi.spyOn(subtle, 'encrypt').mockImplementation(async (algorithm, key, data) => {
+      const bytes = data as Uint8Array;
+      seen.push({ bytes, atCall: utf8Decode(bytes) });
+      return encrypt(algorithm, key, data);
+    });
+    try {
+      await buildEncryptedOtpBundle({ targetBundle, otpCode: '918273', sessionPublicKeyHex: session.publicKeyHex, trustedKeys: [enclave.publicKeyHex] });
+      expect(seen).toHaveLength(1);
+      // AES-GCM was given the plaintext itself (no copy left behind) and it held the code then ...
+      expect(seen[0]!.atCall).toBe(`{"otp_code":"918273","public_key":"${session.publicKeyHex}"}`);
+      // ... and every byte of it is zero now.
+      expect(seen[0]!.bytes.length).toBe(seen[0]!.atCall.length);
+      expect(seen[0]!.bytes.every((b) => b === 0)).toBe(true);
+
+      spy.mockImplementation(async (_algorithm, _key, data) => {
+        seen.push({ bytes: data as Uint8Array, atCall: utf8Decode(data as Uint8Array) });
+        throw new DOMException('refused', 'OperationError');
+      });
+      await expect(buildEncryptedOtpBundle({ targetBundle, otpCode: '564738', sessionPublicKeyHex: session.publicKeyHex, trustedKeys: [enclave.publicKeyHex] })).rejects.toThrow();
+      expect(seen[1]!.atCall).toContain('"otp_code":"564738"');
+      expect(seen[1]!.bytes.every((b) => b === 0)).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
   });
   it('parseOtpTargetBundle returns the target point and the signed bytes', async () => {
     const enclave = await generateSessionKey();

@@ -10,10 +10,10 @@ import {
   generateRecipientKey,
   hpkeOpen,
   hpkeSeal,
-  importHpkeRecipientKey,
   utf8Decode,
   utf8Encode,
 } from '../../src/crypto/index.js';
+import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { ECDH, coreOpen, coreSeal, info, otpSealSchedule, rawPublic, suite } from './hpke-reference.js';
 import { asyncCodeOf, hex, vectors } from './helpers.js';
 

@@ -5,7 +5,8 @@
  * HPKE tests alike.
  */
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
-import { HPKE_INFO, concatBytes, hexToBytes, importHpkeRecipientKey, utf8Encode } from '../../src/crypto/index.js';
+import { HPKE_INFO, concatBytes, hexToBytes, utf8Encode } from '../../src/crypto/index.js';
+import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { kemSharedSecret, keySchedule } from '../../src/crypto/hpke-schedule.js';
 
 export const suite = new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes256Gcm() });

@@ -8,10 +8,10 @@ import {
   hexToBytes,
   hpkeOpen,
   hpkeSeal,
-  importHpkeRecipientKey,
   utf8Decode,
   utf8Encode,
 } from '../../src/index.js';
+import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { coreOpen, coreSeal, otpSealSchedule } from './hpke-reference.js';
 
 /** getRandomValues fills at most 65,536 bytes per call. */

@@ -9,10 +9,10 @@ import {
   generateSessionKey,
   hpkeOpen,
   hpkeSeal,
-  importHpkeRecipientKey,
   utf8Decode,
   utf8Encode,
 } from '../../src/crypto/index.js';
+import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { asyncCodeOf, hex, vectors } from './helpers.js';
 import { suite } from './hpke-reference.js';
 

@@ -8,13 +8,13 @@ import {
   generateSessionKey,
   hexToBytes,
   hpkeSeal,
-  importHpkeRecipientKey,
   openExportBundle,
   parseStamp,
   stamp,
   utf8Encode,
   verifySignature,
 } from '../../src/index.js';
+import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { openSealedSessionKey } from '../../src/legacy.js';
 
 describe('keys in the browser', () => {

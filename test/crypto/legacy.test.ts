@@ -8,11 +8,11 @@ import {
   concatBytes,
   generateRecipientKey,
   hpkeSeal,
-  importHpkeRecipientKey,
   parseStamp,
   stamp,
   utf8Encode,
 } from '../../src/crypto/index.js';
+import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { asyncCodeOf, hex, nodeVerifies, vectors } from './helpers.js';
 
 const v = vectors.credentialBundle;

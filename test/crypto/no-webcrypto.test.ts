@@ -20,7 +20,6 @@ it('imports without crypto and every WebCrypto-backed call fails with CRYPTO_UNA
     () => lib.generateRecipientKey(),
     () => lib.verifySignature(vectors.stamp.publicKeyCompressed, hex(vectors.stamp.derSignature), new Uint8Array(1)),
     () => lib.hpkeSeal({ recipientPublicKey: hex(vectors.otpSeal.recipientPublicKeyUncompressed), plaintext: new Uint8Array(1) }),
-    () => lib.importHpkeRecipientKey(hex(vectors.otpSeal.recipientPrivateKey)),
     () => lib.oauthNonce(vectors.oauthNonce.clientPublicKey),
     () => lib.openExportBundle({ bundle: vectors.exportBundle.bundle, recipientKey: {} as CryptoKeyPair, trustedKeys: [signer] }),
   ];

@@ -20,7 +20,7 @@ describe('key store on the memory backend', () => {
     expect(store.status).toBe('pending');
     const session = await store.generate({ purpose: 'session', accountId: 'InternalAccount:1' });
     const otp = await store.generate({ purpose: 'otp' });
-    const recipient = await store.generate({ purpose: 'export-recipient', accountId: 'InternalAccount:1' });
+    const recipient = await store.generate({ purpose: 'legacy-recipient', accountId: 'InternalAccount:1' });
     expect(store.status).toBe('memory');
     expect(onFallback).not.toHaveBeenCalled();
     expect(session.publicKeyHex).toMatch(/^0[23][0-9a-f]{64}$/);
@@ -59,7 +59,7 @@ describe('key store on the memory backend', () => {
       () => store.put({ ...good, publicKeyHex: 'zz', purpose: 'session' }),
       () => store.put({ ...good, publicKeyHex: good.publicKeyUncompressedHex, purpose: 'session' }),
       () => store.put({ ...recipient, purpose: 'session' }),
-      () => store.put({ ...good, purpose: 'export-recipient' }),
+      () => store.put({ ...good, purpose: 'legacy-recipient' }),
       () => store.put({ ...good, purpose: 'nope' as 'session' }),
       () => store.put({ ...good, purpose: 'session', accountId: '' }),
       () => store.get('not hex'),

@@ -12,12 +12,12 @@ import {
   bytesToHex,
   hexToBytes,
   hpkeSeal,
-  importHpkeRecipientKey,
   openExportBundle,
   parseOtpTargetBundle,
   verifySignedBundle,
   type TrustedKeys,
 } from '../../src/crypto/index.js';
+import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { openSealedSessionKey } from '../../src/legacy.js';
 import { createEnclave } from '../../src/sandbox/enclave.js';
 import { arbitraryText, mutateBytes, mutateJsonObject, mutateString, toHex } from './helpers/mutate.js';
