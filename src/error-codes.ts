@@ -27,6 +27,7 @@ export const WALLET_ERROR_CODES = {
   STILL_PROCESSING: 'The service kept answering 200 {"status":"PROCESSING"} after the bounded resends; the action may still complete.',
   ABORTED: "The caller's AbortSignal cancelled the request.",
   CHALLENGE_EXPIRED: 'The signed-retry challenge expired before it could be signed, even after one restart.',
+  UNEXPECTED_CHALLENGE: 'The server asked for more signatures than the action needs (one; two for delegated keys): nothing more was signed.',
   SESSION_EXPIRED: 'The session has expired: log in again.',
   NOT_LOGGED_IN: 'There is no session for this account: log in first.',
   OTHER_CREDENTIAL_SESSION_REQUIRED:

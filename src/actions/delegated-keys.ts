@@ -43,6 +43,7 @@ export async function createDelegatedKey(ctx: WalletContext, args: CreateDelegat
     path: '/auth/delegated-keys',
     body,
     purpose: 'create-delegated-key',
+    challenges: 2,
   });
   return expectRecord<DelegatedKey>(answer, 'a DelegatedKey');
 }

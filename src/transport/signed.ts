@@ -4,7 +4,9 @@
  * stamp and `Request-Id`; the same body string goes on every leg. A `200 {"status":"PROCESSING"}`
  * leg is resent identically (bounded); a challenge that expired before signing (server clock), or
  * that the service rejects as expired, makes the call start over from leg 1 once, then
- * CHALLENGE_EXPIRED. Requests per action: 2 (3 for delegated keys), plus only those retries.
+ * CHALLENGE_EXPIRED. Each call answers exactly the challenges its action needs (`challenges`: 1, or 2
+ * for delegated keys; 0 for the stamped single-leg form); one more → UNEXPECTED_CHALLENGE before
+ * anything else is signed. Requests per action: 2 (3 for delegated keys), plus only those retries.
  */
 import { stamp } from '../crypto/index.js';
 import { WalletError, isWalletError } from '../errors.js';
@@ -19,8 +21,6 @@ import { isRecord } from '../types.js';
  * challenge counts as expired when less than this margin is left on the server's clock.
  */
 const EXPIRY_MARGIN_MS = 1000;
-/** The protocol uses at most two challenges (delegated keys); more than this is a misbehaving server. */
-const MAX_CHALLENGES = 3;
 const MAX_PROCESSING_BACKOFF_MS = 2000;
 
 interface Challenge {
@@ -101,7 +101,20 @@ async function stampWith(payload: string, signer: SignerLike): Promise<string> {
   }
 }
 
+/**
+ * How many challenges a call answers: `options.challenges` when given (1 or 2), else 0 for the
+ * single-leg stamped form (it has no challenge) and 1 for everything else. Only delegated-key
+ * creation needs 2.
+ */
+function allowedChallenges(options: SignedRequestOptions): number {
+  const { challenges } = options;
+  if (challenges === undefined) return options.stampOnly !== undefined ? 0 : 1;
+  if (challenges !== 1 && challenges !== 2) throw new WalletError('INVALID_ARGUMENT', 'challenges must be 1 or 2');
+  return challenges;
+}
+
 export async function runSigned(config: ClientConfig, call: PreparedCall, options: SignedRequestOptions): Promise<unknown> {
+  const allowed = allowedChallenges(options);
   const hook = options.onBeforeSign ?? config.onBeforeSign;
   let signer: SignerLike | undefined = options.signer;
   const resolveSigner = async (): Promise<SignerLike> => {
@@ -145,7 +158,13 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
   const attempt = async (): Promise<unknown> => {
     let { answer, body } = await sendLeg(await firstLeg());
     for (let challenges = 0; answer.status === 202; challenges++) {
-      if (challenges >= MAX_CHALLENGES) throw new WalletError('BAD_RESPONSE', `more than ${MAX_CHALLENGES} challenges in one call`, { status: 202 });
+      // Deny by default: a server that asks for one signature more than the action needs gets none.
+      if (challenges >= allowed) {
+        throw new WalletError('UNEXPECTED_CHALLENGE', `${options.purpose} answers ${allowed} challenge${allowed === 1 ? '' : 's'}; the server asked for another`, {
+          status: 202,
+          details: { purpose: options.purpose, allowed },
+        });
+      }
       const challenge = parseChallenge(answer.status, body);
       if (hasExpired(config, challenge, answer)) throw new RestartSignal(challenge.expiresAt);
       const key = await resolveSigner();

@@ -101,6 +101,12 @@ export interface SignedRequestOptions extends RequestOptions {
   stampOnly?: string;
   /** Overrides the client's onBeforeSign for this call. */
   onBeforeSign?: OnBeforeSign;
+  /**
+   * How many `202` challenges this call answers: 1 (the default), or 2 for delegated-key creation,
+   * the one action with a third leg. The stamped single-leg form (`stampOnly`) answers none. A server
+   * that asks for one more gets no signature: the call fails with UNEXPECTED_CHALLENGE.
+   */
+  challenges?: 1 | 2;
 }
 
 export interface Client {

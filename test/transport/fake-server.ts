@@ -92,8 +92,8 @@ export function verifyStampWithNode(header: string, payload: string): { ok: bool
 }
 
 export interface SignedServiceOptions {
-  /** 2 (one challenge) or 3 (two challenges, delegated-key creation). Default 2. */
-  legs?: 2 | 3;
+  /** 2 (one challenge), 3 (two challenges, delegated-key creation), or more (a server asking for more than the action needs). Default 2. */
+  legs?: number;
   /** The server's clock; default Date.now. Sent in the Date header; expiresAt is on this clock. */
   serverNow?: () => number;
   /** Challenge lifetime on the server clock; default 5 minutes. A function gets the challenge number (0-based). */

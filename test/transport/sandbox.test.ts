@@ -108,6 +108,7 @@ describe('signed retry against the sandbox', () => {
         path: '/auth/delegated-keys',
         body: { cardId: card.id, internalAccountId: wallet.id, nickname: 'card signer' },
         getSigner: () => keys.signer(sessionKeyHex),
+        challenges: 2,
         purpose: 'create-delegated-key',
       }),
     );

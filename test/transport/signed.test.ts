@@ -67,7 +67,7 @@ describe('signed(): the signed-retry engine', () => {
     const client = createClient({ baseUrl: server.url });
     // Key order, unicode and numbers that a re-serialisation could disturb.
     const body = { nickname: 'carte bleue – ünï 💳', internalAccountId: 'InternalAccount:1', cardId: 'Card:1', amount: 1e21, nested: { z: 1, a: [0.1, -0] } };
-    await client.signed({ method: 'POST', path: '/auth/delegated-keys', body, signer: key, purpose: 'create-delegated-key' });
+    await client.signed({ method: 'POST', path: '/auth/delegated-keys', body, signer: key, purpose: 'create-delegated-key', challenges: 2 });
     const bodies = server.received.map((r) => r.body);
     expect(bodies).toHaveLength(3);
     expect(bodies[0]!.length).toBeGreaterThan(0);
@@ -89,6 +89,7 @@ describe('signed(): the signed-retry engine', () => {
       body: { cardId: 'Card:1', internalAccountId: 'InternalAccount:1', nickname: 'card' },
       getSigner: () => key,
       purpose: 'create-delegated-key',
+      challenges: 2,
       idempotencyKey: 'idem-42',
     });
     expect(result).toEqual({ id: 'DelegatedKey:1', status: 'ACTIVE', publicKey: '02ab' });
@@ -313,8 +314,57 @@ describe('signed(): the signed-retry engine', () => {
       },
       sign: (data) => signers[Math.min(n++, 1)]!.sign(data),
     };
-    const error = await walletErrorOf(client.signed({ method: 'POST', path: '/auth/delegated-keys', body: {}, signer: flaky, purpose: 'p' }));
+    const error = await walletErrorOf(client.signed({ method: 'POST', path: '/auth/delegated-keys', body: {}, signer: flaky, purpose: 'p', challenges: 2 }));
     expect([error.code, error.status]).toEqual(['WALLET_SIGNATURE_INVALID', 401]);
+  });
+
+  it('one challenge by default: a server that asks for a second gets UNEXPECTED_CHALLENGE and no second signature', async () => {
+    const { service, server } = await serveSigned({ legs: 3 });
+    const shown: SignRequest[] = [];
+    const client = createClient({ baseUrl: server.url, onBeforeSign: (r) => void shown.push(r) });
+    const error = await walletErrorOf(client.signed({ method: 'PATCH', path: PATH, body: { privateEnabled: true }, signer: key, purpose: 'update-internal-account' }));
+    expect([error.code, error.status]).toEqual(['UNEXPECTED_CHALLENGE', 202]);
+    expect(error.details).toEqual({ purpose: 'update-internal-account', allowed: 1 });
+    expect(service.challenges).toHaveLength(2); // the server did ask twice ...
+    expect(service.stamps).toHaveLength(1); // ... and got one signature
+    expect(shown.map((r) => r.leg)).toEqual([2]);
+    expect(server.received.map((r) => Boolean(r.headers['service-wallet-signature']))).toEqual([false, true]);
+  });
+
+  it('challenges: 2 (delegated keys) answers two and refuses a third before signing it', async () => {
+    const { service, server } = await serveSigned({ legs: 4 });
+    const shown: number[] = [];
+    const client = createClient({ baseUrl: server.url, onBeforeSign: (r) => void shown.push(r.leg) });
+    const error = await walletErrorOf(client.signed({ method: 'POST', path: '/auth/delegated-keys', body: {}, signer: key, purpose: 'create-delegated-key', challenges: 2 }));
+    expect(error.code).toBe('UNEXPECTED_CHALLENGE');
+    expect(error.details).toEqual({ purpose: 'create-delegated-key', allowed: 2 });
+    expect(service.challenges).toHaveLength(3);
+    expect(service.stamps).toHaveLength(2);
+    expect(shown).toEqual([2, 3]);
+    expect(server.received).toHaveLength(3);
+  });
+
+  it('the stamped single-leg form answers no challenge at all', async () => {
+    const challenge = { payloadToSign: 'sign me too', requestId: 'Request:1', expiresAt: new Date(Date.now() + 60_000).toISOString() };
+    const server = await startFakeServer(() => ({ status: 202, body: challenge }));
+    servers.push(server);
+    const shown: number[] = [];
+    const client = createClient({ baseUrl: server.url, onBeforeSign: (r) => void shown.push(r.leg) });
+    const error = await walletErrorOf(client.signed({ method: 'POST', path: '/quotes/Quote:1/execute', body: {}, stampOnly: 'quote payload', signer: key, purpose: 'execute-quote' }));
+    expect(error.code).toBe('UNEXPECTED_CHALLENGE');
+    expect(error.details).toEqual({ purpose: 'execute-quote', allowed: 0 });
+    expect(shown).toEqual([1]); // the quote's own payload only
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('INVALID_ARGUMENT for a challenge count other than 1 or 2, before any request', async () => {
+    const { server } = await serveSigned();
+    const client = createClient({ baseUrl: server.url });
+    for (const challenges of [0, 3, 1.5]) {
+      const error = await walletErrorOf(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', challenges: challenges as 1 }));
+      expect(error.code).toBe('INVALID_ARGUMENT');
+    }
+    expect(server.received).toHaveLength(0);
   });
 
   it('BAD_RESPONSE for a 202 that is not a challenge', async () => {
