@@ -1,12 +1,27 @@
 import { defineConfig } from 'vitest/config';
+import type { BrowserProviderOption } from 'vitest/node';
 import { playwright } from '@vitest/browser-playwright';
 import { launchOptions } from './scripts/chromium.mjs';
+import { EngineSummaryReporter } from './scripts/engines/engine-summary-reporter.js';
+import { selectedEngines, type Engine } from './scripts/engines/engines.js';
+import { firefoxBidi, webkitWebDriver } from './scripts/engines/vitest-providers.js';
+
+// Each engine of the browser tests, with the provider that drives it (scripts/engines/).
+// TEST_ENGINES=chromium,firefox narrows a run; by default all three run.
+const browserInstances: Record<Engine, { browser: Engine; provider: BrowserProviderOption }> = {
+  chromium: { browser: 'chromium', provider: playwright({ launchOptions: launchOptions() }) },
+  firefox: { browser: 'firefox', provider: firefoxBidi() },
+  webkit: { browser: 'webkit', provider: webkitWebDriver() },
+};
 
 // One config for the test projects. `node`: unit and integration tests (crypto against the
 // vectors, sandbox over HTTP, flows against the in-process sandbox). `browser`: the same kind of
-// test inside real Chromium (files named *.browser.test.ts). The demo has its own config in demo/.
+// test inside real Chromium, Firefox ESR and WebKitGTK (files named *.browser.test.ts; one project
+// per engine: `browser (chromium)`, `browser (firefox)`, `browser (webkit)`). The demo has its own config in demo/.
 export default defineConfig({
   test: {
+    // The default report, then the counts of each project (each browser engine) and the reason of every skip.
+    reporters: ['default', new EngineSummaryReporter()],
     projects: [
       {
         test: {
@@ -28,8 +43,7 @@ export default defineConfig({
           browser: {
             enabled: true,
             headless: true,
-            provider: playwright({ launchOptions: launchOptions() }),
-            instances: [{ browser: 'chromium' }],
+            instances: selectedEngines().map((engine) => browserInstances[engine]),
             screenshotFailures: false,
           },
         },

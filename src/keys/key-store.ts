@@ -32,7 +32,10 @@ import {
 export interface KeyStoreOptions {
   /** Where records live; default IndexedDB (database `embedded-wallet-signer`, store `keys`). */
   backend?: KeyStoreBackend;
-  /** Ask for `navigator.storage.persist()` at first use (IndexedDB only). Default false. */
+  /**
+   * Ask for `navigator.storage.persist()` at first use (IndexedDB only). Default false. The store
+   * does not wait for the answer: Firefox asks the user, who may never reply.
+   */
   persist?: boolean;
   /** Called once when an IndexedDB backend cannot be used and the store falls back to memory. */
   onFallback?(reason: FallbackReason, cause?: unknown): void;
@@ -53,7 +56,7 @@ export interface KeyStore {
   readonly status: KeyStoreStatus;
   /** Set when the store fell back to memory. */
   readonly fallbackReason: FallbackReason | undefined;
-  /** Result of the `persist` request: undefined when not asked (or not yet). */
+  /** Result of the `persist` request: undefined when not asked, or not answered yet (Firefox asks the user). */
   readonly persisted: boolean | undefined;
   readonly stats: KeyStoreStats;
   /** Session metadata beside the keys (same backend: it falls back with them). */
@@ -186,7 +189,8 @@ export function createKeyStore(options: KeyStoreOptions = {}): KeyStore {
       return status;
     }
     status = 'indexeddb';
-    if (options.persist === true) persisted = await requestPersistentStorage();
+    // Not awaited: Firefox shows the user a prompt, and the store must not wait on it.
+    if (options.persist === true) void requestPersistentStorage().then((answer) => (persisted = answer));
     return status;
   }
 

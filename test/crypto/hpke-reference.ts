@@ -1,7 +1,7 @@
 /**
  * @hpke/core set up as the second HPKE implementation our WebCrypto HPKE is checked against (wire
  * reference §7: DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-256-GCM, aad = enc ‖ pkR), and the key
- * schedule of the otpSeal vector. Browser-safe (no Node imports): used by the node and the Chromium
+ * schedule of the otpSeal vector. Browser-safe (no Node imports): used by the node and the browser
  * HPKE tests alike.
  */
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';

@@ -1,5 +1,5 @@
-// Runs in real Chromium (vitest --project browser): our WebCrypto HPKE against @hpke/core and the
-// vectors with the browser's own ECDH, HMAC and AES-GCM.
+// Runs in real Chromium, Firefox and WebKit (the `browser (…)` projects): our WebCrypto HPKE against
+// @hpke/core and the vectors with the browser's own ECDH, HMAC and AES-GCM.
 import { describe, expect, it } from 'vitest';
 import vectors from '../../../shared/vectors/wire-vectors.json' with { type: 'json' };
 import {
@@ -27,7 +27,7 @@ function lengths(count: number): number[] {
   return out;
 }
 
-describe('HPKE in Chromium', () => {
+describe('HPKE in the browser', () => {
   it('otpSeal: key, base nonce, enc and ciphertext match the vector byte for byte', async () => {
     const v = vectors.otpSeal;
     const { ekm, pkR, key, baseNonce } = await otpSealSchedule(v);

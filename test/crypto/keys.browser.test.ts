@@ -1,4 +1,4 @@
-// Runs in real Chromium (vitest --project browser): WebCrypto as the browser implements it.
+// Runs in real Chromium, Firefox and WebKit (the `browser (…)` projects): WebCrypto as each engine implements it.
 import { describe, expect, it } from 'vitest';
 import { p256 } from '@noble/curves/nist.js';
 import vectors from '../../../shared/vectors/wire-vectors.json' with { type: 'json' };
@@ -51,7 +51,7 @@ describe('keys in the browser', () => {
     }
   });
 
-  it('the OTP seal vector is reproduced byte for byte in Chromium', async () => {
+  it('the OTP seal vector is reproduced byte for byte', async () => {
     const v = vectors.otpSeal;
     const ekm = await importHpkeRecipientKey(hexToBytes(v.ephemeralPrivateKey));
     const { enc, ciphertext } = await hpkeSeal({ recipientPublicKey: hexToBytes(v.recipientPublicKeyUncompressed), plaintext: utf8Encode(v.plaintext), ekm });
@@ -59,14 +59,14 @@ describe('keys in the browser', () => {
     expect(bytesToHex(ciphertext)).toBe(v.ciphertext);
   });
 
-  it('the export vector opens to the mnemonic in Chromium', async () => {
+  it('the export vector opens to the mnemonic', async () => {
     const v = vectors.exportBundle;
     const recipientKey = await importHpkeRecipientKey(hexToBytes(v.recipientPrivateKey));
     const signer = (JSON.parse(v.bundle) as { enclaveQuorumPublic: string }).enclaveQuorumPublic;
     expect((await openExportBundle({ bundle: v.bundle, recipientKey, trustedKeys: [signer] })).mnemonic).toBe(v.mnemonic);
   });
 
-  it('the legacy sealed key imports as a non-extractable signing key in Chromium', async () => {
+  it('the legacy sealed key imports as a non-extractable signing key', async () => {
     const v = vectors.credentialBundle;
     const key = await openSealedSessionKey({ bundle: v.bundle, recipientKey: await importHpkeRecipientKey(hexToBytes(v.recipientPrivateKey)) });
     expect(key.privateKey.extractable).toBe(false);

@@ -1,5 +1,5 @@
-// Runs in real Chromium (vitest --project browser): stamp()'s own-key path (WebCrypto sign into a
-// reused payload buffer, stamp formatted from r‖s) against Chromium's WebCrypto and @noble/curves.
+// Runs in real Chromium, Firefox and WebKit (the `browser (…)` projects): stamp()'s own-key path (WebCrypto sign into a
+// reused payload buffer, stamp formatted from r‖s) against the engine's WebCrypto and @noble/curves.
 import { describe, expect, it } from 'vitest';
 import { p256 } from '@noble/curves/nist.js';
 import vectors from '../../../shared/vectors/wire-vectors.json' with { type: 'json' };
@@ -17,7 +17,7 @@ import {
 import { stampFromP1363 } from '../../src/crypto/stamp.js';
 import { ECDSA_SHA256, expectCanonicalStamp } from './stamp-reference.js';
 
-/** Checks one header: exact bytes against the reference, and Chromium's WebCrypto and @noble/curves verify it over `payload`. */
+/** Checks one header: exact bytes against the reference, and the engine's WebCrypto and @noble/curves verify it over `payload`. */
 async function expectValidStamp(header: string, key: SessionKey, payload: string): Promise<void> {
   const { publicKey, der } = expectCanonicalStamp(header, key);
   const data = new TextEncoder().encode(payload);
@@ -25,13 +25,13 @@ async function expectValidStamp(header: string, key: SessionKey, payload: string
   expect(p256.verify(der, data, hexToBytes(publicKey), { lowS: false, format: 'der' })).toBe(true);
 }
 
-describe('stamp() with our own keys in Chromium', () => {
+describe('stamp() with our own keys in the browser', () => {
   it('the vector signature, as r‖s, formats to the vector headerValue', () => {
     const rs = p1363FromDer(hexToBytes(vectors.stamp.derSignature));
     expect(stampFromP1363(vectors.stamp.publicKeyCompressed, rs)).toBe(vectors.stamp.headerValue);
   });
 
-  it('Chromium copies sign() input before returning (what reusing the payload buffer relies on)', async () => {
+  it('the engine copies sign() input before returning (what reusing the payload buffer relies on)', async () => {
     const key = await generateSessionKey();
     const data = utf8Encode('the bytes that must be signed');
     const pending = crypto.subtle.sign(ECDSA_SHA256, key.privateKey, data);

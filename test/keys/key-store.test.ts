@@ -152,11 +152,16 @@ describe('key store on IndexedDB (fake-indexeddb)', () => {
       expect(store.persisted).toBeUndefined();
       await store.ready();
       expect(persist).toHaveBeenCalledTimes(1);
-      expect(store.persisted).toBe(true);
+      await vi.waitFor(() => expect(store.persisted).toBe(true));
       const denied = createKeyStore({ persist: true });
       persist.mockRejectedValueOnce(new Error('denied'));
       await denied.ready();
-      expect(denied.persisted).toBe(false);
+      await vi.waitFor(() => expect(denied.persisted).toBe(false));
+      // A browser that asks the user (Firefox) and gets no answer: the store is ready without it.
+      persist.mockImplementationOnce(() => new Promise<boolean>(() => {}));
+      const unanswered = createKeyStore({ persist: true });
+      expect(await unanswered.ready()).toBe('indexeddb');
+      expect(unanswered.persisted).toBeUndefined();
     } finally {
       vi.unstubAllGlobals();
     }

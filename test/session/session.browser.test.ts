@@ -1,4 +1,4 @@
-// In real Chromium, against the sandbox (behind a CORS forwarder started by the globalSetup): a
+// In real Chromium, Firefox and WebKit, against the sandbox (behind a CORS forwarder started by the globalSetup): a
 // reload restores the session from IndexedDB; two wallet instances on one IndexedDB (with Web Locks
 // and BroadcastChannel, as two tabs would) refresh once near expiry and both keep signing; logout in
 // one ends the other's session.
@@ -62,7 +62,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   }
 }
 
-describe('sessions in Chromium', () => {
+describe('sessions in the browser', () => {
   it('a reload restores the session from IndexedDB and its key still signs', async () => {
     const db = `ews-${crypto.randomUUID()}`;
     const accountId = await newAccount();
