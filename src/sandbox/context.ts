@@ -38,6 +38,8 @@ export interface RequestContext {
   readonly headers: IncomingHttpHeaders;
   /** Parsed JSON body (`undefined` when empty), or the fields of a form-urlencoded body. */
   readonly body: unknown;
+  /** The body exactly as sent, as UTF-8 text (`''` when there is none): signed retries compare it byte for byte. */
+  readonly rawBody: string;
   /** One header's value, trimmed; `undefined` when absent or empty. */
   header(name: string): string | undefined;
   /** A route parameter (always present for a matched route). */

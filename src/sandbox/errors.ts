@@ -1,5 +1,5 @@
 /**
- * Errors the sandbox answers with: `{ code, reason, details? }` (wire-reference §9, spec §7).
+ * Errors the sandbox answers with: `{ status, code, reason, message, details? }` (wire-reference §9, spec §7).
  *
  * Route code throws a {@link SandboxError}; the server turns it into the HTTP answer. Anything else
  * that escapes a handler is a bug in the sandbox and is answered `500 INTERNAL_ERROR` (logged, the
@@ -28,9 +28,16 @@ export interface FieldError {
   message: string;
 }
 
+/**
+ * The error body. The spec (§7) defines `code`, `reason`, `details`; the real service also sends
+ * `status` and `message` (wire-reference §9), so the default profile sends all five (`message` =
+ * `reason`). The service profile (profile.ts) sends what the service does.
+ */
 export interface ErrorBody {
+  status: number;
   code: string;
   reason: string;
+  message: string;
   details?: Record<string, unknown>;
 }
 
@@ -57,9 +64,9 @@ export class SandboxError extends Error {
   }
 
   toBody(): ErrorBody {
-    return this.details === undefined
-      ? { code: this.code, reason: this.message }
-      : { code: this.code, reason: this.message, details: this.details };
+    const body: ErrorBody = { status: this.status, code: this.code, reason: this.message, message: this.message };
+    if (this.details !== undefined) body.details = this.details;
+    return body;
   }
 }
 

@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { invalidInput, SandboxError } from './errors.js';
+import { invalidField, invalidInput, SandboxError } from './errors.js';
+import { duplicateKey } from './json-equal.js';
 import { fromUtf8, parseJson } from './crypto/encoding.js';
 import type { Reply } from './context.js';
 
@@ -69,21 +70,43 @@ export function parseTarget(target: string): { segments: string[]; query: URLSea
 }
 
 /**
- * Parses a body: empty → undefined; form routes accept `application/x-www-form-urlencoded`;
- * everything else must be UTF-8 JSON (any content type is tried as JSON, as lenient clients omit it).
+ * `Content-Type` of a JSON body: `application/json`, optionally with `charset=utf-8` (decided here,
+ * spec §4 "JSON bodies": any other type, a missing one, or another charset → `400 INVALID_INPUT`
+ * naming `Content-Type`; a body is never guessed to be JSON).
  */
-export function parseBody(bytes: Buffer, contentType: string | undefined, formAllowed: boolean): unknown {
-  if (bytes.length === 0) return undefined;
+function isJsonType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const [type, ...params] = contentType.split(';').map((p) => p.trim().toLowerCase());
+  if (type !== 'application/json') return false;
+  return params.every((p) => p === '' || p === 'charset=utf-8' || p === 'charset="utf-8"');
+}
+
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/**
+ * Parses a body into `{ body, text }` (`text` is the body as sent, for byte comparisons): empty →
+ * undefined; form routes accept `application/x-www-form-urlencoded`; everything else must be UTF-8
+ * JSON sent as `application/json`, without duplicate keys in any object (a body two parsers could
+ * read differently is refused: `400 INVALID_INPUT`).
+ */
+export function parseBody(bytes: Buffer, contentType: string | undefined, formAllowed: boolean): { body: unknown; text: string } {
+  if (bytes.length === 0) return { body: undefined, text: '' };
   const text = fromUtf8(bytes);
   if (text === undefined) throw invalidInput('The request body is not valid UTF-8');
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (formAllowed && type === 'application/x-www-form-urlencoded') {
-    return Object.fromEntries(new URLSearchParams(text));
+  if (formAllowed && mediaType(contentType) === 'application/x-www-form-urlencoded') {
+    return { body: Object.fromEntries(new URLSearchParams(text)), text };
   }
-  if (text.trim() === '') return undefined;
+  if (!isJsonType(contentType)) {
+    throw invalidField('Content-Type', 'FORMAT', `must be application/json${formAllowed ? ' or application/x-www-form-urlencoded' : ''} for a request with a body`);
+  }
+  if (text.trim() === '') return { body: undefined, text };
   const parsed = parseJson(text);
   if (parsed === undefined) throw invalidInput('The request body is not valid JSON');
-  return parsed.value;
+  const duplicate = duplicateKey(text);
+  if (duplicate !== undefined) throw invalidInput(`The request body has the key ${JSON.stringify(duplicate)} twice in one object`);
+  return { body: parsed.value, text };
 }
 
 export function payloadTooLarge(): SandboxError {
@@ -123,9 +146,10 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? 431 : 400;
   const body = JSON.stringify(
-    tooLarge
-      ? { code: 'HEADERS_TOO_LARGE', reason: 'The request headers are too large' }
-      : { code: 'INVALID_INPUT', reason: 'The request could not be parsed as HTTP' },
+    (tooLarge
+      ? new SandboxError(431, 'HEADERS_TOO_LARGE', 'The request headers are too large')
+      : new SandboxError(400, 'INVALID_INPUT', 'The request could not be parsed as HTTP')
+    ).toBody(),
   );
   const text = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
   socket.end(

@@ -91,7 +91,7 @@ async function answer(state: SandboxState, router: Router, req: IncomingMessage,
     throw new SandboxError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`, { allow: match.allow }, { Allow: match.allow.join(', ') });
   }
   if (tooLarge) throw payloadTooLarge();
-  const body = parseBody(bodyBytes, headerValue(req, 'content-type'), match.route.form);
+  const { body, text: rawBody } = parseBody(bodyBytes, headerValue(req, 'content-type'), match.route.form);
   const params = match.params;
   const ctx: RequestContext = {
     state,
@@ -101,6 +101,7 @@ async function answer(state: SandboxState, router: Router, req: IncomingMessage,
     query,
     headers: req.headers,
     body,
+    rawBody,
     header: (name) => headerValue(req, name),
     param: (name) => params[name] ?? '',
   };
@@ -121,7 +122,7 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
         if (isSandboxError(e)) reply = json(e.status, e.toBody(), { ...e.headers });
         else {
           error = e instanceof Error ? e.message : String(e);
-          reply = json(500, { code: 'INTERNAL_ERROR', reason: 'The sandbox failed unexpectedly (a bug): see its log' });
+          reply = json(500, new SandboxError(500, 'INTERNAL_ERROR', 'The sandbox failed unexpectedly (a bug): see its log').toBody());
         }
       }
       const now = state.clock.now();

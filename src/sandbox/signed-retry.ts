@@ -24,9 +24,11 @@
  * 6. Already used → `401 WALLET_SIGNATURE_INVALID` with `details.requestStatus = "USED"`;
  *    past `expiresAt` → `401 WALLET_SIGNATURE_INVALID` with `details.requestStatus = "EXPIRED"`
  *    (decided here; a client restarts from the first leg).
- * 7. Body not deep-JSON-equal to the first leg's → `401 WALLET_SIGNATURE_BODY_MISMATCH`.
+ * 7. Body not byte-identical to the first leg's (wire-reference §4; whitespace, key order and
+ *    duplicate keys count) → `401 WALLET_SIGNATURE_BODY_MISMATCH`.
  * 8. Key not allowed by the challenge's signer rule, or signature does not verify →
- *    `401 WALLET_SIGNATURE_INVALID`. The literal `sandbox-valid-signature` passes this step.
+ *    `401 WALLET_SIGNATURE_INVALID`. The literal `sandbox-valid-signature` skips only the ECDSA
+ *    check: a session the rule allows must still exist (stamp.ts).
  * 9. The request id is marked used (single use), even if the action then fails on state.
  *
  * Failed attempts (steps 2–8) do not consume the request id: a client may fix its stamp and retry
@@ -34,14 +36,13 @@
  *
  * `payloadToSign` is the JSON string
  * `{"type":"ACTIVITY_TYPE_<type>","requestId","organizationId","timestampMs","parameters","bodyDigest"}`
- * — `requestId` and `timestampMs` make it unique, `bodyDigest` (hex SHA-256 of the canonical JSON of
- * the first leg's body, keys sorted) binds the whole body while `parameters` shows a readable,
+ * — `requestId` and `timestampMs` make it unique, `bodyDigest` (hex SHA-256 of the first leg's body
+ * bytes) binds the whole body while `parameters` shows a readable,
  * secret-free summary. Challenges expire after {@link CHALLENGE_TTL_MS}.
  */
 import { createHash } from 'node:crypto';
 import { json, type Reply, type RequestContext, type SandboxState } from './context.js';
 import { notFound, unauthorized } from './errors.js';
-import { canonicalJson, jsonEqual } from './json-equal.js';
 import { checkParsedStamp, checkStamp, readStamp, REQUEST_ID_HEADER, SIGNATURE_HEADER, type StampCheck } from './stamp.js';
 import { newId, type PendingRequest, type SignerRule } from './store.js';
 
@@ -72,8 +73,9 @@ export interface VerifiedRetry extends StampCheck {
   context: unknown;
 }
 
-export function bodyDigest(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body), 'utf8').digest('hex');
+/** Hex SHA-256 of a request body as sent (`rawBody`). */
+export function bodyDigest(rawBody: string): string {
+  return createHash('sha256').update(rawBody, 'utf8').digest('hex');
 }
 
 /** Records a challenge for `ctx`'s method, path and body and answers `202`. */
@@ -89,13 +91,13 @@ export function issueChallenge(ctx: RequestContext, spec: ChallengeSpec): Reply 
       organizationId: spec.organizationId,
       timestampMs: String(now),
       parameters: spec.parameters,
-      bodyDigest: bodyDigest(ctx.body),
+      bodyDigest: bodyDigest(ctx.rawBody),
     });
   const request: PendingRequest = {
     id,
     method: ctx.method,
     path: ctx.path,
-    body: ctx.body,
+    rawBody: ctx.rawBody,
     payloadToSign,
     signer: spec.signer,
     stage: spec.stage ?? 'leg2',
@@ -137,7 +139,7 @@ export function verifyRetry(ctx: RequestContext): VerifiedRetry | null {
   if (requestId === undefined) throw unauthorized('REQUEST_ID_MISSING', `${REQUEST_ID_HEADER} is required with ${SIGNATURE_HEADER}`);
   const parsed = readStamp(stamp);
   const request = pendingRequest(ctx.state, requestId, ctx.method, ctx.path);
-  if (!jsonEqual(request.body, ctx.body)) {
+  if (request.rawBody !== ctx.rawBody) {
     throw unauthorized('WALLET_SIGNATURE_BODY_MISMATCH', 'The retry body differs from the body of the first call');
   }
   const check = checkParsedStamp(ctx.state, parsed, request.payloadToSign, request.signer);

@@ -4,11 +4,13 @@
  * Header value = base64url_nopad(utf8(JSON {publicKey, scheme, signature})), publicKey compressed
  * hex, scheme `SIGNATURE_SCHEME_TK_API_P256`, signature lowercase hex of a DER ECDSA P-256/SHA-256
  * signature over utf8(payloadToSign). High-S is accepted. The literal `sandbox-valid-signature`
- * is accepted for any signed action (wire-reference §10) and skips the key check.
+ * is accepted for any signed action (wire-reference §10) and skips the ECDSA check only (spec §5.4
+ * "no ECDSA check is made"): a session the signer rule allows must still exist, as for a real stamp.
  *
  * Classification (decided here, the reference only names the codes):
- * - cannot be decoded, is not that JSON shape, wrong scheme, key not a valid compressed P-256
- *   point, signature not hex or not strict minimal DER → `401 WALLET_SIGNATURE_MALFORMED`;
+ * - cannot be decoded, is not exactly `JSON.stringify({publicKey, scheme, signature})` (other key
+ *   order, whitespace, extra or duplicate fields), wrong scheme, key not a valid lowercase compressed
+ *   P-256 point, signature not lowercase hex or not strict minimal DER → `401 WALLET_SIGNATURE_MALFORMED`;
  * - well-formed but does not verify, or the key is not allowed to sign this request →
  *   `401 WALLET_SIGNATURE_INVALID` (`details.cause` says which).
  */
@@ -57,10 +59,13 @@ export function parseStamp(value: string): ParsedStamp {
     return malformed('publicKey, scheme and signature must be strings');
   }
   if (scheme !== SIGNATURE_SCHEME) return malformed(`scheme must be ${SIGNATURE_SCHEME}`);
+  if (text !== JSON.stringify({ publicKey, scheme, signature })) {
+    return malformed('must be exactly JSON.stringify({publicKey, scheme, signature}): no other fields, order or spacing');
+  }
   const key = parsePublicKey(publicKey);
-  if (key === undefined || key.form !== 'compressed') return malformed('publicKey must be a compressed P-256 public key in hex');
+  if (key === undefined || key.form !== 'compressed') return malformed('publicKey must be a compressed P-256 public key in lowercase hex');
   const der = hexToBytes(signature);
-  if (der === undefined || !isStrictDerSignature(der)) return malformed('signature must be hex of a minimal DER ECDSA signature');
+  if (der === undefined || !isStrictDerSignature(der)) return malformed('signature must be lowercase hex of a minimal DER ECDSA signature');
   return { publicKey: key, signature: der };
 }
 
@@ -68,12 +73,15 @@ function keyNotAllowed(reason: string, cause: string): never {
   throw unauthorized('WALLET_SIGNATURE_INVALID', reason, { cause });
 }
 
-/** Finds the session allowed to sign under `rule` with `publicKey`, or throws WALLET_SIGNATURE_INVALID. */
-function authorizedSession(state: SandboxState, rule: Extract<SignerRule, { kind: 'session' }>, publicKey: string): SessionRecord {
+/**
+ * Finds the session allowed to sign under `rule` with `publicKey` (any key for the sandbox literal:
+ * `undefined`), or throws WALLET_SIGNATURE_INVALID.
+ */
+function authorizedSession(state: SandboxState, rule: Extract<SignerRule, { kind: 'session' }>, publicKey: string | undefined): SessionRecord {
   const now = state.clock.now();
   let sameCredential = false;
   for (const s of state.store.sessions.values()) {
-    if (s.publicKey !== publicKey || !rule.accountIds.includes(s.accountId) || !isActive(s, now)) continue;
+    if ((publicKey !== undefined && s.publicKey !== publicKey) || !rule.accountIds.includes(s.accountId) || !isActive(s, now)) continue;
     if (rule.sessionId !== undefined && s.id !== rule.sessionId) continue;
     if (rule.excludeAuthMethodId !== undefined && s.authMethodId === rule.excludeAuthMethodId) {
       sameCredential = true;
@@ -103,7 +111,12 @@ export function readStamp(headerValue: string): ParsedStamp | 'magic' {
 
 /** {@link checkStamp} for an already parsed header. */
 export function checkParsedStamp(state: SandboxState, stamp: ParsedStamp | 'magic', payloadToSign: string, rule: SignerRule): StampCheck {
-  if (stamp === 'magic') return { magic: true, publicKey: null, session: null };
+  if (stamp === 'magic') {
+    // No key and no ECDSA check, but the rule about who may sign still holds (a key rule binds a
+    // key that backs no session yet: nothing more to check).
+    if (rule.kind === 'session') authorizedSession(state, rule, rule.publicKey);
+    return { magic: true, publicKey: null, session: null };
+  }
   const key = stamp.publicKey.compressed;
   let session: SessionRecord | null = null;
   if (rule.kind === 'key') {

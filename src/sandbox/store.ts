@@ -71,7 +71,8 @@ export interface AuthMethodRecord {
   updatedAt: number;
   /** PASSKEY only: base64url rawId. */
   credentialId?: string;
-  passkey?: { publicKey: Uint8Array; counter: number; transports?: string[] };
+  /** `userHandle`: base64url, pinned by the first assertion that carries one. */
+  passkey?: { publicKey: Uint8Array; counter: number; transports?: string[]; userHandle?: string };
   oauth?: { iss: string; sub: string; aud: string };
 }
 
@@ -112,8 +113,8 @@ export interface PendingRequest {
   method: string;
   /** Path relative to the base, as matched by the router. */
   path: string;
-  /** The first call's parsed body (undefined when it had none); the retry must deep-equal it. */
-  body: unknown;
+  /** The first call's body as sent (`''` when none); the retry must send the same bytes. */
+  rawBody: string;
   payloadToSign: string;
   signer: SignerRule;
   /** Handler-defined label for multi-leg actions, e.g. `leg2`. */
@@ -191,6 +192,13 @@ export class Store {
   readonly passkeyChallenges = new Map<string, PasskeyChallengeRecord>();
   /** Transactions in creation order (list newest first by reading it backwards). */
   readonly transactions = new Map<string, TransactionRecord>();
+  /**
+   * Every key that ever backed a session or received an export (compressed hex → what it was used
+   * for). Never pruned: a key is used once (domain/sessions.ts `assertFreshKey`).
+   */
+  readonly spentKeys = new Map<string, 'session' | 'export'>();
+  /** OIDC tokens already used (hex SHA-256 of the token → its `exp` in ms), until they expire. */
+  readonly usedOidcTokens = new Map<string, number>();
 
   private readonly extra = new Map<string, Map<string, unknown>>();
 
@@ -236,6 +244,7 @@ export class Store {
     for (const [id, r] of this.requests) if (r.expiresAt <= horizon) this.requests.delete(id);
     for (const [id, s] of this.sessions) if (!isActive(s, now)) this.sessions.delete(id);
     for (const [id, c] of this.passkeyChallenges) if (c.expiresAt <= horizon) this.passkeyChallenges.delete(id);
+    for (const [hash, exp] of this.usedOidcTokens) if (exp <= now) this.usedOidcTokens.delete(hash);
   }
 }
 

@@ -210,13 +210,14 @@ describe('POST /demo/signin', () => {
     expect((await first.browser.get('/demo/me')).status).toBe(200);
   });
 
-  it('the newest demo customer with the email wins', async () => {
+  it('a second signup with the same email → 409 EMAIL_OTP_EMAIL_ALREADY_EXISTS from the service; sign-in finds the first', async () => {
     const body = signupBody();
-    const older = new Browser(stack.url);
-    expect((await older.post('/demo/signup', body)).status).toBe(201);
-    const newer = new Browser(stack.url);
-    const created = await newer.post('/demo/signup', body);
+    const first = new Browser(stack.url);
+    const created = await first.post('/demo/signup', body);
     expect(created.status).toBe(201);
+    // The service ties an email to one wallet's EMAIL_OTP credential (spec §7.4).
+    const again = await new Browser(stack.url).post('/demo/signup', body);
+    expect([again.status, again.json.code]).toEqual([409, 'EMAIL_OTP_EMAIL_ALREADY_EXISTS']);
     const answer = await new Browser(stack.url).post('/demo/signin', { email: body.email });
     expect(answer.json.customer.id).toBe(created.json.customer.id);
   });

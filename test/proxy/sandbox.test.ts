@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, type ProxyHandler } from '../../src/proxy/index.js';
 import { SANDBOX_VALID_SIGNATURE, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { sealOtp } from '../sandbox/helpers/bundles.js';
+import { newKey, stamp } from '../sandbox/helpers/keys.js';
 
 const CLIENT_ID = 'proxy-test-client';
 const CLIENT_SECRET = 'proxy-test-secret-4f8a1c';
@@ -21,6 +23,27 @@ async function createCustomer(platformCustomerId: string, email: string): Promis
   });
   expect(response.status).toBe(201);
   return ((await response.json()) as { id: string }).id;
+}
+
+async function sandboxCall(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method,
+    headers: { authorization: BASIC, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return response.json();
+}
+
+/** An email-OTP session on the wallet, made directly on the sandbox (the sandbox literal still needs one). */
+async function loginWallet(walletId: string): Promise<void> {
+  const credentials = await sandboxCall('GET', `/auth/credentials?accountId=${encodeURIComponent(walletId)}`);
+  const id = encodeURIComponent(credentials.data[0].id);
+  const challenge = await sandboxCall('POST', `/auth/credentials/${id}/challenge`, {});
+  const key = newKey();
+  const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(challenge.otpEncryptionTargetBundle, '000000', key.compressed) };
+  const leg1 = await sandboxCall('POST', `/auth/credentials/${id}/verify`, body);
+  const session = await sandboxCall('POST', `/auth/credentials/${id}/verify`, body, { 'Service-Wallet-Signature': stamp(leg1.payloadToSign, key), 'Request-Id': leg1.requestId });
+  expect(session.id).toMatch(/^Session:/);
 }
 
 beforeAll(async () => {
@@ -61,6 +84,7 @@ describe('proxy in front of the real local sandbox', () => {
     const wallet = ((await list.json()) as { data: { id: string; type: string }[] }).data.find((a) => a.type === 'EMBEDDED_WALLET');
     expect(wallet).toBeDefined();
     const walletId = wallet?.id ?? '';
+    await loginWallet(walletId);
     // The wallet belongs to the user's customer; this hook checks accounts too.
     const confined = createProxy({
       baseUrl: sandbox.url,

@@ -114,8 +114,9 @@ describe('contact change (wire-reference §8.2)', () => {
     expect(changed.json.code).toBe('SMS_OTP_CREDENTIAL_SET_CHANGED');
   });
 
-  it('a signed contact change accepts the sandbox literal', async () => {
+  it('a signed contact change accepts the sandbox literal (while a session of the customer exists)', async () => {
     const w = await createCustomer(api);
+    await otpLogin(api, w.email.id);
     const r = await signed(api, 'PATCH', `/customers/${enc(w.customer.id)}`, { email: fresh() }, 'magic');
     expect(r.status).toBe(200);
   });

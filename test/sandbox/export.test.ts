@@ -33,13 +33,14 @@ describe('wallet export (wire-reference §8.6)', () => {
     expect(validateMnemonic(mnemonic, wordlist)).toBe(true);
     const again = await signed(api, 'POST', path, { clientPublicKey: (await recipientKey()).publicKeyHex }, key);
     expect(JSON.parse(again.json.encryptedWalletCredentials).data).not.toBe(bundle.data);
-    const payload = JSON.parse((await api.post(path, { clientPublicKey: recipient.publicKeyHex })).json.payloadToSign);
+    const payload = JSON.parse((await api.post(path, { clientPublicKey: (await recipientKey()).publicKeyHex })).json.payloadToSign);
     expect(payload).toMatchObject({ type: 'ACTIVITY_TYPE_EXPORT_WALLET', organizationId });
     // Each wallet has its own mnemonic.
     const other = await createCustomer(api);
     const otherKey = (await otpLogin(api, other.email.id)).key;
-    const o = await signed(api, 'POST', `/internal-accounts/${enc(other.wallet.id)}/export`, { clientPublicKey: recipient.publicKeyHex }, otherKey);
-    expect((await openExport(o.json.encryptedWalletCredentials, recipient)).mnemonic).not.toBe(mnemonic);
+    const otherRecipient = await recipientKey(); // a fresh key per export (wire-reference §8.6)
+    const o = await signed(api, 'POST', `/internal-accounts/${enc(other.wallet.id)}/export`, { clientPublicKey: otherRecipient.publicKeyHex }, otherKey);
+    expect((await openExport(o.json.encryptedWalletCredentials, otherRecipient)).mnemonic).not.toBe(mnemonic);
   });
 
   it('a compressed or invalid clientPublicKey → 400 INVALID_INPUT; non-wallet → 400; unknown → 404', async () => {

@@ -107,7 +107,7 @@ describe('request handling', () => {
 
   it('a body of exactly 1 MB is read', async () => {
     const filler = 'a'.repeat(1024 * 1024 - 20);
-    const r = await api.post('/customers', undefined, { raw: `{"f":"${filler}"}`.padEnd(1024 * 1024, ' ') });
+    const r = await api.post('/customers', undefined, { raw: `{"f":"${filler}"}`.padEnd(1024 * 1024, ' '), headers: { 'Content-Type': 'application/json' } });
     expect(r.status).toBe(400); // valid JSON, but the fields are missing
     expect(r.json.details.errors.map((e: any) => e.field)).toEqual(['customerType', 'platformCustomerId']);
   });

@@ -49,10 +49,16 @@ describe('signed retry (wire-reference §4) on PATCH /internal-accounts/{id}', (
     expect(r.json).toMatchObject({ id: walletId, type: 'EMBEDDED_WALLET', privateEnabled: true, nickname: 'main' });
   });
 
-  it('key order in the retry body does not matter (deep JSON equality)', async () => {
-    const first = await api.patch(path, { privateEnabled: false, nickname: 'k' });
-    const r = await api.patch(path, { nickname: 'k', privateEnabled: false }, { headers: retryHeaders(first, key) });
-    expect(r.status).toBe(200);
+  it('the retry body must be byte-identical: the same JSON in another key order or spacing → 401 WALLET_SIGNATURE_BODY_MISMATCH', async () => {
+    for (const retryBody of ['{"nickname":"k","privateEnabled":false}', '{"privateEnabled":false, "nickname":"k"}', '{"privateEnabled":false,"nickname":"k"}\n']) {
+      const first = await api.patch(path, undefined, { raw: '{"privateEnabled":false,"nickname":"k"}', headers: { 'Content-Type': 'application/json' } });
+      const r = await api.patch(path, undefined, { raw: retryBody, headers: { ...retryHeaders(first, key), 'Content-Type': 'application/json' } });
+      expect(r.status, retryBody).toBe(401);
+      expect(r.json.code).toBe('WALLET_SIGNATURE_BODY_MISMATCH');
+      // The same bytes pass (the failed attempt did not consume the request id).
+      const ok = await api.patch(path, undefined, { raw: '{"privateEnabled":false,"nickname":"k"}', headers: { ...retryHeaders(first, key), 'Content-Type': 'application/json' } });
+      expect(ok.status, ok.text).toBe(200);
+    }
   });
 
   it('a different retry body → 401 WALLET_SIGNATURE_BODY_MISMATCH', async () => {

@@ -2,7 +2,8 @@
  * Byte encodings for the sandbox (its own, independent of src/crypto): strict parsers return
  * `undefined` on bad input so callers choose the error code.
  */
-const HEX = /^(?:[0-9a-fA-F]{2})*$/;
+/** Lowercase only: the wire reference's hex is lowercase everywhere (§2, §3), so the sandbox refuses other case. */
+const HEX = /^(?:[0-9a-f]{2})*$/;
 const B64URL = /^[A-Za-z0-9_-]*$/;
 
 export function hexToBytes(hex: string): Uint8Array | undefined {

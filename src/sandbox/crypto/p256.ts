@@ -16,8 +16,9 @@ export interface ParsedPublicKey {
   uncompressedBytes: Uint8Array;
 }
 
-const COMPRESSED = /^0[23][0-9a-fA-F]{64}$/;
-const UNCOMPRESSED = /^04[0-9a-fA-F]{128}$/;
+// Lowercase hex only (wire-reference §2).
+const COMPRESSED = /^0[23][0-9a-f]{64}$/;
+const UNCOMPRESSED = /^04[0-9a-f]{128}$/;
 
 // SubjectPublicKeyInfo prefix for an id-ecPublicKey / prime256v1 key with a 33-byte compressed point.
 const SPKI_COMPRESSED_PREFIX = Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex');

@@ -1,18 +1,27 @@
 /**
  * OAuth / OIDC tokens (wire-reference §5.2), with the sandbox's rules:
  *
- * - Shape: a compact JWT whose header and payload are base64url JSON objects and whose signature
- *   segment is non-empty base64url (any bytes: the sandbox does not check IdP signatures).
- *   Anything else, or missing `iss`/`sub`/`aud`/`iat` claims of the right types → `400 INVALID_INPUT`.
+ * - Shape: a compact JWT whose header and payload are base64url JSON objects, whose header `alg` is
+ *   an IdP's signing algorithm (`RS256`, `ES256`; never `none` nor a shared-secret HMAC) and whose
+ *   signature segment is non-empty base64url (any bytes: the sandbox does not check IdP signatures).
+ *   Anything else, or missing `iss`/`sub`/`aud`/`iat`/`exp` claims of the right types →
+ *   `400 INVALID_INPUT`.
  * - Issuer allowlist: `https://accounts.google.com`, `accounts.google.com`,
  *   `https://appleid.apple.com`; another issuer → `400 INVALID_INPUT` (the sandbox cannot accept it).
  *   `accounts.google.com` and its https form are the same issuer.
+ * - Fresh (both uses): `iat` under 60 s old and at most {@link OIDC_MAX_SKEW_MS} in the future (clock
+ *   skew between IdP and service), `exp` not passed.
  * - On verify: `iss`, `sub` and `aud` must match the registered credential, `nonce` must be the
- *   lowercase hex SHA-256 of the exact `clientPublicKey` string, `iat` under 60 s old (and not more
- *   than 60 s in the future), `exp` (if present) not passed. Failures → `401 UNAUTHORIZED` with
- *   `details.cause` = `OIDC_TOKEN_MISMATCH` | `OIDC_NONCE_MISMATCH` | `OIDC_TOKEN_STALE`.
- * - On registration (adding an OAUTH credential) only shape and issuer are checked; `aud` is
- *   recorded (the first one when it is an array).
+ *   lowercase hex SHA-256 of the exact `clientPublicKey` string, the token fresh and never used
+ *   before (a token works once: a replay within its 60 s → `401`). Failures → `401 UNAUTHORIZED`
+ *   with `details.cause` = `OIDC_TOKEN_MISMATCH` | `OIDC_NONCE_MISMATCH` | `OIDC_TOKEN_STALE` |
+ *   `OIDC_TOKEN_REPLAYED`.
+ * - On registration (adding an OAUTH credential): the token must be fresh, carry a nonce, name the
+ *   platform (its `aud` includes the platform client id, which is the stand-in IdP's audience) and
+ *   not have been used before, else `400 INVALID_INPUT` on `oidcToken` (an add answers 400 for bad
+ *   input, wire-reference §5); `aud` is recorded (the platform client id). Decided here: the spec
+ *   gives the service these checks at login; a credential registered from a token the service would
+ *   refuse at login could never be used, so registration refuses it at once.
  *
  * The sandbox's stand-in IdP (routes/oauth-provider.ts) issues such tokens with
  * `iss = https://accounts.google.com`, `aud` = the platform client id, `sub` derived from the email.
@@ -20,10 +29,15 @@
 import { createHash } from 'node:crypto';
 import { bytesToBase64url, utf8 } from '../crypto/encoding.js';
 import { decodeJwt, encodeJwtSegment } from '../crypto/jwt.js';
+import type { SandboxState } from '../context.js';
 import { invalidField, unauthorized } from '../errors.js';
 
 export const OIDC_ISSUERS = ['https://accounts.google.com', 'accounts.google.com', 'https://appleid.apple.com'] as const;
 export const OIDC_MAX_AGE_MS = 60 * 1000;
+/** How far in the future `iat` may be (the IdP's clock may run a little ahead). */
+export const OIDC_MAX_SKEW_MS = 5 * 1000;
+/** The signature algorithms of the allowed IdPs' ID tokens. */
+export const OIDC_ALGORITHMS = ['RS256', 'ES256'] as const;
 export const SANDBOX_ISSUER = 'https://accounts.google.com';
 
 export interface OidcClaims {
@@ -31,7 +45,9 @@ export interface OidcClaims {
   sub: string;
   aud: string[];
   iat: number;
-  exp?: number;
+  exp: number;
+  /** Hex SHA-256 of the whole token (the replay register's key). */
+  hash: string;
   nonce?: string;
   email?: string;
 }
@@ -48,6 +64,7 @@ export function parseOidcToken(token: unknown, field = 'oidcToken'): OidcClaims 
   };
   const jwt = decodeJwt(token);
   if (jwt === undefined) return bad('must be a JWT (three base64url segments, JSON header and payload)');
+  if (!(OIDC_ALGORITHMS as readonly unknown[]).includes(jwt.header.alg)) return bad(`the header alg must be one of ${OIDC_ALGORITHMS.join(', ')}`);
   const { iss, sub, aud, iat, exp, nonce, email } = jwt.claims;
   if (typeof iss !== 'string' || !(OIDC_ISSUERS as readonly string[]).includes(iss)) {
     return bad(`iss must be one of ${OIDC_ISSUERS.join(', ')}`);
@@ -56,7 +73,7 @@ export function parseOidcToken(token: unknown, field = 'oidcToken'): OidcClaims 
   const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) && aud.every((a) => typeof a === 'string') ? (aud as string[]) : undefined;
   if (audiences === undefined || audiences.length === 0 || audiences.some((a) => a.length === 0)) return bad('aud must be a string or an array of strings');
   if (typeof iat !== 'number' || !Number.isFinite(iat)) return bad('iat must be a number (seconds)');
-  if (exp !== undefined && (typeof exp !== 'number' || !Number.isFinite(exp))) return bad('exp must be a number (seconds)');
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) return bad('exp must be a number (seconds)');
   if (nonce !== undefined && typeof nonce !== 'string') return bad('nonce must be a string');
   if (email !== undefined && typeof email !== 'string') return bad('email must be a string');
   return {
@@ -64,7 +81,8 @@ export function parseOidcToken(token: unknown, field = 'oidcToken'): OidcClaims 
     sub,
     aud: audiences,
     iat,
-    ...(typeof exp === 'number' ? { exp } : {}),
+    exp,
+    hash: createHash('sha256').update(token as string, 'utf8').digest('hex'),
     ...(typeof nonce === 'string' ? { nonce } : {}),
     ...(typeof email === 'string' ? { email } : {}),
   };
@@ -74,8 +92,17 @@ export function nonceFor(clientPublicKey: string): string {
   return createHash('sha256').update(clientPublicKey, 'utf8').digest('hex');
 }
 
-/** Checks a verify-time token against the registered credential, the key and the clock. */
-export function checkOidcLogin(claims: OidcClaims, registered: { iss: string; sub: string; aud: string }, clientPublicKey: string, now: number): void {
+/** Why a token is not fresh at `now`, or undefined when it is. */
+function staleness(claims: OidcClaims, now: number): string | undefined {
+  const iatMs = claims.iat * 1000;
+  if (now - iatMs >= OIDC_MAX_AGE_MS) return 'The token is not fresh (iat must be under 60 s old)';
+  if (iatMs - now > OIDC_MAX_SKEW_MS) return 'The token was issued in the future (iat ahead of the service clock)';
+  if (claims.exp * 1000 <= now) return 'The token has expired';
+  return undefined;
+}
+
+/** Checks a verify-time token against the registered credential, the key, the clock and the replay register. */
+export function checkOidcLogin(state: SandboxState, claims: OidcClaims, registered: { iss: string; sub: string; aud: string }, clientPublicKey: string): void {
   const fail = (reason: string, cause: string): never => {
     throw unauthorized('UNAUTHORIZED', reason, { cause });
   };
@@ -83,9 +110,26 @@ export function checkOidcLogin(claims: OidcClaims, registered: { iss: string; su
     fail('The token does not belong to this credential (iss, sub or aud differ)', 'OIDC_TOKEN_MISMATCH');
   }
   if (claims.nonce !== nonceFor(clientPublicKey)) fail('The token nonce is not the SHA-256 of clientPublicKey', 'OIDC_NONCE_MISMATCH');
-  const iatMs = claims.iat * 1000;
-  if (now - iatMs >= OIDC_MAX_AGE_MS || iatMs - now > OIDC_MAX_AGE_MS) fail('The token is not fresh (iat must be under 60 s old)', 'OIDC_TOKEN_STALE');
-  if (claims.exp !== undefined && claims.exp * 1000 <= now) fail('The token has expired', 'OIDC_TOKEN_STALE');
+  const stale = staleness(claims, state.clock.now());
+  if (stale !== undefined) fail(stale, 'OIDC_TOKEN_STALE');
+  if (state.store.usedOidcTokens.has(claims.hash)) fail('The token was used already: sign in with the IdP again', 'OIDC_TOKEN_REPLAYED');
+}
+
+/** Checks a registration token (see above); `400 INVALID_INPUT` on `oidcToken`. */
+export function checkOidcRegistration(state: SandboxState, claims: OidcClaims): void {
+  const bad = (constraint: 'FORMAT' | 'RANGE' | 'CONFLICT', message: string): never => {
+    throw invalidField('oidcToken', constraint, message);
+  };
+  if (!claims.aud.includes(state.config.clientId)) bad('FORMAT', 'aud must include the platform client id');
+  if (claims.nonce === undefined || claims.nonce === '') bad('FORMAT', 'must carry a nonce');
+  const stale = staleness(claims, state.clock.now());
+  if (stale !== undefined) bad('RANGE', stale);
+  if (state.store.usedOidcTokens.has(claims.hash)) bad('CONFLICT', 'was used already');
+}
+
+/** Marks a token used (after it was accepted); it stays refused until its `exp`. */
+export function spendOidcToken(state: SandboxState, claims: OidcClaims): void {
+  state.store.usedOidcTokens.set(claims.hash, claims.exp * 1000);
 }
 
 /** A stable Google-like numeric subject for an email (21 digits). */

@@ -14,13 +14,15 @@
  * - a right code consumes the issuance (a code works once);
  * - an undecryptable or malformed bundle, a plaintext that is not `{otp_code, public_key}`, or an
  *   uncompressed / invalid `public_key` → `400 INVALID_INPUT` (spec §7.1: "an OTP bundle rejected").
- * - no issuance at all (never challenged) → `400 INVALID_INPUT`.
+ * - no issuance at all (never challenged) → `400 INVALID_INPUT`; a `public_key` that backed a session
+ *   before → `400 INVALID_INPUT` (one key, one session), checked before the code so it costs no try.
  */
 import { randomUUID } from 'node:crypto';
 import { fromUtf8, hexToBytes, parseJson } from '../crypto/encoding.js';
 import { generateHpkeKey, hpkeOpen } from '../crypto/hpke.js';
 import { parsePublicKey, type ParsedPublicKey } from '../crypto/p256.js';
 import { jsonBytes } from '../enclave.js';
+import { assertFreshKey } from './sessions.js';
 import { invalidField, unauthorized } from '../errors.js';
 import type { SandboxState } from '../context.js';
 import type { AuthMethodRecord, OtpIssuance } from '../store.js';
@@ -72,9 +74,9 @@ export async function verifyOtpBundle(state: SandboxState, method: AuthMethodRec
   if (parsed === undefined || !isPlainObject(parsed.value)) return rejectBundle('must be a JSON string {"encappedPublic","ciphertext"}');
   const { encappedPublic, ciphertext } = parsed.value;
   const enc = parsePublicKey(encappedPublic);
-  if (enc === undefined || enc.form !== 'uncompressed') return rejectBundle('encappedPublic must be an uncompressed P-256 key in hex');
+  if (enc === undefined || enc.form !== 'uncompressed') return rejectBundle('encappedPublic must be an uncompressed P-256 key in lowercase hex');
   const ct = typeof ciphertext === 'string' ? hexToBytes(ciphertext) : undefined;
-  if (ct === undefined || ct.length < 17 || ct.length > 4096) return rejectBundle('ciphertext must be hex of ciphertext‖tag');
+  if (ct === undefined || ct.length < 17 || ct.length > 4096) return rejectBundle('ciphertext must be lowercase hex of ciphertext‖tag');
 
   const issuance = currentIssuance(state, method);
   const plain = await hpkeOpen({ keyPair: issuance.targetKey, publicKey: issuance.targetPublic }, enc.uncompressedBytes, ct);
@@ -88,6 +90,7 @@ export async function verifyOtpBundle(state: SandboxState, method: AuthMethodRec
   if (key === undefined || key.form !== 'compressed') {
     throw invalidField('encryptedOtpBundle.public_key', 'FORMAT', 'must be a compressed P-256 public key (66 hex characters, 02/03 prefix)');
   }
+  assertFreshKey(state, key.compressed, 'encryptedOtpBundle.public_key');
 
   // Re-check after the await: another request may have consumed or replaced the issuance.
   const still = currentIssuance(state, method);

@@ -13,6 +13,10 @@
  *   spec §7.2: "failed cryptographic verification against the registered credential").
  * - Decided here: user verification is not required (user presence is); the signature counter
  *   must increase when the authenticator keeps one.
+ * - `userHandle` (WebAuthn §7.2 step 6: when present it must map to the credential's owner). The
+ *   registration body carries no user handle, so the first assertion that sends one pins it to the
+ *   credential; later assertions must send the same one (or none), and a handle pinned to a
+ *   credential of another wallet names another user. Else `401 WALLET_SIGNATURE_INVALID`.
  */
 import { createHash } from 'node:crypto';
 import { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
@@ -122,6 +126,13 @@ export async function verifyPasskeyAssertion(state: SandboxState, method: AuthMe
   const passkey = method.passkey;
   if (passkey === undefined || method.credentialId === undefined) return fail('the credential is not a passkey');
   if (assertion.credentialId !== method.credentialId) return fail('credentialId is not this credential');
+  const handle = assertion.userHandle;
+  if (handle !== undefined) {
+    if (passkey.userHandle !== undefined && passkey.userHandle !== handle) return fail('userHandle is not the user of this credential');
+    for (const m of state.store.authMethods.values()) {
+      if (m.accountId !== method.accountId && m.passkey?.userHandle === handle) return fail('userHandle names the user of another wallet');
+    }
+  }
   let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     result = await verifyAuthenticationResponse({
@@ -153,4 +164,5 @@ export async function verifyPasskeyAssertion(state: SandboxState, method: AuthMe
   }
   if (!result.verified) return fail('not verified');
   passkey.counter = result.authenticationInfo.newCounter;
+  if (handle !== undefined) passkey.userHandle ??= handle;
 }

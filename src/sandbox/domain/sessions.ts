@@ -10,11 +10,15 @@
  *   legacy flow: the sandbox makes the key and returns it sealed (`encryptedSessionSigningKey`).
  * - Refresh does not revoke the old session (it stays valid to its own expiry), so a client that
  *   dies mid-refresh keeps a working session.
+ * - One key, one session (decided here, the strict side of "choose the session key first"): a key
+ *   that already backed a session — active, expired or revoked — or received a wallet export cannot
+ *   back a new one (`400 INVALID_INPUT`, constraint `CONFLICT` on the field that carried it). So
+ *   revoking a session revokes its key for good, and refresh always moves to a new key.
  */
 import { sealNewSessionKey } from '../crypto/sealed-key.js';
 import type { ParsedPublicKey } from '../crypto/p256.js';
 import type { SandboxState } from '../context.js';
-import { notFound } from '../errors.js';
+import { invalidField, notFound } from '../errors.js';
 import { newId, type AuthMethodRecord, type SessionRecord } from '../store.js';
 import { sessionView } from '../views.js';
 
@@ -25,6 +29,19 @@ export interface CreatedSession {
   record: SessionRecord;
   /** The `AuthSession` body. */
   view: Record<string, unknown>;
+}
+
+/** `400 INVALID_INPUT` on `field` unless the compressed key `publicKey` was never used (see above). */
+export function assertFreshKey(state: SandboxState, publicKey: string, field: string): void {
+  const use = state.store.spentKeys.get(publicKey);
+  if (use !== undefined) {
+    throw invalidField(field, 'CONFLICT', use === 'session' ? 'must be a fresh key: this key already backs a session' : 'must be a fresh key: this key received a wallet export');
+  }
+}
+
+/** {@link assertFreshKey} for a `clientPublicKey`: a compressed one is the session key itself (an uncompressed one only receives a sandbox-made key). */
+export function assertFreshClientKey(state: SandboxState, key: ParsedPublicKey, field = 'clientPublicKey'): void {
+  if (key.form === 'compressed') assertFreshKey(state, key.compressed, field);
 }
 
 export async function createSession(state: SandboxState, method: AuthMethodRecord, clientPublicKey: ParsedPublicKey): Promise<CreatedSession> {
@@ -42,6 +59,8 @@ export async function createSession(state: SandboxState, method: AuthMethodRecor
 /** Inserts a session for a known compressed key, evicting the oldest beyond the limit. */
 export function insertSession(state: SandboxState, method: AuthMethodRecord, publicKey: string, sealed?: string): CreatedSession {
   if (!state.store.authMethods.has(method.id)) throw notFound('AUTH_METHOD_NOT_FOUND', 'The credential was deleted meanwhile');
+  assertFreshKey(state, publicKey, 'clientPublicKey');
+  state.store.spentKeys.set(publicKey, 'session');
   const now = state.clock.now();
   const active = state.store.activeSessionsOf(method.accountId, now).sort((a, b) => a.createdAt - b.createdAt);
   for (let i = 0; i <= active.length - MAX_SESSIONS; i += 1) {

@@ -16,10 +16,10 @@
  */
 import { json, type RequestContext } from '../context.js';
 import { parsePublicKey } from '../crypto/p256.js';
-import { checkOidcLogin, parseOidcToken } from '../domain/oidc.js';
+import { checkOidcLogin, parseOidcToken, spendOidcToken } from '../domain/oidc.js';
 import { verificationToken, verifyOtpBundle } from '../domain/otp.js';
 import { verifyPasskeyAssertion, type AssertionInput } from '../domain/passkeys.js';
-import { createSession, insertSession } from '../domain/sessions.js';
+import { assertFreshClientKey, createSession, insertSession } from '../domain/sessions.js';
 import { invalidField, notFound, unauthorized } from '../errors.js';
 import { requireAuthMethod, requireWallet } from '../lookups.js';
 import type { Router } from '../router.js';
@@ -69,7 +69,9 @@ async function verifyOauth(ctx: RequestContext, method: AuthMethodRecord) {
   const key = f.req(parsed);
   const claims = parseOidcToken(token);
   if (method.oauth === undefined) throw invalidField('type', 'ENUM', 'the credential is not an OAUTH credential');
-  checkOidcLogin(claims, method.oauth, key.hex, ctx.state.clock.now());
+  checkOidcLogin(ctx.state, claims, method.oauth, key.hex);
+  assertFreshClientKey(ctx.state, key);
+  spendOidcToken(ctx.state, claims);
   const session = await createSession(ctx.state, method, key);
   return json(200, session.view);
 }

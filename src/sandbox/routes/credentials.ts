@@ -4,9 +4,12 @@
  *
  * Limits: at most {@link MAX_CREDENTIALS} per account (the next add → `400 INVALID_INPUT`,
  * `details.cause = "CREDENTIAL_LIMIT"`), one EMAIL_OTP (`400 EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS`),
- * one SMS_OTP (`400 SMS_OTP_CREDENTIAL_ALREADY_EXISTS`), passkeys with distinct `credentialId`
- * (`400 PASSKEY_CREDENTIAL_ALREADY_EXISTS`); an OTP type whose contact the customer lacks →
- * `400 MISSING_MANDATORY_USER_INFO`. Decided here: the same OIDC identity (iss + sub) twice on an
+ * one SMS_OTP (`400 SMS_OTP_CREDENTIAL_ALREADY_EXISTS`), passkeys with a `credentialId` no wallet
+ * holds yet (`400 PASSKEY_CREDENTIAL_ALREADY_EXISTS`); an OTP type whose contact the customer lacks →
+ * `400 MISSING_MANDATORY_USER_INFO`, whose contact another wallet's OTP credential holds → `409
+ * EMAIL_OTP_EMAIL_ALREADY_EXISTS / SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS` (domain/contacts.ts); an
+ * OAUTH token that is stale, foreign to the platform, without nonce or used → `400 INVALID_INPUT`
+ * (domain/oidc.ts). Decided here: the same OIDC identity (iss + sub) twice on an
  * account → `400 INVALID_INPUT` (no dedicated code exists). The checks run on the first leg and
  * again on the retry.
  *
@@ -24,11 +27,12 @@
  * (`400 INVALID_INPUT`); rate limit in domain/rate-limit.ts.
  */
 import { json, noContent, type RequestContext, type SandboxState } from '../context.js';
-import { parseOidcToken } from '../domain/oidc.js';
+import { assertContactFree } from '../domain/contacts.js';
+import { checkOidcRegistration, parseOidcToken, spendOidcToken } from '../domain/oidc.js';
 import { issueOtp } from '../domain/otp.js';
 import { canonicalSessionBody, sha256Hex, verifyPasskeyRegistration, type RegisteredPasskey } from '../domain/passkeys.js';
 import { takeChallengeSlot } from '../domain/rate-limit.js';
-import { revokeSessionsOf } from '../domain/sessions.js';
+import { assertFreshClientKey, revokeSessionsOf } from '../domain/sessions.js';
 import { badRequest, invalidInput } from '../errors.js';
 import { requireAuthMethod, requireCustomer, requireWallet } from '../lookups.js';
 import type { Router } from '../router.js';
@@ -102,21 +106,25 @@ function checkAdd(state: SandboxState, account: InternalAccountRecord, req: AddR
     case 'EMAIL_OTP':
       if (existing.some((m) => m.type === 'EMAIL_OTP')) throw badRequest('EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS', 'This account already has an EMAIL_OTP credential');
       if (customer.email === undefined) throw badRequest('MISSING_MANDATORY_USER_INFO', 'The customer has no email');
+      assertContactFree(state, customer.id, 'email', customer.email);
       return customer.email;
     case 'SMS_OTP':
       if (existing.some((m) => m.type === 'SMS_OTP')) throw badRequest('SMS_OTP_CREDENTIAL_ALREADY_EXISTS', 'This account already has an SMS_OTP credential');
       if (customer.phoneNumber === undefined) throw badRequest('MISSING_MANDATORY_USER_INFO', 'The customer has no phoneNumber');
+      assertContactFree(state, customer.id, 'phoneNumber', customer.phoneNumber);
       return customer.phoneNumber;
     case 'OAUTH': {
       const claims = parseOidcToken(req.oidcToken);
+      checkOidcRegistration(state, claims);
       if (existing.some((m) => m.oauth !== undefined && m.oauth.iss === claims.iss && m.oauth.sub === claims.sub)) {
         throw invalidInput('This OIDC identity is already a credential of this account', undefined, { cause: 'OAUTH_CREDENTIAL_ALREADY_EXISTS' });
       }
       return claims.email ?? claims.sub;
     }
     case 'PASSKEY':
-      if (existing.some((m) => m.credentialId === passkeyId)) {
-        throw badRequest('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'This passkey is already a credential of this account');
+      // A WebAuthn credential id names one authenticator key: it backs one credential, on one wallet.
+      for (const m of state.store.authMethods.values()) {
+        if (m.credentialId === passkeyId) throw badRequest('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'This passkey is already a credential (of this or another wallet)');
       }
       return req.nickname;
   }
@@ -156,7 +164,8 @@ async function addCredential(ctx: RequestContext) {
   };
   if (req.type === 'OAUTH') {
     const claims = parseOidcToken(req.oidcToken);
-    method.oauth = { iss: claims.iss, sub: claims.sub, aud: claims.aud[0] as string };
+    spendOidcToken(state, claims);
+    method.oauth = { iss: claims.iss, sub: claims.sub, aud: state.config.clientId };
   }
   if (passkey !== undefined) {
     method.credentialId = passkey.credentialId;
@@ -216,6 +225,7 @@ async function challengeCredential(ctx: RequestContext) {
     const parsed = f.publicKey('clientPublicKey', { required: true });
     f.done();
     const key = f.req(parsed);
+    assertFreshClientKey(state, key);
     takeChallengeSlot(state, method.id);
     const now = state.clock.now();
     const requestId = newId('Request');

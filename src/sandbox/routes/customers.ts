@@ -2,7 +2,8 @@
  * Customers (spec §4.2, wire-reference §8.2).
  *
  * - `POST /customers` → `201 Customer`; KYC is `APPROVED` at once (sandbox); accounts are created
- *   with it (domain/accounts.ts). `platformCustomerId` already used by a customer → `409 CONFLICT`.
+ *   with it (domain/accounts.ts). `platformCustomerId` already used by a customer → `409 CONFLICT`;
+ *   an email already tied to another wallet's `EMAIL_OTP` → `409 EMAIL_OTP_EMAIL_ALREADY_EXISTS`.
  *   Unknown fields are ignored (the spec lists "other details" it does not define).
  * - `GET /customers` (filters `platformCustomerId`, `customerType`; newest first; paginated),
  *   `GET /customers/{id}`, `DELETE /customers/{id}` → `200` the deleted customer (its accounts,
@@ -19,6 +20,7 @@
 import { json, type RequestContext, type SandboxState } from '../context.js';
 import { knownCurrencies } from '../currencies.js';
 import { createCustomerAccounts, removeCustomerAccounts } from '../domain/accounts.js';
+import { assertContactFree, CONTACT, sameContact, tiedCredentials, type Contact } from '../domain/contacts.js';
 import { conflict, invalidInput } from '../errors.js';
 import { paginate } from '../list.js';
 import { requireCustomer } from '../lookups.js';
@@ -78,6 +80,8 @@ function createCustomer(ctx: RequestContext) {
   if (activeWithPlatformId(state, pcid) !== undefined) {
     throw conflict('CONFLICT', 'A customer with this platformCustomerId already exists', { field: 'platformCustomerId' });
   }
+  // The new wallet's EMAIL_OTP credential ties the email (domain/contacts.ts).
+  if (contact.email !== undefined) assertContactFree(state, '', 'email', contact.email);
   const now = state.clock.now();
   const customer: CustomerRecord = {
     id: newId('Customer'),
@@ -102,34 +106,6 @@ function listCustomers(ctx: RequestContext) {
     .filter((c) => (pcid === null || c.platformCustomerId === pcid) && (type === null || c.customerType === type))
     .reverse();
   return json(200, paginate(items, ctx.query, customerView));
-}
-
-type Contact = 'email' | 'phoneNumber';
-const CONTACT = {
-  email: { credential: 'EMAIL_OTP', exists: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS', changed: 'EMAIL_OTP_CREDENTIAL_SET_CHANGED', verification: 'email' },
-  phoneNumber: { credential: 'SMS_OTP', exists: 'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS', changed: 'SMS_OTP_CREDENTIAL_SET_CHANGED', verification: 'phone' },
-} as const;
-
-/** The customer's OTP credentials of the contact's type, ids sorted. */
-function tiedCredentials(state: SandboxState, customerId: string, contact: Contact): AuthMethodRecord[] {
-  const walletIds = new Set(state.store.accountsOfCustomer(customerId).filter((a) => a.type === 'EMBEDDED_WALLET').map((a) => a.id));
-  return [...state.store.authMethods.values()]
-    .filter((m) => walletIds.has(m.accountId) && m.type === CONTACT[contact].credential)
-    .sort((a, b) => a.id.localeCompare(b.id));
-}
-
-function sameContact(a: string, b: string, contact: Contact): boolean {
-  return contact === 'email' ? a.toLowerCase() === b.toLowerCase() : a === b;
-}
-
-/** 409 when another customer's wallet already ties `value` to an OTP credential. */
-function assertContactFree(state: SandboxState, customerId: string, contact: Contact, value: string): void {
-  const mine = new Set(tiedCredentials(state, customerId, contact).map((m) => m.id));
-  for (const m of state.store.authMethods.values()) {
-    if (m.type === CONTACT[contact].credential && !mine.has(m.id) && sameContact(m.nickname, value, contact)) {
-      throw conflict(CONTACT[contact].exists, `This ${contact === 'email' ? 'email' : 'phone number'} is already tied to another ${CONTACT[contact].credential} credential`);
-    }
-  }
 }
 
 function applyUpdate(state: SandboxState, customer: CustomerRecord, update: ContactFields, tied: AuthMethodRecord[], contact: Contact | undefined): void {

@@ -7,7 +7,8 @@
  *   one; other fields → `400 INVALID_INPUT`). On an `EMBEDDED_WALLET` it is a signed retry (a
  *   session of that wallet) → `200 InternalAccount`; other accounts answer `200` at once.
  * - `POST /internal-accounts/{id}/export` `{ clientPublicKey: <uncompressed> }` (a compressed key →
- *   `400 INVALID_INPUT`), signed by a session of the wallet → `200 { id, encryptedWalletCredentials }`:
+ *   `400 INVALID_INPUT`; so is a key that backed a session or received an export before: "always a
+ *   fresh key"), signed by a session of the wallet → `200 { id, encryptedWalletCredentials }`:
  *   `{"version","data","dataSignature","enclaveQuorumPublic"}` where `data` is hex of
  *   `{"encappedPublic","ciphertext","organizationId"}` and the HPKE plaintext is the mnemonic.
  */
@@ -15,6 +16,7 @@ import { json, type RequestContext } from '../context.js';
 import { hpkeSeal } from '../crypto/hpke.js';
 import { bytesToHex, utf8 } from '../crypto/encoding.js';
 import { jsonBytes } from '../enclave.js';
+import { assertFreshKey } from '../domain/sessions.js';
 import { invalidInput } from '../errors.js';
 import { paginate } from '../list.js';
 import { requireAccount, requireCustomer, requireWallet } from '../lookups.js';
@@ -85,6 +87,9 @@ async function exportWallet(ctx: RequestContext) {
   const parsed = f.publicKey('clientPublicKey', { required: true, form: 'uncompressed' });
   f.done();
   const key = f.req(parsed);
+  // "Always a fresh key" (wire-reference §8.6): never a key that backed a session (the signing
+  // session's own included) or received an export before.
+  assertFreshKey(ctx.state, key.compressed, 'clientPublicKey');
   if (retry === null) {
     return issueChallenge(ctx, {
       type: 'EXPORT_WALLET',
@@ -93,6 +98,7 @@ async function exportWallet(ctx: RequestContext) {
       signer: { kind: 'session', accountIds: [wallet.id] },
     });
   }
+  ctx.state.store.spentKeys.set(key.compressed, 'export');
   const { enc, ciphertext } = await hpkeSeal(key.uncompressedBytes, utf8(wallet.mnemonic ?? ''));
   const data = jsonBytes({ encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext), organizationId: wallet.organizationId });
   return json(200, { id: wallet.id, encryptedWalletCredentials: ctx.state.enclave.signedBundle(data) });

@@ -15,10 +15,11 @@
  *   may execute at once (`400 INSUFFICIENT_FUNDS` then creates no quote).
  * - `GET /quotes/{id}` → `200 Quote` (`404 QUOTE_NOT_FOUND`); `transactionId` once settled.
  * - `POST /quotes/{id}/execute` (no body, or `{}`) → `200 Quote` `PROCESSING`. Order of checks:
- *   unknown quote `404 QUOTE_NOT_FOUND`; an `Idempotency-Key` already answered → the same answer
- *   again; for an embedded-wallet source the `Service-Wallet-Signature` stamp over the quote's
- *   `payloadToSign` by an active session of that wallet (or `sandbox-valid-signature`), no
- *   `Request-Id` and no 202 leg (`401 WALLET_SIGNATURE_MISSING / _MALFORMED / _INVALID`); quote not
+ *   unknown quote `404 QUOTE_NOT_FOUND`; for an embedded-wallet source the `Service-Wallet-Signature`
+ *   stamp over the quote's `payloadToSign` by an active session of that wallet (or
+ *   `sandbox-valid-signature` while such a session exists), no `Request-Id` and no 202 leg
+ *   (`401 WALLET_SIGNATURE_MISSING / _MALFORMED / _INVALID`), on a replay too; an `Idempotency-Key`
+ *   already answered → the same answer again; quote not
  *   `PENDING` → `409 CONFLICT` (no double spend without an idempotency key); expired →
  *   `400 QUOTE_EXPIRED`; short balance → `400 INSUFFICIENT_FUNDS`.
  *
@@ -169,7 +170,7 @@ function createQuote(ctx: RequestContext) {
         totalReceivingAmount: quote.totalReceivingAmount,
         expiresAt: new Date(quote.expiresAt).toISOString(),
       },
-      bodyDigest: bodyDigest(ctx.body),
+      bodyDigest: bodyDigest(ctx.rawBody),
     });
   }
   if (req.immediatelyExecute) executeTransfer(state, quote, source, destination);
@@ -196,13 +197,14 @@ function executeQuote(ctx: RequestContext) {
   }
   const key = idempotencyKey(ctx);
   const quote = requireQuote(ctx);
+  // The stamp first, replay or not: an Idempotency-Key proves nothing about who asks.
+  if (quote.payloadToSign !== undefined) {
+    requireStamp(ctx, quote.payloadToSign, { kind: 'session', accountIds: [quote.sourceAccountId] });
+  }
   const seen = key === undefined ? undefined : executions(state.store).get(key);
   if (seen !== undefined) {
     if (seen.quoteId !== quote.id) throw conflict('CONFLICT', 'This Idempotency-Key was already used to execute another quote', { quoteId: seen.quoteId });
     return json(200, seen.body);
-  }
-  if (quote.payloadToSign !== undefined) {
-    requireStamp(ctx, quote.payloadToSign, { kind: 'session', accountIds: [quote.sourceAccountId] });
   }
   if (quote.status !== 'PENDING') {
     throw conflict('CONFLICT', 'The quote was already executed', { status: quote.status });

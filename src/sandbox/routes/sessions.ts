@@ -9,10 +9,11 @@
  * - `POST /auth/sessions/{id}/refresh` `{ clientPublicKey }` (same on both legs) → `202` → retry
  *   signed by that session's key → `201 AuthSession` with a new id and a fresh 15-minute lifetime.
  *   The old session is left to expire on its own (see domain/sessions.ts). An uncompressed key
- *   gives a legacy sealed key.
+ *   gives a legacy sealed key. A key that backed a session before → `400 INVALID_INPUT` (one key,
+ *   one session: domain/sessions.ts).
  */
 import { json, noContent, type RequestContext } from '../context.js';
-import { createSession } from '../domain/sessions.js';
+import { assertFreshClientKey, createSession } from '../domain/sessions.js';
 import { requireActiveSession, requireAuthMethod, requireWallet } from '../lookups.js';
 import type { Router } from '../router.js';
 import { issueChallenge, verifyRetry } from '../signed-retry.js';
@@ -63,6 +64,7 @@ async function refreshSession(ctx: RequestContext) {
   const parsed = f.publicKey('clientPublicKey', { required: true });
   f.done();
   const key = f.req(parsed);
+  assertFreshClientKey(state, key);
   if (retry === null) {
     return issueChallenge(ctx, {
       type: 'REFRESH_SESSION',
