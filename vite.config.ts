@@ -34,6 +34,19 @@ export default defineConfig({
         },
       },
       {
+        // The library's suites again, against the sandbox's service profile (answers carry only what
+        // the service sends: src/sandbox/profile.ts). Read by startSandbox in test/flows/helpers.
+        test: {
+          name: 'node-service',
+          environment: 'node',
+          include: ['test/flows/**/*.test.ts', 'test/actions/**/*.test.ts', 'test/session/**/*.test.ts'],
+          exclude: ['test/**/*.browser.test.ts', 'node_modules/**'],
+          env: { SANDBOX_PROFILE: 'service' },
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
         test: {
           name: 'browser',
           include: ['test/**/*.browser.test.ts'],

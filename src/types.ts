@@ -47,8 +47,6 @@ export interface PasskeyAuthChallenge extends AuthMethod {
  */
 export interface AuthSession extends AuthMethod {
   expiresAt: string;
-  /** The credential the session belongs to (sent by the sandbox; absent from older answers). */
-  authMethodId?: string;
   /** Legacy flow only: the sealed session signing key (base58check). */
   encryptedSessionSigningKey?: string;
 }

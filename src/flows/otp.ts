@@ -19,7 +19,8 @@ export interface OtpLogin {
   readonly type: OtpType;
   /**
    * Checks the code and creates the session. Errors: OTP_CODE_INVALID (retype; details.attemptsLeft
-   * when known), OTP_EXPIRED (resend), BUNDLE_SIGNER_UNTRUSTED / BUNDLE_SIGNATURE_INVALID.
+   * when the service says), OTP_EXPIRED (resend: the code expired, or this login used it already),
+   * BUNDLE_SIGNER_UNTRUSTED / BUNDLE_SIGNATURE_INVALID.
    */
   verify(code: string): Promise<Session>;
   /** Sends a new code (the previous one stops working). RATE_LIMITED with details.retryAfterMs when asked too often. */
@@ -49,18 +50,37 @@ async function challenge(ctx: WalletContext, credentialId: string): Promise<stri
 }
 
 /**
- * Decision: the wire reference says only "401 for a wrong code". The sandbox adds
- * `details.cause` (OTP_CODE_INVALID | OTP_EXPIRED); a 401 UNAUTHORIZED on verify without a cause is
- * read as a wrong code too (platform-credential failures would have failed the challenge already).
+ * Decision: the wire reference says only "401 for a wrong code"; the service does not say whether
+ * a refused code was wrong, expired or used. What the library knows for sure comes first:
+ * - the code was used up when a verify of this login got past leg 1 (the service answered the
+ *   challenge: it accepted the code) — a later 401 is OTP_EXPIRED ("send a new code"), and so is a
+ *   challenge that expired before its signed leg was accepted (the call is not restarted: leg 1
+ *   again would re-post a used code, issue 18);
+ * - else `details.cause` when the service explains (the sandbox profile: OTP_CODE_INVALID |
+ *   OTP_EXPIRED);
+ * - else OTP_CODE_INVALID, the message saying the service did not tell wrong from expired
+ *   (platform-credential failures would have failed the challenge already).
  * Signature codes of the signed leg (WALLET_SIGNATURE_*) pass through unchanged.
  */
-function otpError(error: unknown): unknown {
-  if (!isWalletError(error, 'UNAUTHORIZED')) return error;
-  return refusedAs(error.details?.cause === 'OTP_EXPIRED' ? 'OTP_EXPIRED' : 'OTP_CODE_INVALID', error);
+function otpError(error: unknown, codeUsed: boolean): unknown {
+  if (isWalletError(error, 'CHALLENGE_EXPIRED')) {
+    return new WalletError('OTP_EXPIRED', 'the verification expired before it was signed and the code is used up: send a new code (resend())', { cause: error });
+  }
+  if (!isWalletError(error, 'UNAUTHORIZED') || error.status !== 401) return error;
+  if (codeUsed) return new WalletError('OTP_EXPIRED', 'this code was used already: send a new code (resend())', { cause: error, status: 401 });
+  const cause = error.details?.cause;
+  if (cause === 'OTP_EXPIRED' || cause === 'OTP_CODE_INVALID') return refusedAs(cause, error);
+  return new WalletError('OTP_CODE_INVALID', 'the service refused the code and does not say whether it is wrong or expired: retype it, or resend()', {
+    cause: error,
+    status: 401,
+    ...(error.details !== undefined ? { details: error.details } : {}),
+  });
 }
 
 function otpLogin(ctx: WalletContext, args: { accountId: string; credentialId: string; type: OtpType; bundle: string }): OtpLogin {
   let bundle = args.bundle;
+  /** The service accepted the current code once (a verify got past leg 1): it cannot work again. */
+  let codeUsed = false;
   return {
     credentialId: args.credentialId,
     type: args.type,
@@ -74,22 +94,32 @@ function otpLogin(ctx: WalletContext, args: { accountId: string; credentialId: s
         trustedKeys: ctx.trustedKeys,
       });
       let answer: unknown;
+      const usedBefore = codeUsed;
       try {
         answer = await ctx.client.signed<unknown>({
           method: 'POST',
           path: credentialPath(args.credentialId, 'verify'),
           body: { type: args.type, encryptedOtpBundle },
           // The verification token is bound to this key: it signs the retry (wire reference §4).
-          signer: plan.key,
+          // Asked for at the first challenge, i.e. once the service accepted the code.
+          getSigner: () => {
+            codeUsed = true;
+            return plan.key;
+          },
           purpose: 'otp-verify',
+          // Leg 1 used the code up: starting over would post it again (issue 18).
+          restartOnExpiry: false,
         });
       } catch (error) {
-        throw otpError(error);
+        if (isWalletError(error, 'CHALLENGE_EXPIRED')) codeUsed = true;
+        throw otpError(error, usedBefore);
       }
+      codeUsed = true;
       return ctx.sessions.establish(answer, { accountId: args.accountId, credentialId: args.credentialId, credentialType: args.type, key: plan.key });
     },
     async resend() {
       bundle = await challenge(ctx, args.credentialId);
+      codeUsed = false;
     },
   };
 }

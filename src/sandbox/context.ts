@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from './clock.js';
 import type { Enclave } from './enclave.js';
 import type { Logger } from './log.js';
+import type { SandboxProfile } from './profile.js';
 import type { Store } from './store.js';
 
 export const API_VERSION = '2025-10-13';
@@ -17,6 +18,8 @@ export interface SandboxConfig {
   origins: string[];
   /** WebAuthn relying-party id. */
   rpId: string;
+  /** What answers carry beyond the contract (profile.ts). */
+  profile: SandboxProfile;
 }
 
 export interface SandboxState {

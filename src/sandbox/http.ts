@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { invalidField, invalidInput, SandboxError } from './errors.js';
 import { duplicateKey } from './json-equal.js';
+import { errorBody, type SandboxProfile } from './profile.js';
 import { fromUtf8, parseJson } from './crypto/encoding.js';
 import type { Reply } from './context.js';
 
@@ -138,7 +139,7 @@ export function writeReply(res: ServerResponse, reply: Reply, date: Date, close:
  * Answers requests Node's HTTP parser refuses (garbage request line or headers, headers too large)
  * with a JSON 4xx before closing, instead of the default bare response or reset.
  */
-export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+export function answerClientError(err: Error & { code?: string }, socket: Socket, profile: SandboxProfile): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -146,10 +147,10 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? 431 : 400;
   const body = JSON.stringify(
-    (tooLarge
-      ? new SandboxError(431, 'HEADERS_TOO_LARGE', 'The request headers are too large')
-      : new SandboxError(400, 'INVALID_INPUT', 'The request could not be parsed as HTTP')
-    ).toBody(),
+    errorBody(
+      profile,
+      tooLarge ? new SandboxError(431, 'HEADERS_TOO_LARGE', 'The request headers are too large') : new SandboxError(400, 'INVALID_INPUT', 'The request could not be parsed as HTTP'),
+    ),
   );
   const text = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
   socket.end(

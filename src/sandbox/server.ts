@@ -9,7 +9,7 @@
  * do not leak).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createClock } from './clock.js';
 import { API_VERSION, type Reply, type RequestContext, type SandboxConfig, type SandboxState, json } from './context.js';
@@ -18,6 +18,7 @@ import { isSandboxError, SandboxError } from './errors.js';
 import { answerClientError, parseBody, parseTarget, payloadTooLarge, readBody, writeReply } from './http.js';
 import { createLogger, type LogSink } from './log.js';
 import { checkPlatformAuth } from './platform-auth.js';
+import { errorBody, resolveProfile, type SandboxProfile } from './profile.js';
 import { Router } from './router.js';
 import { registerRoutes } from './routes/index.js';
 import { Store } from './store.js';
@@ -40,6 +41,13 @@ export interface SandboxOptions {
   now?: () => number;
   /** Request log sink (one JSON line per request), or `false` to silence; default stdout. */
   log?: LogSink | false;
+  /**
+   * `sandbox` (default): answers add explanations (`details.cause`, `reason`, `authMethodId`, …).
+   * `service`: answers carry only what the spec and the wire reference define, shaped as the real
+   * service sends them (see profile.ts). Default: the `SANDBOX_PROFILE` environment variable, else
+   * `sandbox`.
+   */
+  profile?: SandboxProfile;
 }
 
 export interface RunningSandbox {
@@ -48,6 +56,8 @@ export interface RunningSandbox {
   readonly port: number;
   /** The enclave's uncompressed public key (hex): trust it for OTP and export bundles. */
   readonly enclavePublicKey: string;
+  /** The profile the sandbox answers in. */
+  readonly profile: SandboxProfile;
   /** Moves the sandbox clock forward. */
   advanceClock(seconds: number): void;
   /** Stops listening and closes every connection. */
@@ -67,6 +77,7 @@ export function createSandboxState(options: SandboxOptions = {}): SandboxState {
     clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
     origins: options.origin === undefined ? [DEFAULT_ORIGIN] : Array.isArray(options.origin) ? [...options.origin] : [options.origin],
     rpId: options.rpId ?? DEFAULT_RP_ID,
+    profile: resolveProfile(options.profile),
   };
   const clock = createClock(options.now);
   return { config, clock, store: new Store(), enclave: createEnclave(), logger: createLogger(options.log, clock) };
@@ -119,10 +130,10 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
       try {
         reply = await answer(state, router, req, read.bytes, read.tooLarge);
       } catch (e) {
-        if (isSandboxError(e)) reply = json(e.status, e.toBody(), { ...e.headers });
+        if (isSandboxError(e)) reply = json(e.status, errorBody(state.config.profile, e), { ...e.headers });
         else {
           error = e instanceof Error ? e.message : String(e);
-          reply = json(500, new SandboxError(500, 'INTERNAL_ERROR', 'The sandbox failed unexpectedly (a bug): see its log').toBody());
+          reply = json(500, errorBody(state.config.profile, new SandboxError(500, 'INTERNAL_ERROR', 'The sandbox failed unexpectedly (a bug): see its log')));
         }
       }
       const now = state.clock.now();
@@ -148,7 +159,7 @@ export function createSandboxServer(state: SandboxState): Server {
   const router = new Router();
   registerRoutes(router);
   const server = createServer(createHandler(state, router));
-  server.on('clientError', answerClientError);
+  server.on('clientError', (err: Error & { code?: string }, socket: Socket) => answerClientError(err, socket, state.config.profile));
   return server;
 }
 
@@ -173,6 +184,7 @@ function checkOptions(options: SandboxOptions): void {
   }
   if (o.now !== undefined && typeof o.now !== 'function') throw invalidArgument('options.now', 'a function returning epoch milliseconds');
   if (o.log !== undefined && o.log !== false && typeof o.log !== 'function') throw invalidArgument('options.log', 'a function or false');
+  resolveProfile(o.profile);
 }
 
 /**
@@ -198,6 +210,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     url: `http://${urlHost}:${port}/${API_VERSION}`,
     port,
     enclavePublicKey: state.enclave.publicKey,
+    profile: state.config.profile,
     advanceClock: (seconds) => {
       if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw invalidArgument('seconds', 'a finite number ≥ 0');
       state.clock.advance(seconds);

@@ -3,6 +3,7 @@
  * passkey public keys, OIDC subjects) ever leaves through a view.
  */
 import { currencyView, findCurrency } from './currencies.js';
+import type { SandboxProfile } from './profile.js';
 import type { AuthMethodRecord, CustomerRecord, InternalAccountRecord, SessionRecord, TransactionRecord } from './store.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -88,16 +89,16 @@ export function authMethodView(m: AuthMethodRecord): Record<string, unknown> {
 }
 
 /**
- * `AuthSession`: the credential's AuthMethod fields with the session's id, plus `expiresAt`,
- * `authMethodId` (an addition: tells which credential a session belongs to, needed to pick a
- * session of another credential) and, in the legacy flow only, `encryptedSessionSigningKey`.
+ * `AuthSession`: the credential's AuthMethod fields with the session's id, plus `expiresAt` and, in
+ * the legacy flow only, `encryptedSessionSigningKey`. The `sandbox` profile adds `authMethodId`
+ * (which credential the session belongs to); the service does not send it.
  */
-export function sessionView(s: SessionRecord, m: AuthMethodRecord, encryptedSessionSigningKey?: string): Record<string, unknown> {
+export function sessionView(profile: SandboxProfile, s: SessionRecord, m: AuthMethodRecord, encryptedSessionSigningKey?: string): Record<string, unknown> {
   return {
     ...authMethodView(m),
     id: s.id,
     accountId: s.accountId,
-    authMethodId: m.id,
+    ...(profile === 'sandbox' ? { authMethodId: m.id } : {}),
     createdAt: iso(s.createdAt),
     updatedAt: iso(s.createdAt),
     expiresAt: iso(s.expiresAt),

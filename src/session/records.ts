@@ -53,7 +53,8 @@ export function sessionFromAnswer(
   const session: Session = {
     id: answer.id,
     accountId: typeof answer.accountId === 'string' && answer.accountId !== '' ? answer.accountId : known.accountId,
-    credentialId: typeof answer.authMethodId === 'string' && answer.authMethodId !== '' ? answer.authMethodId : known.credentialId,
+    // The service's AuthSession does not name its credential (wire reference §5): the flow knows it.
+    credentialId: known.credentialId,
     credentialType,
     publicKeyHex: known.publicKeyHex,
     expiresAt: answer.expiresAt,

@@ -56,6 +56,19 @@ export interface LegAnswer {
 
 const DEFAULT_RETRY_AFTER_MS = 1000;
 
+/** The server's clock (Date header) of the answer a non-2xx error was made from, for the engine's expiry judgement. */
+const errorServerDates = new WeakMap<WalletError, number>();
+
+/** The Date header (epoch ms) of the answer `error` was made from, when it had one. */
+export function serverDateOf(error: unknown): number | undefined {
+  return error instanceof WalletError ? errorServerDates.get(error) : undefined;
+}
+
+function failed(error: WalletError, serverDate: number | undefined): WalletError {
+  if (serverDate !== undefined) errorServerDates.set(error, serverDate);
+  return error;
+}
+
 function elapsedClock(): () => number {
   const perf = (globalThis as { performance?: { now(): number } }).performance;
   const start = perf ? perf.now() : Date.now();
@@ -176,8 +189,8 @@ export async function exchange(config: ClientConfig, call: PreparedCall, leg: Le
         await sleep(waitMs, call.signal);
         continue;
       }
-      throw errorFromResponse(answer.status, answer.text, { retryAfterMs: waitMs });
+      throw failed(errorFromResponse(answer.status, answer.text, { retryAfterMs: waitMs }), serverDate);
     }
-    throw errorFromResponse(answer.status, answer.text);
+    throw failed(errorFromResponse(answer.status, answer.text), serverDate);
   }
 }

@@ -3,16 +3,17 @@
  * shown to onBeforeSign, stamped with the call's one signer and answered on the next leg with the
  * stamp and `Request-Id`; the same body string goes on every leg. A `200 {"status":"PROCESSING"}`
  * leg is resent identically (bounded); a challenge that expired before signing (server clock), or
- * that the service rejects as expired, makes the call start over from leg 1 once, then
- * CHALLENGE_EXPIRED. Each call answers exactly the challenges its action needs (`challenges`: 1, or 2
- * for delegated keys; 0 for the stamped single-leg form); one more → UNEXPECTED_CHALLENGE before
- * anything else is signed. Requests per action: 2 (3 for delegated keys), plus only those retries.
+ * whose signed leg the service rejects once it has expired, makes the call start over from leg 1
+ * once (unless the call says `restartOnExpiry: false`), then CHALLENGE_EXPIRED. Each call answers
+ * exactly the challenges its action needs (`challenges`: 1, or 2 for delegated keys; 0 for the
+ * stamped single-leg form); one more → UNEXPECTED_CHALLENGE before anything else is signed.
+ * Requests per action: 2 (3 for delegated keys), plus only those retries.
  */
 import { stamp } from '../crypto/index.js';
 import { WalletError, isWalletError } from '../errors.js';
 import { parseJsonBody } from './errors.js';
 import { isHeaderValue } from './headers.js';
-import { exchange, sleep, type ClientConfig, type LegAnswer, type LegHeaders, type PreparedCall } from './http.js';
+import { exchange, serverDateOf, sleep, type ClientConfig, type LegAnswer, type LegHeaders, type PreparedCall } from './http.js';
 import type { OnBeforeSign, SignedRequestOptions, SignerLike } from './types.js';
 import { isRecord } from '../types.js';
 
@@ -69,12 +70,20 @@ function hasExpired(config: ClientConfig, challenge: Challenge, answer: LegAnswe
 }
 
 /**
- * The service's own verdict that the request id expired (the sandbox answers `401` with
- * `details.requestStatus: "EXPIRED"`): the challenge expired on the way, e.g. when no Date header
- * let us judge it. Treated like an expiry seen before signing: start over (once).
+ * A signed leg refused with `401 WALLET_SIGNATURE_INVALID` once the challenge has expired: the
+ * challenge expired on the way (e.g. the leg waited in a queue). Treated like an expiry seen before
+ * signing: start over (once). Decision: judged from what the contract guarantees — `expiresAt` and
+ * the server's clock: the refusal's own Date header, else the local clock shifted by the skew the
+ * challenge's Date header showed, else the local clock — not from the sandbox's explanation
+ * (`details.requestStatus`), which the service does not send. A refusal before `expiresAt` is a real
+ * signature failure and passes through; a misjudged one (no Date header and a local clock far ahead)
+ * costs one restart, whose fresh challenge then decides.
  */
-function isExpiredRejection(error: unknown): boolean {
-  return isWalletError(error) && error.status === 401 && error.details?.requestStatus === 'EXPIRED';
+function isExpiredRejection(config: ClientConfig, challenge: Challenge, answer: LegAnswer, error: unknown): boolean {
+  if (!isWalletError(error, 'WALLET_SIGNATURE_INVALID') || error.status !== 401) return false;
+  const skew = answer.serverDate === undefined ? 0 : answer.serverDate - answer.receivedAt;
+  const serverNow = serverDateOf(error) ?? config.now() + skew;
+  return challenge.expiresAtMs - serverNow < EXPIRY_MARGIN_MS;
 }
 
 class RestartSignal {
@@ -184,7 +193,7 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
       try {
         ({ answer, body } = await sendLeg({ leg, signature, requestId: challenge.requestId }));
       } catch (error) {
-        if (isExpiredRejection(error)) throw new RestartSignal(challenge.expiresAt);
+        if (isExpiredRejection(config, challenge, answer, error)) throw new RestartSignal(challenge.expiresAt);
         throw error;
       }
     }
@@ -195,6 +204,9 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
     return await attempt();
   } catch (first) {
     if (!(first instanceof RestartSignal)) throw first;
+    if (options.restartOnExpiry === false) {
+      throw new WalletError('CHALLENGE_EXPIRED', `the challenge expired (at ${first.expiredAt}) before the signed leg was accepted; this call does not start over`);
+    }
   }
   // Start over from leg 1, once.
   try {

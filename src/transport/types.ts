@@ -107,6 +107,12 @@ export interface SignedRequestOptions extends RequestOptions {
    * that asks for one more gets no signature: the call fails with UNEXPECTED_CHALLENGE.
    */
   challenges?: 1 | 2;
+  /**
+   * Whether an expired challenge makes the call start over from leg 1, once (default true). Set it
+   * false where leg 1 spends something a restart cannot give back — the OTP verify's leg 1 uses up
+   * the code — so the call fails with CHALLENGE_EXPIRED at once instead of re-posting it.
+   */
+  restartOnExpiry?: boolean;
 }
 
 export interface Client {

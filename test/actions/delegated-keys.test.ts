@@ -3,7 +3,7 @@
 // and by funding source, get, revoke, and the refusals made before any request.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseStamp } from '../../src/crypto/index.js';
-import { counted, emailLogin, failing, loggedInCustomer, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
+import { counted, emailLogin, explained, failing, loggedInCustomer, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
 
 const env = useTestSandbox();
 let customer: TestCustomer;
@@ -55,11 +55,9 @@ describe('createDelegatedKey', () => {
     const first = (await t.wallet.listDelegatedKeys({ fundingSourceId: customer.accountId })).find((k) => k.status === 'ACTIVE');
     expect(first).toBeDefined();
     const { error, legs } = await failing(t, () => t.wallet.createDelegatedKey({ cardId: card.id, internalAccountId: customer.accountId, nickname: 'again' }));
-    expect(error).toMatchObject({
-      code: 'CONFLICT',
-      status: 409,
-      details: expect.objectContaining({ cause: 'DELEGATED_KEY_ALREADY_ACTIVE', delegatedKeyId: first!.id }),
-    });
+    expect(error).toMatchObject({ code: 'CONFLICT', status: 409 });
+    expect(error.details?.cause).toBe(explained(env.sandbox, 'DELEGATED_KEY_ALREADY_ACTIVE'));
+    expect(error.details?.delegatedKeyId).toBe(explained(env.sandbox, first!.id));
     expect(shape(legs)).toEqual([['POST', 409, 1, false]]);
   });
 

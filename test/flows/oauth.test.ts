@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
 import { oauthNonce } from '../../src/crypto/index.js';
-import { codeOf, emailLogin, errorOf, useTestSandbox, testWallet } from './helpers/sandbox.js';
+import { codeOf, emailLogin, errorOf, explained, useTestSandbox, testWallet } from './helpers/sandbox.js';
 
 const env = useTestSandbox();
 
@@ -55,7 +55,7 @@ describe('OAuth login', () => {
     const prepared = await wallet.prepareOAuth({ accountId });
     const error = await errorOf(prepared.complete(await env.admin.oidcToken(email, 'f'.repeat(64))));
     expect(isWalletError(error, 'OAUTH_TOKEN_REJECTED')).toBe(true);
-    expect(error.details.cause).toBe('OIDC_NONCE_MISMATCH');
+    expect(error.details?.cause).toBe(explained(env.sandbox, 'OIDC_NONCE_MISMATCH'));
     expect(isWalletError(error.cause, 'UNAUTHORIZED')).toBe(true);
     expect(wallet.session(accountId)).toBeNull();
     expect(await codeOf(wallet.completeOAuth({ oidcToken: await env.admin.oidcToken(email, 'f'.repeat(64)) }))).toBe('OAUTH_NOT_PREPARED');
@@ -70,7 +70,7 @@ describe('OAuth login', () => {
     env.admin.advance(61);
     const error = await errorOf(prepared.complete(token));
     expect(error.code).toBe('OAUTH_TOKEN_REJECTED');
-    expect(error.details.cause).toBe('OIDC_TOKEN_STALE');
+    expect(error.details?.cause).toBe(explained(env.sandbox, 'OIDC_TOKEN_STALE'));
     const session = await prepared.complete(await env.admin.oidcToken(email, prepared.nonce));
     expect(session.credentialType).toBe('OAUTH');
     wallet.dispose();
@@ -82,7 +82,7 @@ describe('OAuth login', () => {
     const prepared = await wallet.prepareOAuth({ accountId });
     const error = await errorOf(prepared.complete(await env.admin.oidcToken('someone-else@example.com', prepared.nonce)));
     expect(error.code).toBe('OAUTH_TOKEN_REJECTED');
-    expect(error.details.cause).toBe('OIDC_TOKEN_MISMATCH');
+    expect(error.details?.cause).toBe(explained(env.sandbox, 'OIDC_TOKEN_MISMATCH'));
     expect(await codeOf(prepared.complete('not-a-jwt'))).toBe('INVALID_ARGUMENT');
     expect(await codeOf(prepared.complete('a.!!!.c'))).toBe('INVALID_ARGUMENT');
     expect(await codeOf(wallet.prepareOAuth({ accountId: 42 as never }))).toBe('INVALID_ARGUMENT');

@@ -190,17 +190,44 @@ describe('signed(): the signed-retry engine', () => {
     expect(hooked).toBe(0);
   });
 
-  it("starts over once when the service rejects the signed leg as expired (requestStatus EXPIRED)", async () => {
+  it.each([
+    ["the refusal's Date header", false],
+    ['the local clock (no Date header)', true],
+  ])('starts over once when the signed leg is refused after expiresAt, judged by %s: the service explains nothing', async (_label, noDate) => {
+    let offset = 0;
     let rejected = false;
     const { server } = await serveSigned({
+      noDate,
+      // Server and client clocks move together: the signed leg arrives 6 minutes late.
+      serverNow: () => Date.now() + offset,
       intercept: (req) => {
         if (!req.headers['service-wallet-signature'] || rejected) return undefined;
         rejected = true;
-        return { status: 401, body: { code: 'WALLET_SIGNATURE_INVALID', reason: 'expired', details: { requestStatus: 'EXPIRED' } } };
+        offset += 6 * 60_000;
+        return { status: 401, body: { status: 401, code: 'WALLET_SIGNATURE_INVALID', message: 'invalid' } };
       },
     });
-    await createClient({ baseUrl: server.url }).signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' });
+    await createClient({ baseUrl: server.url, now: () => Date.now() + offset }).signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' });
     expect(server.received.map((r) => Boolean(r.headers['service-wallet-signature']))).toEqual([false, true, false, true]);
+  });
+
+  it('a signed leg refused before expiresAt is a real signature failure: no restart, whatever the details say', async () => {
+    const { server } = await serveSigned({
+      intercept: (req) =>
+        req.headers['service-wallet-signature'] ? { status: 401, body: { code: 'WALLET_SIGNATURE_INVALID', reason: 'bad', details: { requestStatus: 'EXPIRED' } } } : undefined,
+    });
+    const error = await walletErrorOf(createClient({ baseUrl: server.url }).signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' }));
+    expect(error.code).toBe('WALLET_SIGNATURE_INVALID');
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('restartOnExpiry: false → CHALLENGE_EXPIRED at once, leg 1 is never sent again', async () => {
+    const { server } = await serveSigned({ ttlMs: (n) => (n === 0 ? -1000 : 5 * 60_000) });
+    const error = await walletErrorOf(
+      createClient({ baseUrl: server.url }).signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', restartOnExpiry: false }),
+    );
+    expect(error.code).toBe('CHALLENGE_EXPIRED');
+    expect(server.received).toHaveLength(1);
   });
 
   it('restarts when the challenge expired while onBeforeSign waited for the user', async () => {

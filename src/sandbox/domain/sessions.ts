@@ -77,7 +77,7 @@ export function insertSession(state: SandboxState, method: AuthMethodRecord, pub
     legacy: sealed !== undefined,
   };
   state.store.sessions.set(record.id, record);
-  return { record, view: sessionView(record, method, sealed) };
+  return { record, view: sessionView(state.config.profile, record, method, sealed) };
 }
 
 /** Ends every session of a credential (credential deletion). */

@@ -29,7 +29,7 @@ function listSessions(ctx: RequestContext) {
     .sort((a, b) => a.createdAt - b.createdAt)
     .flatMap((s) => {
       const m = store.authMethods.get(s.authMethodId);
-      return m === undefined ? [] : [sessionView(s, m)];
+      return m === undefined ? [] : [sessionView(ctx.state.config.profile, s, m)];
     });
   return json(200, { data });
 }

@@ -71,9 +71,22 @@ export function randomPhone(): string {
   return `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
 }
 
+/**
+ * The flow, action and session tests' sandbox. Its profile comes from SANDBOX_PROFILE (startSandbox
+ * reads it): the `node-service` Vitest project sets `service`, so these suites also run against a
+ * sandbox that answers only what the service sends.
+ */
 export async function startTestSandbox(): Promise<{ sandbox: RunningSandbox; admin: Admin }> {
   const sandbox = await startSandbox({ port: 0, log: false, origin: ORIGIN, rpId: 'localhost' });
   return { sandbox, admin: new Admin(sandbox) };
+}
+
+/**
+ * `value` where the sandbox profile explains an error (`details.cause`, `attemptsLeft`, …);
+ * `undefined` in the service profile, which sends no such details (as the service does not).
+ */
+export function explained<T>(sandbox: RunningSandbox, value: T): T | undefined {
+  return sandbox.profile === 'service' ? undefined : value;
 }
 
 /** The sandbox of one test file and its admin client, readable once `beforeAll` has run. */

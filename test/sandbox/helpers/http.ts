@@ -61,9 +61,13 @@ export class Api {
   }
 }
 
-/** Starts a silent sandbox on a free port; collect log lines when `lines` is given. */
+/**
+ * Starts a silent sandbox on a free port; collect log lines when `lines` is given. The sandbox's own
+ * tests assert its explanations, so the profile is `sandbox` unless a test asks for another
+ * (whatever SANDBOX_PROFILE says).
+ */
 export async function start(options: SandboxOptions = {}, lines?: string[]): Promise<Api> {
-  const sandbox = await startSandbox({ port: 0, ...options, log: lines === undefined ? false : (l) => lines.push(l) });
+  const sandbox = await startSandbox({ port: 0, profile: 'sandbox', ...options, log: lines === undefined ? false : (l) => lines.push(l) });
   return new Api(sandbox);
 }
 
