@@ -6,6 +6,10 @@
  * The platform credentials are random per run (`E2E_CLIENT_ID`, `E2E_CLIENT_SECRET`, shared by the
  * sandbox and the proxy), so the secret-leak journey looks for a string that cannot turn up by chance.
  *
+ * The sandbox answers in the profile `SANDBOX_PROFILE` names (`npm run test:e2e:service` runs the
+ * journeys against the service profile, whose answers carry only what the real service sends);
+ * the setup checks that the stack really answers in it.
+ *
  * Before any test, the app is opened once in Chromium: Vite transforms (and, on a fresh clone,
  * pre-bundles) the modules now rather than inside the first journey, and a demo that does not
  * render stops the run here with one clear message instead of eighteen timeouts.
@@ -28,11 +32,25 @@ async function warmUp(url: string): Promise<void> {
   }
 }
 
+/**
+ * The profile the stack's sandbox answers in, told from an error body: the sandbox profile explains
+ * with `reason`, the service profile sends `{status, code, message}` only.
+ */
+async function answeredProfile(sandboxUrl: string, clientId: string, clientSecret: string): Promise<string> {
+  const res = await fetch(`${sandboxUrl}/no-such-endpoint`, { headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` } });
+  const body = (await res.json()) as Record<string, unknown>;
+  return 'reason' in body ? 'sandbox' : 'service';
+}
+
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const clientId = `e2e-client-${randomBytes(6).toString('hex')}`;
   const clientSecret = `e2e-secret-${randomBytes(24).toString('hex')}`;
   const stack = await startDemoStack({ port: 0, sandboxPort: 0, quiet: true, sandboxClientId: clientId, sandboxClientSecret: clientSecret });
   try {
+    const wanted = process.env.SANDBOX_PROFILE || 'sandbox';
+    const profile = await answeredProfile(stack.sandboxUrl, clientId, clientSecret);
+    if (profile !== wanted) throw new Error(`The sandbox answers in the ${profile} profile, not ${wanted} (SANDBOX_PROFILE)`);
+    process.stdout.write(`e2e: sandbox profile ${profile}\n`);
     await warmUp(stack.url);
   } catch (e) {
     await stack.close();

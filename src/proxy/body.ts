@@ -1,5 +1,6 @@
 /** Reading the request body as bytes under a size limit, and checking that it is plain JSON. */
 import { ProxyRefusal } from './responses.js';
+import { duplicateKey } from '../json-duplicate-key.js';
 
 /**
  * Thrown into a request body stream by the Node adapter when the client sends more than the limit;
@@ -73,39 +74,6 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
   } catch {
     return new ProxyRefusal('INVALID_INPUT', 'The request body is not valid JSON.');
   }
-  if (hasDuplicateKey(text)) return new ProxyRefusal('INVALID_INPUT', 'The request body repeats a key in one object.');
+  if (duplicateKey(text) !== undefined) return new ProxyRefusal('INVALID_INPUT', 'The request body repeats a key in one object.');
   return value;
-}
-
-/** Scans JSON text that `JSON.parse` already accepted for an object with a repeated key. */
-function hasDuplicateKey(text: string): boolean {
-  const stack: (Set<string> | null)[] = [];
-  let expectKey = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      const keys = stack[stack.length - 1];
-      if (expectKey && keys) {
-        const key = JSON.parse(text.slice(i, j + 1)) as string;
-        if (keys.has(key)) return true;
-        keys.add(key);
-        expectKey = false;
-      }
-      i = j;
-    } else if (c === '{') {
-      stack.push(new Set());
-      expectKey = true;
-    } else if (c === '[') {
-      stack.push(null);
-      expectKey = false;
-    } else if (c === '}' || c === ']') {
-      stack.pop();
-      expectKey = false;
-    } else if (c === ',') {
-      expectKey = stack[stack.length - 1] instanceof Set;
-    }
-  }
-  return false;
 }

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { invalidField, invalidInput, SandboxError } from './errors.js';
-import { duplicateKey } from './json-equal.js';
+import { duplicateKey } from '../json-duplicate-key.js';
 import { errorBody, type SandboxProfile } from './profile.js';
 import { fromUtf8, parseJson } from './crypto/encoding.js';
 import type { Reply } from './context.js';

@@ -71,7 +71,9 @@ function forwarder(origin: string): Server {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const sandbox = await startSandbox({ port: 0, log: false });
+  // The service profile (answers carry only what the service sends): the browser session suite runs
+  // against it in every engine; the Node suites run against both profiles (vite.config.ts).
+  const sandbox = await startSandbox({ port: 0, log: false, profile: 'service' });
   const sandboxOrigin = new URL(sandbox.url).origin;
   const server = forwarder(sandboxOrigin);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
