@@ -39,8 +39,21 @@ export interface WalletConfig {
   signatureHeader?: string;
   /** Default: createKeyStore() (IndexedDB, memory fallback). */
   keyStore?: KeyStore;
-  /** Shown every payload before it is signed; return false to refuse (SIGNING_REFUSED). */
+  /**
+   * Shown every payload before it is signed; return false to refuse (SIGNING_REFUSED). It gets an
+   * AbortSignal (`signal`) that fires when the library stops waiting. Signatures the library makes on
+   * its own (the automatic session refresh, ending the session a refresh replaced) come with
+   * `automatic: true`: answer those from policy, at once (see `automaticSignTimeoutMs`).
+   */
   onBeforeSign?: OnBeforeSign;
+  /** Longest wait for onBeforeSign on a call of the app; then that call fails (SIGNING_REFUSED). Default 120 000 ms. */
+  onBeforeSignTimeoutMs?: number;
+  /**
+   * Longest wait for onBeforeSign on an automatic signature; default 2 000 ms. Past it the automatic
+   * refresh fails (`refresh-failed`) and is not retried: the session runs to its expiry unless the
+   * app refreshes it (`wallet.refresh()`).
+   */
+  automaticSignTimeoutMs?: number;
   /** Every HTTP leg (request logs, tests counting requests). */
   onRequest?: (entry: RequestLogEntry) => void;
   /** Fraction of a session's lifetime left that triggers the automatic refresh; default 1/3. */
@@ -95,7 +108,17 @@ export interface Wallet {
   addOAuthCredential(args: { accountId: string; oidcToken: string }): Promise<AuthMethod>;
 
   // ---- sessions (src/session/) ----
+  /**
+   * Replaces the account's current session by a new one (a fresh key), then ends the old one on the
+   * service. SIGNING_REFUSED when onBeforeSign refuses or does not answer in time; NOT_LOGGED_IN
+   * when a logout (in any tab) came while it was on its way (the session it made is ended).
+   */
   refresh(accountId?: string): Promise<Session>;
+  /**
+   * Ends every session of the account held in this browser, on the service and here, in every tab.
+   * It wins over anything in flight: a refresh on the wire in any tab is waited for and its session
+   * ended too. When it resolves, no tab holds a session of the account and no key of it is stored.
+   */
   logout(accountId?: string): Promise<void>;
   listSessions(accountId?: string): Promise<AuthSession[]>;
   signOutOtherDevices(accountId?: string): Promise<number>;
@@ -190,8 +213,12 @@ export function createWallet(config: WalletConfig): Wallet {
     sessions?.clock.observeDateHeader(response.headers.get('Date'));
     return response;
   };
-  const { headers, timeoutMs, signatureHeader, onBeforeSign, onRequest, refreshWhenRemaining, autoRefresh } = config;
-  const client = createClient({ baseUrl: config.baseUrl, fetch: observingFetch, ...defined({ headers, timeoutMs, signatureHeader, onBeforeSign, onRequest }) });
+  const { headers, timeoutMs, signatureHeader, onBeforeSign, onBeforeSignTimeoutMs, automaticSignTimeoutMs, onRequest, refreshWhenRemaining, autoRefresh } = config;
+  const client = createClient({
+    baseUrl: config.baseUrl,
+    fetch: observingFetch,
+    ...defined({ headers, timeoutMs, signatureHeader, onBeforeSign, onBeforeSignTimeoutMs, automaticSignTimeoutMs, onRequest }),
+  });
   sessions = createSessionManager({
     client,
     keyStore,

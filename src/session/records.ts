@@ -1,20 +1,10 @@
 /**
- * Sessions as persisted (key-store metadata, next to the keys so they fall back to memory together)
- * and as built from the service's `AuthSession` answers.
- *
- * Layout, one record per fact so that tabs writing different sessions never clobber each other:
- * - `session:<Session id>` → {@link Session}
- * - `current:<InternalAccount id>` → `{ sessionId }`: the account's current session
- * - `last-account` → `{ accountId }`: the default account of the manager's methods
+ * Session records: as persisted (inside an account's state, see state.ts) and as built from the
+ * service's `AuthSession` answers.
  */
 import { WalletError } from '../errors.js';
-import type { MetadataStore } from '../keys/index.js';
 import { CREDENTIAL_TYPES, isRecord, type AuthSession, type CredentialType } from '../types.js';
 import type { Session } from './types.js';
-
-export const SESSION_PREFIX = 'session:';
-export const CURRENT_PREFIX = 'current:';
-export const LAST_ACCOUNT = 'last-account';
 
 function isoOrUndefined(value: unknown): string | undefined {
   return typeof value === 'string' && Number.isFinite(Date.parse(value)) ? value : undefined;
@@ -41,8 +31,9 @@ export function parseAuthSession(value: unknown): AuthSession {
 }
 
 /**
- * The Session record for a service answer. `known` supplies what the answer may lack (the account
- * and the credential the flow used). `serverNow` stands in for a missing `createdAt`.
+ * The Session record for a service answer. `known` supplies what the answer may lack (the account)
+ * and what it does not carry (the credential the flow used: the wire reference's AuthSession names
+ * no credential, so none is read from the answer). `serverNow` stands in for a missing `createdAt`.
  */
 export function sessionFromAnswer(
   answer: AuthSession,
@@ -72,28 +63,4 @@ export function expiresAtMs(session: Session): number {
 export function lifetimeMs(session: Session): number {
   const span = Date.parse(session.expiresAt) - Date.parse(session.createdAt);
   return span > 0 ? span : 15 * 60 * 1000;
-}
-
-export interface StoredState {
-  sessions: Map<string, Session>;
-  current: Map<string, string>;
-  lastAccountId: string | undefined;
-}
-
-/** Everything the session layer keeps in the metadata store, read in one pass. */
-export async function readStoredState(meta: MetadataStore): Promise<StoredState> {
-  const sessions = new Map<string, Session>();
-  const current = new Map<string, string>();
-  let lastAccountId: string | undefined;
-  for (const [name, value] of await meta.list()) {
-    if (name.startsWith(SESSION_PREFIX)) {
-      const session = parseStoredSession(value);
-      if (session && name === SESSION_PREFIX + session.id) sessions.set(session.id, session);
-    } else if (name.startsWith(CURRENT_PREFIX)) {
-      if (isRecord(value) && typeof value.sessionId === 'string') current.set(name.slice(CURRENT_PREFIX.length), value.sessionId);
-    } else if (name === LAST_ACCOUNT) {
-      if (isRecord(value) && typeof value.accountId === 'string') lastAccountId = value.accountId;
-    }
-  }
-  return { sessions, current, lastAccountId };
 }

@@ -5,35 +5,60 @@ import type { Client } from '../transport/index.js';
 import type { AuthSession, DataList } from '../types.js';
 import { parseAuthSession } from './records.js';
 
-/** `GET /auth/sessions?accountId=`: the account's active sessions. */
-export async function listSessions(client: Client, accountId: string): Promise<AuthSession[]> {
-  const answer = await client.request<DataList<AuthSession>>({ method: 'GET', path: '/auth/sessions', query: { accountId } });
-  if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.data)) {
-    throw new WalletError('BAD_RESPONSE', 'expected {data: AuthSession[]}');
-  }
-  return answer.data;
+/** How a signature the manager asks for is made (see SignRequest.automatic and signingSignal). */
+export interface SigningOptions {
+  /** The library signs on its own (automatic refresh, ending a replaced or superseded session). */
+  automatic?: boolean;
+  /** Cancels a pending onBeforeSign and any signature not sent yet; never a request on the wire. */
+  signingSignal?: AbortSignal;
 }
 
-/** Signed `DELETE /auth/sessions/{id}`; false when the session was not active any more (404). */
-export async function deleteSession(client: Client, sessionId: string, signer: Signer): Promise<boolean> {
-  try {
-    await client.signed<unknown>({ method: 'DELETE', path: `/auth/sessions/${encodeURIComponent(sessionId)}`, signer, purpose: 'delete-session' });
-    return true;
-  } catch (error) {
-    if (isWalletError(error) && error.status === 404) return false;
-    throw error;
-  }
+/** The three calls the session manager makes; `createSessionService` makes them over a Client. */
+export interface SessionService {
+  /** `GET /auth/sessions?accountId=`: the account's active sessions. */
+  list(accountId: string): Promise<AuthSession[]>;
+  /** Signed `DELETE /auth/sessions/{id}`; false when the session was not active any more (404). */
+  end(sessionId: string, signer: Signer, options?: SigningOptions): Promise<boolean>;
+  /** Signed `POST /auth/sessions/{id}/refresh {clientPublicKey}` (signed by that session) → the new session. */
+  refresh(sessionId: string, clientPublicKey: string, signer: Signer, options?: SigningOptions): Promise<AuthSession>;
 }
 
-/** Signed `POST /auth/sessions/{id}/refresh {clientPublicKey}` (signed by that session) → the new session. */
-export async function requestRefresh(client: Client, sessionId: string, clientPublicKey: string, signer: Signer): Promise<AuthSession> {
-  return parseAuthSession(
-    await client.signed<unknown>({
-      method: 'POST',
-      path: `/auth/sessions/${encodeURIComponent(sessionId)}/refresh`,
-      body: { clientPublicKey },
-      signer,
-      purpose: 'refresh-session',
-    }),
-  );
+function signing(options: SigningOptions | undefined): SigningOptions {
+  return {
+    ...(options?.automatic === true && { automatic: true }),
+    ...(options?.signingSignal !== undefined && { signingSignal: options.signingSignal }),
+  };
+}
+
+export function createSessionService(client: Client): SessionService {
+  return {
+    async list(accountId) {
+      const answer = await client.request<DataList<AuthSession>>({ method: 'GET', path: '/auth/sessions', query: { accountId } });
+      if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.data)) {
+        throw new WalletError('BAD_RESPONSE', 'expected {data: AuthSession[]}');
+      }
+      return answer.data;
+    },
+    async end(sessionId, signer, options) {
+      try {
+        await client.signed<unknown>({ method: 'DELETE', path: `/auth/sessions/${encodeURIComponent(sessionId)}`, signer, purpose: 'delete-session', ...signing(options) });
+        return true;
+      } catch (error) {
+        if (isWalletError(error) && error.status === 404) return false;
+        throw error;
+      }
+    },
+    async refresh(sessionId, clientPublicKey, signer, options) {
+      return parseAuthSession(
+        await client.signed<unknown>({
+          method: 'POST',
+          path: `/auth/sessions/${encodeURIComponent(sessionId)}/refresh`,
+          body: { clientPublicKey },
+          signer,
+          purpose: 'refresh-session',
+          ...signing(options),
+        }),
+      );
+    },
+  };
 }

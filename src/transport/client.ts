@@ -15,6 +15,17 @@ function nonNegative(value: number | undefined, name: string, fallback: number):
   return value;
 }
 
+/** A bound on a wait: a finite number of milliseconds above zero. */
+function positive(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw invalidArgument(name, 'a finite number of milliseconds above 0');
+  return value;
+}
+
+function isAbortSignal(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'aborted' in value;
+}
+
 function checkHeaders(headers: unknown, name: string): Record<string, string> {
   if (headers === undefined) return {};
   if (typeof headers !== 'object' || headers === null) throw invalidArgument(name, 'an object of header names to strings');
@@ -65,7 +76,7 @@ function prepare(config: ClientConfig, options: RequestOptions): PreparedCall {
   if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== 'string' || options.idempotencyKey === '' || !isHeaderValue(options.idempotencyKey))) {
     throw invalidArgument('idempotencyKey', 'a non-empty string usable as a header value');
   }
-  if (options.signal !== undefined && !(typeof options.signal === 'object' && options.signal !== null && 'aborted' in options.signal)) {
+  if (options.signal !== undefined && !isAbortSignal(options.signal)) {
     throw invalidArgument('signal', 'an AbortSignal');
   }
   return {
@@ -107,6 +118,8 @@ export function createClient(options: ClientOptions): Client {
     processingBackoffMs: nonNegative(options.processingBackoffMs, 'options.processingBackoffMs', 250),
     now: options.now ?? Date.now,
     onBeforeSign: options.onBeforeSign,
+    onBeforeSignTimeoutMs: positive(options.onBeforeSignTimeoutMs, 'options.onBeforeSignTimeoutMs', 120_000),
+    automaticSignTimeoutMs: positive(options.automaticSignTimeoutMs, 'options.automaticSignTimeoutMs', 2_000),
     onRequest: options.onRequest,
   };
 
@@ -130,6 +143,8 @@ export function createClient(options: ClientOptions): Client {
         throw invalidArgument('stampOnly', 'the non-empty payload to stamp');
       }
       optionalFunction(signedOptions.onBeforeSign, 'onBeforeSign');
+      if (signedOptions.automatic !== undefined && typeof signedOptions.automatic !== 'boolean') throw invalidArgument('automatic', 'a boolean');
+      if (signedOptions.signingSignal !== undefined && !isAbortSignal(signedOptions.signingSignal)) throw invalidArgument('signingSignal', 'an AbortSignal');
       return (await runSigned(config, call, signedOptions)) as T;
     },
   };

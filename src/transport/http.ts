@@ -21,6 +21,8 @@ export interface ClientConfig {
   processingBackoffMs: number;
   now: () => number;
   onBeforeSign: OnBeforeSign | undefined;
+  onBeforeSignTimeoutMs: number;
+  automaticSignTimeoutMs: number;
   onRequest: ((entry: RequestLogEntry) => void) | undefined;
 }
 

@@ -14,7 +14,7 @@ import { WalletError, isWalletError } from '../errors.js';
 import { parseJsonBody } from './errors.js';
 import { isHeaderValue } from './headers.js';
 import { exchange, serverDateOf, sleep, type ClientConfig, type LegAnswer, type LegHeaders, type PreparedCall } from './http.js';
-import type { OnBeforeSign, SignedRequestOptions, SignerLike } from './types.js';
+import type { SignRequest, SignedRequestOptions, SignerLike } from './types.js';
 import { isRecord } from '../types.js';
 
 /**
@@ -90,15 +90,53 @@ class RestartSignal {
   constructor(readonly expiredAt: string) {}
 }
 
-async function confirm(hook: OnBeforeSign | undefined, request: Parameters<OnBeforeSign>[0]): Promise<void> {
+type Prompt = Omit<SignRequest, 'automatic' | 'signal'>;
+
+function cancelled(reason: unknown): WalletError {
+  return isWalletError(reason) ? reason : new WalletError('ABORTED', 'signing was cancelled', { cause: reason });
+}
+
+/**
+ * Asks onBeforeSign, for a bounded time. Decision: the hook gets an AbortSignal that fires when the
+ * library stops waiting (the bound passed, the call's signal or its signingSignal fired); an answer
+ * after that is ignored. A refusal, a throw or the bound passing fail this call only
+ * (SIGNING_REFUSED); a cancellation is ABORTED. Nothing else waits on the prompt.
+ */
+async function confirm(config: ClientConfig, call: PreparedCall, options: SignedRequestOptions, request: Prompt): Promise<void> {
+  const stops = [call.signal, options.signingSignal].filter((s): s is AbortSignal => s !== undefined);
+  const stopped = stops.find((s) => s.aborted);
+  if (stopped) throw cancelled(stopped.reason);
+  const hook = options.onBeforeSign ?? config.onBeforeSign;
   if (!hook) return;
-  let verdict: boolean | void;
+  const automatic = options.automatic === true;
+  const timeoutMs = automatic ? config.automaticSignTimeoutMs : config.onBeforeSignTimeoutMs;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onStop: (() => void) | undefined;
+  const verdict = new Promise<boolean | void>((resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = new WalletError('SIGNING_REFUSED', `onBeforeSign did not answer within ${timeoutMs} ms`, { details: { timeoutMs } });
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+    onStop = () => {
+      const reason = stops.find((s) => s.aborted)?.reason;
+      controller.abort(reason);
+      reject(cancelled(reason));
+    };
+    for (const s of stops) s.addEventListener('abort', onStop, { once: true });
+    Promise.resolve()
+      .then(() => hook({ ...request, automatic, signal: controller.signal }))
+      .then(resolve, (cause: unknown) => reject(new WalletError('SIGNING_REFUSED', 'onBeforeSign refused to sign', { cause })));
+  });
   try {
-    verdict = await hook(request);
-  } catch (cause) {
-    throw new WalletError('SIGNING_REFUSED', 'onBeforeSign refused to sign', { cause });
+    if ((await verdict) === false) throw new WalletError('SIGNING_REFUSED', 'onBeforeSign refused to sign');
+  } finally {
+    clearTimeout(timer);
+    for (const s of stops) if (onStop) s.removeEventListener('abort', onStop);
   }
-  if (verdict === false) throw new WalletError('SIGNING_REFUSED', 'onBeforeSign refused to sign');
+  // Cancelled while the hook was answering: nothing is signed.
+  if (options.signingSignal?.aborted) throw cancelled(options.signingSignal.reason);
 }
 
 async function stampWith(payload: string, signer: SignerLike): Promise<string> {
@@ -124,7 +162,6 @@ function allowedChallenges(options: SignedRequestOptions): number {
 
 export async function runSigned(config: ClientConfig, call: PreparedCall, options: SignedRequestOptions): Promise<unknown> {
   const allowed = allowedChallenges(options);
-  const hook = options.onBeforeSign ?? config.onBeforeSign;
   let signer: SignerLike | undefined = options.signer;
   const resolveSigner = async (): Promise<SignerLike> => {
     if (signer) return signer;
@@ -157,7 +194,7 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
     if (options.requestId !== undefined) leg.requestId = options.requestId;
     if (options.stampOnly !== undefined) {
       const key = await resolveSigner();
-      await confirm(hook, { payloadToSign: options.stampOnly, method: call.method, path: call.path, purpose: options.purpose, leg: 1 });
+      await confirm(config, call, options, { payloadToSign: options.stampOnly, method: call.method, path: call.path, purpose: options.purpose, leg: 1 });
       leg.signature = await stampWith(options.stampOnly, key);
     }
     return leg;
@@ -178,7 +215,7 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
       if (hasExpired(config, challenge, answer)) throw new RestartSignal(challenge.expiresAt);
       const key = await resolveSigner();
       const leg = challenges + 2;
-      await confirm(hook, {
+      await confirm(config, call, options, {
         payloadToSign: challenge.payloadToSign,
         method: call.method,
         path: call.path,

@@ -51,6 +51,17 @@ export interface ClientOptions {
   now?: () => number;
   /** Default hook before every signature (a call's own hook wins). */
   onBeforeSign?: OnBeforeSign;
+  /**
+   * Longest wait for `onBeforeSign` on a call the app made; default 120 000 ms. When it passes, the
+   * hook's `signal` is aborted and that call alone fails with SIGNING_REFUSED (`details.timeoutMs`).
+   */
+  onBeforeSignTimeoutMs?: number;
+  /**
+   * Longest wait for `onBeforeSign` on a signature the library makes on its own (`automatic: true`:
+   * the automatic session refresh, ending the session a refresh replaced); default 2 000 ms. Answer
+   * those from policy, not from a user prompt: the account's sessions are locked while it waits.
+   */
+  automaticSignTimeoutMs?: number;
   /** Reports every HTTP request. Exceptions thrown by the hook are ignored. */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -80,9 +91,24 @@ export interface SignRequest {
   requestId?: string;
   /** The challenge's expiry as sent by the service. */
   expiresAt?: string;
+  /**
+   * True when the library signs on its own, not for a call of the app: the automatic session refresh
+   * (`purpose: 'refresh-session'`) and ending the session a refresh replaced (`'delete-session'`).
+   * The wait for such an answer is bounded by `automaticSignTimeoutMs` (default 2 s).
+   */
+  automatic: boolean;
+  /**
+   * Aborted when the library stops waiting for this answer: the bounded wait ran out, the call was
+   * aborted, or a logout cancelled the refresh that asked. Close any prompt you opened when it fires.
+   */
+  signal: AbortSignal;
 }
 
-/** Return false (or throw) to refuse: the call then fails with SIGNING_REFUSED. */
+/**
+ * Return false (or throw) to refuse: the call then fails with SIGNING_REFUSED. The wait is bounded
+ * (`onBeforeSignTimeoutMs`, `automaticSignTimeoutMs`): an answer that comes later is ignored and the
+ * call fails with SIGNING_REFUSED. A refused or timed-out prompt fails that call only.
+ */
 export type OnBeforeSign = (request: SignRequest) => boolean | void | Promise<boolean | void>;
 
 export interface SignedRequestOptions extends RequestOptions {
@@ -113,6 +139,14 @@ export interface SignedRequestOptions extends RequestOptions {
    * the code — so the call fails with CHALLENGE_EXPIRED at once instead of re-posting it.
    */
   restartOnExpiry?: boolean;
+  /** The library signs on its own (see SignRequest.automatic); default false. */
+  automatic?: boolean;
+  /**
+   * Cancels signing: a pending onBeforeSign is given up (its signal aborts) and no further signature
+   * is sent (ABORTED). Unlike `signal`, it never aborts a request already on the wire, whose answer
+   * the caller may still need (e.g. to end the session it created).
+   */
+  signingSignal?: AbortSignal;
 }
 
 export interface Client {

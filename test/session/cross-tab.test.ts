@@ -50,8 +50,10 @@ describe('two tabs on one storage', () => {
     expect(refreshLegs).toHaveLength(1);
     expect(a.wallet.session(accountId)?.id).toBe(ra.session.id);
     expect(b.wallet.session(accountId)?.id).toBe(ra.session.id);
-    expect(await a.wallet.signOutOtherDevices(accountId)).toBe(1); // the refreshed-away session
+    // Both sign with the new key; the refreshed-away session was ended on the service.
+    expect(await a.wallet.signOutOtherDevices(accountId)).toBe(0);
     expect(await b.wallet.signOutOtherDevices(accountId)).toBe(0);
+    expect((await a.wallet.listSessions(accountId)).map((s) => s.id)).toEqual([ra.session.id]);
     a.wallet.dispose();
     b.wallet.dispose();
   });

@@ -101,8 +101,11 @@ describe('expiry and refresh', () => {
     expect(await keyStore.get(session.publicKeyHex)).toBeUndefined();
     expect((await keyStore.get(next.publicKeyHex))?.sessionId).toBe(next.id);
     expect(requests.filter((r) => r.path.endsWith('/refresh') && r.leg === 1)).toHaveLength(1);
-    // The new session signs; the old one is still valid on the service until it expires.
-    expect(await wallet.signOutOtherDevices(accountId)).toBe(1);
+    // The new session signs; the old one was ended on the service (one slot per browser): the
+    // section signOutOtherDevices enters comes after the refresh's, which ends it.
+    expect(await wallet.signOutOtherDevices(accountId)).toBe(0);
+    expect((await wallet.listSessions(accountId)).map((s) => s.id)).toEqual([next.id]);
+    expect(requests.filter((r) => r.method === 'DELETE' && r.path.endsWith(encodeURIComponent(session.id))).map((r) => r.status)).toEqual([202, 204]);
     wallet.dispose();
   });
 
@@ -131,8 +134,8 @@ describe('expiry and refresh', () => {
     const refreshed = await a.wallet.refresh(accountId);
     expect(refreshed.id).not.toBe(first.id);
     await emailLogin(b.wallet, accountId);
-    // B signs out every session it does not hold: A's two (the refreshed-away one and the current).
-    expect(await b.wallet.signOutOtherDevices(accountId)).toBe(2);
+    // B signs out every session it does not hold: A's current one (the refresh ended A's first).
+    expect(await b.wallet.signOutOtherDevices(accountId)).toBe(1);
     const failed = nextEvent(a.wallet, 'refresh-failed');
     const loggedOut = nextEvent(a.wallet, 'logged-out');
     const error = await errorOf(a.wallet.refresh(accountId));

@@ -57,6 +57,8 @@ describe('signed(): the signed-retry engine', () => {
         leg: 2,
         requestId: service.challenges[0]!.requestId,
         expiresAt: service.challenges[0]!.expiresAt,
+        automatic: false,
+        signal: expect.any(AbortSignal),
       },
     ]);
     expect(log.map((e) => [e.leg, e.attempt, e.status, e.signed])).toEqual([[1, 1, 202, false], [2, 2, 200, true]]);
@@ -294,6 +296,63 @@ describe('signed(): the signed-retry engine', () => {
     expect(server.received.every((r) => r.headers['service-wallet-signature'] === undefined)).toBe(true);
   });
 
+  it('onBeforeSign waits are bounded: a prompt that never answers fails that call only, its signal aborts', async () => {
+    const { server } = await serveSigned();
+    const signals: AbortSignal[] = [];
+    const client = createClient({ baseUrl: server.url, onBeforeSignTimeoutMs: 50, automaticSignTimeoutMs: 20 });
+    const started = Date.now();
+    const timedOut = await walletErrorOf(
+      client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', onBeforeSign: ({ signal }) => void signals.push(signal) ?? new Promise<boolean>(() => undefined) }),
+    );
+    expect(timedOut.code).toBe('SIGNING_REFUSED');
+    expect(timedOut.details).toEqual({ timeoutMs: 50 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(signals[0]?.aborted).toBe(true);
+    // The automatic bound applies to signatures the library makes on its own.
+    const automatic = await walletErrorOf(
+      client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', automatic: true, onBeforeSign: (r) => (r.automatic ? new Promise<boolean>(() => undefined) : true) }),
+    );
+    expect(automatic.details).toEqual({ timeoutMs: 20 });
+    // The next call is not affected; a late "yes" from the first prompt changed nothing.
+    await client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', onBeforeSign: () => true });
+    expect(server.received.filter((r) => r.headers['service-wallet-signature'] !== undefined)).toHaveLength(1);
+    for (const bad of [0, -1, Number.POSITIVE_INFINITY, '5']) {
+      expect(() => createClient({ baseUrl: server.url, onBeforeSignTimeoutMs: bad as never })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    }
+  });
+
+  it('signingSignal cancels a pending prompt (ABORTED) and any signature not yet sent', async () => {
+    const { server } = await serveSigned();
+    const client = createClient({ baseUrl: server.url });
+    const cancel = new AbortController();
+    let promptSignal: AbortSignal | undefined;
+    const pending = walletErrorOf(
+      client.signed({
+        method: 'PATCH',
+        path: PATH,
+        body: {},
+        signer: key,
+        purpose: 'p',
+        signingSignal: cancel.signal,
+        onBeforeSign: ({ signal }) => {
+          promptSignal = signal;
+          setTimeout(() => cancel.abort(new WalletError('NOT_LOGGED_IN', 'logged out')), 10);
+          return new Promise<boolean>(() => undefined);
+        },
+      }),
+    );
+    const error = await pending;
+    expect(error.code).toBe('NOT_LOGGED_IN');
+    expect(promptSignal?.aborted).toBe(true);
+    // Approved, but cancelled meanwhile: still nothing signed goes out.
+    const late = new AbortController();
+    const approvedLate = await walletErrorOf(
+      client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', signingSignal: late.signal, onBeforeSign: () => (late.abort(), true) }),
+    );
+    expect(approvedLate.code).toBe('ABORTED');
+    expect(server.received.every((r) => r.headers['service-wallet-signature'] === undefined)).toBe(true);
+  });
+
   it('single-leg stamped form (quote execute): one request, stamp over the given payload, no Request-Id', async () => {
     const server = await startFakeServer(() => ({ status: 200, body: { id: 'Quote:1', status: 'PROCESSING' } }));
     servers.push(server);
@@ -316,7 +375,7 @@ describe('signed(): the signed-retry engine', () => {
     expect(req!.headers['service-wallet-signature']).toBeUndefined();
     expect(req!.headers['idempotency-key']).toBe('exec-1');
     expect(verifyStampWithNode(req!.headers['grid-wallet-signature'] as string, payload)).toEqual({ ok: true, publicKey: key.publicKeyHex });
-    expect(shown).toEqual([{ payloadToSign: payload, method: 'POST', path: '/quotes/Quote:1/execute', purpose: 'execute-quote', leg: 1 }]);
+    expect(shown).toEqual([{ payloadToSign: payload, method: 'POST', path: '/quotes/Quote:1/execute', purpose: 'execute-quote', leg: 1, automatic: false, signal: expect.any(AbortSignal) }]);
   });
 
   it('sends a given Request-Id on the first leg (passkey verify)', async () => {

@@ -1,0 +1,90 @@
+/**
+ * Messages between tabs sharing one key store, coalesced.
+ *
+ * Decision: a message carries nothing trusted, only a hint of which account changed (`{from,
+ * account}`); the receiver re-reads that account's state from storage, which is the truth (a message
+ * may arrive late, twice, forged by another script of the origin, or never). Syncs are coalesced: per
+ * account at most one runs and at most one more is pending, however many messages arrive, so a flood
+ * costs at most two storage reads per account and never delays signing.
+ */
+import type { ChannelLike, SessionHost } from './host.js';
+
+export interface TabChannel {
+  /** Starts listening (idempotent; a no-op without a channel). */
+  start(): void;
+  /** Tells the other tabs that this account's stored state changed. */
+  post(accountId: string): void;
+  close(): void;
+}
+
+interface Message {
+  from: string;
+  account?: string;
+}
+
+function randomId(): string {
+  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  return typeof c?.randomUUID === 'function' ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** Runs `sync(key)` for each key scheduled: at most one running and one pending per key. */
+export function createCoalescer(sync: (key: string) => Promise<void>): (key: string) => void {
+  const state = new Map<string, 'running' | 'again'>();
+  const loop = async (key: string): Promise<void> => {
+    do {
+      state.set(key, 'running');
+      await sync(key).catch(() => undefined);
+    } while (state.get(key) === 'again');
+    state.delete(key);
+  };
+  return (key) => {
+    const now = state.get(key);
+    if (now === undefined) void loop(key);
+    else state.set(key, 'again');
+  };
+}
+
+/** `ALL` as the key asks for a re-read of every account (a message without an account hint). */
+export const ALL = '*';
+
+export function createTabChannel(options: { name: string; host: SessionHost; enabled: () => boolean; onSync: (accountId: string) => Promise<void> }): TabChannel {
+  const id = randomId();
+  const schedule = createCoalescer(options.onSync);
+  let channel: ChannelLike | undefined;
+  let closed = false;
+
+  function open(): ChannelLike | undefined {
+    if (closed || !options.enabled()) return undefined;
+    if (channel) return channel;
+    channel = options.host.openChannel(options.name);
+    if (!channel) return undefined;
+    channel.onmessage = (event) => {
+      const data = event.data as Partial<Message> | null;
+      if (typeof data !== 'object' || data === null || typeof data.from !== 'string' || data.from === id) return;
+      schedule(typeof data.account === 'string' && data.account !== '' ? data.account : ALL);
+    };
+    channel.unref?.();
+    return channel;
+  }
+
+  return {
+    start() {
+      open();
+    },
+    post(accountId) {
+      try {
+        open()?.postMessage({ from: id, account: accountId } satisfies Message);
+      } catch {
+        // A closed channel: the other tabs catch up from storage (on wake, before signing).
+      }
+    },
+    close() {
+      closed = true;
+      if (channel) {
+        channel.onmessage = null;
+        channel.close();
+        channel = undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * What the session manager takes from its surroundings: Web Locks, BroadcastChannel, timers, the
+ * page coming back, fresh session keys. The defaults are the browser's (each degrades to nothing
+ * where missing); tests and unusual hosts replace any of them (`SessionManagerOptions.host`), e.g.
+ * several managers over one shared lock manager and channel to simulate tabs.
+ */
+import { createKeyPlan } from './key-plan.js';
+import { onPageWake } from './page-events.js';
+import type { KeyPlan } from './types.js';
+
+/** The part of `navigator.locks` the manager uses. */
+export interface LockManagerLike {
+  request<T>(name: string, options: { mode: 'exclusive' }, callback: () => Promise<T>): Promise<T>;
+}
+
+/** The part of a BroadcastChannel the manager uses. */
+export interface ChannelLike {
+  postMessage(message: unknown): void;
+  close(): void;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  unref?: () => void;
+}
+
+export interface SessionHost {
+  /** The lock manager shared by the tabs (default `navigator.locks`), or undefined where missing. */
+  locks(): LockManagerLike | undefined;
+  /** A channel to the other tabs (default `new BroadcastChannel(name)`), or undefined where missing. */
+  openChannel(name: string): ChannelLike | undefined;
+  setTimer(callback: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+  /** Calls `wake` when the page comes back (visible again, online); returns the detacher. */
+  onWake(wake: () => void): () => void;
+  /** A fresh session key and the plan that returns it (every refresh uses a new key). */
+  newKeyPlan(): Promise<KeyPlan>;
+}
+
+function browserLocks(): LockManagerLike | undefined {
+  const locks = (globalThis as { navigator?: { locks?: unknown } }).navigator?.locks;
+  return typeof locks === 'object' && locks !== null && typeof (locks as LockManagerLike).request === 'function' ? (locks as LockManagerLike) : undefined;
+}
+
+function browserChannel(name: string): ChannelLike | undefined {
+  const Ctor = (globalThis as { BroadcastChannel?: new (name: string) => ChannelLike }).BroadcastChannel;
+  if (typeof Ctor !== 'function') return undefined;
+  try {
+    return new Ctor(name);
+  } catch {
+    return undefined;
+  }
+}
+
+export const browserHost: SessionHost = {
+  locks: browserLocks,
+  openChannel: browserChannel,
+  setTimer(callback, ms) {
+    const t = setTimeout(callback, ms);
+    // Node: a session timer must not keep the process alive.
+    (t as { unref?: () => void }).unref?.();
+    return t;
+  },
+  clearTimer(handle) {
+    clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
+  onWake: onPageWake,
+  newKeyPlan: createKeyPlan,
+};

@@ -1,0 +1,256 @@
+/**
+ * Everything that changes an account's sessions. Each function runs inside the account's critical
+ * section (the caller enters it; none of these enter it again) and starts from a snapshot read
+ * there; each commit goes through `commitState`, which refuses a stale snapshot.
+ */
+import { signerFromKey, type SessionKey } from '../crypto/index.js';
+import { WalletError, isWalletError } from '../errors.js';
+import { loadBoundKey, type KeyStore, type StoredKey } from '../keys/index.js';
+import type { AuthSession } from '../types.js';
+import type { TabChannel } from './channel.js';
+import type { SessionHost } from './host.js';
+import { expiresAtMs, sessionFromAnswer } from './records.js';
+import type { ServerClock } from './server-clock.js';
+import type { SessionService } from './service.js';
+import { LAST_ACCOUNT, commitState, readSnapshot, type AccountState, type Change, type Snapshot } from './state.js';
+import type { KeyPlan, Session } from './types.js';
+import { currentOf, type View } from './view.js';
+
+/** Aborts the signing of operations that started before the latest logout request. */
+export interface Cancellers {
+  track(accountId: string, logoutNonce: string | null): { signal: AbortSignal; done(): void };
+  /** Cancels the account's operations that started under another logout nonce. */
+  check(accountId: string, logoutNonce: string | null): void;
+}
+
+export function createCancellers(): Cancellers {
+  const live = new Map<string, Set<{ nonce: string | null; controller: AbortController }>>();
+  return {
+    track(accountId, nonce) {
+      const entry = { nonce, controller: new AbortController() };
+      const set = live.get(accountId) ?? new Set();
+      set.add(entry);
+      live.set(accountId, set);
+      return { signal: entry.controller.signal, done: () => set.delete(entry) };
+    },
+    check(accountId, nonce) {
+      for (const entry of live.get(accountId) ?? []) {
+        if (entry.nonce !== nonce) entry.controller.abort(new WalletError('NOT_LOGGED_IN', 'a logout cancelled this operation'));
+      }
+    },
+  };
+}
+
+export interface OpsContext {
+  keyStore: KeyStore;
+  service: SessionService;
+  host: SessionHost;
+  view: View;
+  channel: TabChannel;
+  clock: ServerClock;
+  cancellers: Cancellers;
+  /** Emits refresh-failed. */
+  refreshFailed(session: Session, error: WalletError): void;
+  /** The error for an account without a current session (says why its last one ended). */
+  noSession(accountId: string): WalletError;
+}
+
+const isExpired = (s: Session, now: number): boolean => now >= expiresAtMs(s);
+
+/** The best remaining session to make current: the unexpired one that lasts longest. */
+function successor(sessions: Session[], now: number): Session | undefined {
+  return sessions.filter((s) => !isExpired(s, now)).sort((a, b) => expiresAtMs(b) - expiresAtMs(a))[0];
+}
+
+/** Records a commit of this tab: the picture follows, other tabs are told. */
+function committed(ctx: OpsContext, state: AccountState): void {
+  ctx.view.apply(state, { local: true });
+  ctx.channel.post(state.accountId);
+}
+
+/** Removes sessions (expired, revoked, evicted): another becomes current, or the account has none. */
+export async function removeSessions(ctx: OpsContext, snap: Snapshot, ids: ReadonlySet<string>, change: Change): Promise<void> {
+  const gone = snap.state.sessions.filter((s) => ids.has(s.id));
+  if (gone.length === 0) return;
+  const rest = snap.state.sessions.filter((s) => !ids.has(s.id));
+  const keep = rest.some((s) => s.id === snap.state.current) ? snap.state.current : null;
+  const written = await commitState(ctx.keyStore.meta, snap, { sessions: rest, current: keep ?? successor(rest, ctx.clock.now())?.id ?? null, change });
+  if (!written) return; // a newer state (or a logout) took over: whoever comes next starts from it
+  for (const s of gone) {
+    await ctx.keyStore.delete(s.publicKeyHex).catch(() => undefined);
+    ctx.keyStore.invalidate(s.publicKeyHex);
+  }
+  committed(ctx, written);
+}
+
+/** Removes every expired session of the account. */
+export async function expireSessions(ctx: OpsContext, snap: Snapshot): Promise<void> {
+  const now = ctx.clock.now();
+  await removeSessions(ctx, snap, new Set(snap.state.sessions.filter((s) => isExpired(s, now)).map((s) => s.id)), 'expired');
+}
+
+/** The session's key; an expired session or a missing key is removed (SESSION_EXPIRED, KEY_EVICTED). */
+export async function keyIn(ctx: OpsContext, snap: Snapshot, s: Session): Promise<StoredKey> {
+  if (isExpired(s, ctx.clock.now())) {
+    await removeSessions(ctx, snap, new Set([s.id]), 'expired');
+    throw new WalletError('SESSION_EXPIRED', `${s.id} expired`);
+  }
+  try {
+    return await loadBoundKey(ctx.keyStore, s, ctx.clock.now());
+  } catch (error) {
+    if (isWalletError(error, 'KEY_EVICTED')) await removeSessions(ctx, snap, new Set([s.id]), 'evicted');
+    throw error;
+  }
+}
+
+/**
+ * What a refusal of a signed call made with `session` means: 'expired' (the answer's Date showed it),
+ * 'revoked' (the service no longer lists it), or undefined (the error stands as it is).
+ */
+export async function judge(ctx: OpsContext, session: Session, error: WalletError): Promise<'expired' | 'revoked' | undefined> {
+  const suspicious = (error.status === 401 && error.code === 'WALLET_SIGNATURE_INVALID') || (error.status === 404 && error.code === 'SESSION_NOT_FOUND');
+  if (!suspicious) return undefined;
+  if (isExpired(session, ctx.clock.now())) return 'expired';
+  try {
+    const active = await ctx.service.list(session.accountId);
+    return active.some((a) => a.id === session.id) ? undefined : 'revoked';
+  } catch {
+    return undefined;
+  }
+}
+
+export function rejection(verdict: 'expired' | 'revoked', session: Session, cause: WalletError): WalletError {
+  const status = cause.status !== undefined ? { status: cause.status } : {};
+  return verdict === 'expired'
+    ? new WalletError('SESSION_EXPIRED', `${session.id} expired`, { cause, ...status })
+    : new WalletError('SESSION_REVOKED', `the service no longer accepts ${session.id}`, { cause, ...status });
+}
+
+/** Judges a refusal inside the section and drops the session when it is gone; returns the error to throw. */
+export async function refused(ctx: OpsContext, snap: Snapshot, session: Session, error: unknown): Promise<unknown> {
+  if (!isWalletError(error)) return error;
+  const verdict = await judge(ctx, session, error);
+  if (verdict === undefined) return error;
+  await removeSessions(ctx, snap, new Set([session.id]), verdict);
+  return rejection(verdict, session, error);
+}
+
+/** Stores a session a login made and makes it current. A login commits even after a logout request. */
+export async function addSession(ctx: OpsContext, snap: Snapshot, session: Session, key: SessionKey): Promise<void> {
+  await ctx.keyStore.put({ publicKeyHex: key.publicKeyHex, privateKey: key.privateKey, publicKey: key.publicKey, purpose: 'session', accountId: session.accountId, sessionId: session.id });
+  const sessions = [...snap.state.sessions.filter((s) => s.id !== session.id), session];
+  const written = await commitState(ctx.keyStore.meta, snap, { sessions, current: session.id, change: 'login' }, { ignoreLogout: true });
+  if (!written) {
+    await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);
+    throw new WalletError('KEY_STORAGE_UNAVAILABLE', 'another tab changed the sessions of this account at the same moment: log in again');
+  }
+  await ctx.keyStore.meta.put(LAST_ACCOUNT, { accountId: session.accountId }).catch(() => undefined);
+  committed(ctx, written);
+}
+
+/** What a refresh did: the session now current, and the end of the one it replaced (to run after). */
+export interface RefreshResult {
+  session: Session;
+  retire?: () => Promise<void>;
+}
+
+/**
+ * Refreshes the account's current session: a new key, the signed refresh, then a commit that checks
+ * the snapshot. A stale commit (a logout came) undoes itself: the new session is ended on the
+ * service (signed with the old key, which the service still accepts: the logout waits for this
+ * section) and its key dropped. `automatic`: only if still due (another tab may have refreshed
+ * while this one waited), and onBeforeSign gets the short automatic bound.
+ */
+export async function refreshSession(ctx: OpsContext, snap: Snapshot, options: { plan: KeyPlan | undefined; automatic: boolean; dueAt: (s: Session) => number }): Promise<RefreshResult> {
+  const cur = currentOf(snap.state);
+  if (!cur) throw ctx.noSession(snap.state.accountId);
+  if (options.automatic && ctx.clock.now() < options.dueAt(cur)) return { session: cur };
+  const oldKey = await keyIn(ctx, snap, cur);
+  const oldSigner = signerFromKey(oldKey);
+  const guard = ctx.cancellers.track(snap.state.accountId, snap.logoutNonce);
+  try {
+    const plan = options.plan ?? (await ctx.host.newKeyPlan());
+    let answer: AuthSession;
+    try {
+      answer = await ctx.service.refresh(cur.id, plan.clientPublicKey, oldSigner, { automatic: options.automatic, signingSignal: guard.signal });
+    } catch (error) {
+      if (guard.signal.aborted) throw guard.signal.reason;
+      const e = await refused(ctx, snap, cur, error);
+      if (isWalletError(e)) ctx.refreshFailed(cur, e);
+      throw e;
+    }
+    let key: SessionKey | undefined;
+    let written: AccountState | undefined;
+    let next: Session | undefined;
+    try {
+      key = await plan.finish(answer);
+      ctx.clock.observeServerTime(Date.parse(answer.createdAt));
+      next = sessionFromAnswer(answer, { ...cur, publicKeyHex: key.publicKeyHex, legacy: plan.legacy }, ctx.clock.now());
+      await ctx.keyStore.put({ publicKeyHex: key.publicKeyHex, privateKey: key.privateKey, publicKey: key.publicKey, purpose: 'session', accountId: next.accountId, sessionId: next.id });
+      const sessions = [...snap.state.sessions.filter((s) => s.id !== cur.id), next];
+      written = await commitState(ctx.keyStore.meta, snap, { sessions, current: next.id, change: 'refresh' });
+    } finally {
+      if (!written) {
+        // Undo: the session this refresh created must not outlive it (best effort).
+        if (key) await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);
+        await ctx.service.end(answer.id, oldSigner, { automatic: true }).catch(() => undefined);
+      }
+    }
+    if (!written) throw new WalletError('NOT_LOGGED_IN', 'a logout came while the refresh was on its way: the session it created was ended');
+    await ctx.keyStore.delete(cur.publicKeyHex).catch(() => undefined);
+    ctx.keyStore.invalidate(cur.publicKeyHex);
+    committed(ctx, written);
+    // One slot per browser: the replaced session is ended on the service, after the new one is in.
+    return { session: next!, retire: async () => void (await ctx.service.end(cur.id, oldSigner, { automatic: true }).catch(() => undefined)) };
+  } finally {
+    guard.done();
+  }
+}
+
+/** Ends every session of the account held here (service first, best effort), then drops them. */
+export async function endAll(ctx: OpsContext, snap: Snapshot): Promise<boolean> {
+  const held = snap.state.sessions;
+  if (held.length === 0) return false;
+  const now = ctx.clock.now();
+  await Promise.allSettled(
+    held.filter((s) => !isExpired(s, now)).map(async (s) => {
+      const key = await ctx.keyStore.get(s.publicKeyHex);
+      if (key) await ctx.service.end(s.id, signerFromKey(key));
+    }),
+  );
+  // The logout wins: it writes over whatever generation it finds (only the realm-lock fallback lets
+  // another tab commit in between).
+  let written: AccountState | undefined;
+  for (let from = snap; !written; from = await readSnapshot(ctx.keyStore.meta, snap.state.accountId)) {
+    written = await commitState(ctx.keyStore.meta, from, { sessions: [], current: null, change: 'logout' }, { ignoreLogout: true });
+  }
+  for (const s of held) {
+    await ctx.keyStore.delete(s.publicKeyHex).catch(() => undefined);
+    ctx.keyStore.invalidate(s.publicKeyHex);
+  }
+  committed(ctx, written);
+  return true;
+}
+
+/** Ends the account's active sessions that this browser does not hold; how many. */
+export async function endOthers(ctx: OpsContext, snap: Snapshot): Promise<number> {
+  const cur = currentOf(snap.state);
+  if (!cur) throw ctx.noSession(snap.state.accountId);
+  const signer = signerFromKey(await keyIn(ctx, snap, cur));
+  const mine = new Set(snap.state.sessions.map((s) => s.id));
+  let others: AuthSession[];
+  try {
+    others = (await ctx.service.list(snap.state.accountId)).filter((a) => !mine.has(a.id));
+  } catch (error) {
+    throw await refused(ctx, snap, cur, error);
+  }
+  let count = 0;
+  for (const other of others) {
+    try {
+      if (await ctx.service.end(other.id, signer)) count++;
+    } catch (error) {
+      throw await refused(ctx, snap, cur, error);
+    }
+  }
+  return count;
+}

@@ -1,0 +1,135 @@
+/**
+ * An account's sessions as stored (key-store metadata, next to the keys, so that they fall back to
+ * memory together), and the one way to change them: a commit that checks what it started from.
+ *
+ * Layout:
+ * - `account:<InternalAccount id>` → {@link AccountState}: every session held for the account, the
+ *   current one, a generation raised by every commit, and what the last commit did. Written only
+ *   inside the account's critical section.
+ * - `logout:<InternalAccount id>` → `{ nonce }`: the last logout requested for the account. Written by
+ *   `logout()` before it waits for the critical section (the one write made outside it): every
+ *   commit that started under another nonce is stale, so a logout wins over whatever is in flight.
+ * - `last-account` → `{ accountId }`: the default account of the manager's methods.
+ */
+import type { MetadataStore } from '../keys/index.js';
+import { isRecord } from '../types.js';
+import { parseStoredSession } from './records.js';
+import type { Session } from './types.js';
+
+export const ACCOUNT_PREFIX = 'account:';
+export const LOGOUT_PREFIX = 'logout:';
+export const LAST_ACCOUNT = 'last-account';
+
+/** What the commit that wrote a state did (other tabs derive their events from it). */
+export type Change = 'login' | 'refresh' | 'logout' | 'expired' | 'revoked' | 'evicted';
+const CHANGES: readonly Change[] = ['login', 'refresh', 'logout', 'expired', 'revoked', 'evicted'];
+
+export interface AccountState {
+  accountId: string;
+  /** Raised by every commit; never lowered (0: nothing stored yet). */
+  generation: number;
+  /** Id of the current session (one of `sessions`), or null. */
+  current: string | null;
+  sessions: Session[];
+  change: Change;
+}
+
+/** An account's state and logout nonce as read at the start of an operation. */
+export interface Snapshot {
+  state: AccountState;
+  logoutNonce: string | null;
+}
+
+/** What a commit writes; the generation is the snapshot's plus one. */
+export type NextState = Pick<AccountState, 'current' | 'sessions' | 'change'>;
+
+export function emptyState(accountId: string): AccountState {
+  return { accountId, generation: 0, current: null, sessions: [], change: 'logout' };
+}
+
+/** A stored value that is an account state, else undefined (foreign or damaged records are ignored). */
+export function parseAccountState(value: unknown, accountId: string): AccountState | undefined {
+  if (!isRecord(value) || value.accountId !== accountId || !Array.isArray(value.sessions)) return undefined;
+  const { generation, current, change } = value;
+  if (typeof generation !== 'number' || !Number.isSafeInteger(generation) || generation < 0) return undefined;
+  if (!CHANGES.includes(change as Change)) return undefined;
+  const sessions = value.sessions.flatMap((s) => parseStoredSession(s) ?? []).filter((s) => s.accountId === accountId);
+  const cur = typeof current === 'string' && sessions.some((s) => s.id === current) ? current : null;
+  return { accountId, generation, current: cur, sessions, change: change as Change };
+}
+
+export async function readSnapshot(meta: MetadataStore, accountId: string): Promise<Snapshot> {
+  const [state, logout] = await Promise.all([meta.get(ACCOUNT_PREFIX + accountId), meta.get(LOGOUT_PREFIX + accountId)]);
+  const nonce = isRecord(logout) && typeof logout.nonce === 'string' ? logout.nonce : null;
+  return { state: parseAccountState(state, accountId) ?? emptyState(accountId), logoutNonce: nonce };
+}
+
+/** Every stored account state, read in one pass, and the last account used. */
+export async function readAll(meta: MetadataStore): Promise<{ states: AccountState[]; lastAccountId: string | undefined }> {
+  const states: AccountState[] = [];
+  let lastAccountId: string | undefined;
+  for (const [name, value] of await meta.list()) {
+    if (name.startsWith(ACCOUNT_PREFIX)) {
+      const state = parseAccountState(value, name.slice(ACCOUNT_PREFIX.length));
+      if (state) states.push(state);
+    } else if (name === LAST_ACCOUNT && isRecord(value) && typeof value.accountId === 'string') {
+      lastAccountId = value.accountId;
+    }
+  }
+  return { states, lastAccountId };
+}
+
+/**
+ * Writes `next` when the stored generation (and, unless `ignoreLogout`, the logout nonce) is still
+ * the snapshot's; returns what it wrote, or undefined when the snapshot is stale (the caller then
+ * undoes its own effect). Call inside the account's critical section.
+ */
+export async function commitState(meta: MetadataStore, from: Snapshot, next: NextState, options: { ignoreLogout?: boolean } = {}): Promise<AccountState | undefined> {
+  const now = await readSnapshot(meta, from.state.accountId);
+  if (now.state.generation !== from.state.generation) return undefined;
+  if (options.ignoreLogout !== true && now.logoutNonce !== from.logoutNonce) return undefined;
+  const state: AccountState = { accountId: from.state.accountId, generation: from.state.generation + 1, ...next };
+  await meta.put(ACCOUNT_PREFIX + state.accountId, state);
+  return state;
+}
+
+function nonce(): string {
+  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  return typeof c?.randomUUID === 'function' ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** Records that a logout of the account was requested; returns the new nonce. */
+export async function requestLogout(meta: MetadataStore, accountId: string): Promise<string> {
+  const value = nonce();
+  await meta.put(LOGOUT_PREFIX + accountId, { nonce: value });
+  return value;
+}
+
+/**
+ * Converts the layout of version 0.1 (`session:<id>` and `current:<account>` records) into account
+ * states, so that sessions survive the upgrade; the old records are deleted.
+ */
+export async function migrateOldLayout(meta: MetadataStore): Promise<void> {
+  const entries = await meta.list();
+  const old = entries.filter(([name]) => name.startsWith('session:') || name.startsWith('current:'));
+  if (old.length === 0) return;
+  const byAccount = new Map<string, { sessions: Session[]; current: string | null }>();
+  for (const [name, value] of old) {
+    if (!name.startsWith('session:')) continue;
+    const s = parseStoredSession(value);
+    if (!s) continue;
+    const entry = byAccount.get(s.accountId) ?? { sessions: [], current: null };
+    entry.sessions.push(s);
+    byAccount.set(s.accountId, entry);
+  }
+  for (const [name, value] of old) {
+    const entry = name.startsWith('current:') ? byAccount.get(name.slice('current:'.length)) : undefined;
+    if (entry && isRecord(value) && typeof value.sessionId === 'string' && entry.sessions.some((s) => s.id === value.sessionId)) entry.current = value.sessionId;
+  }
+  for (const [accountId, entry] of byAccount) {
+    if (entries.some(([name]) => name === ACCOUNT_PREFIX + accountId)) continue;
+    const state: AccountState = { accountId, generation: 1, current: entry.current ?? entry.sessions[0]?.id ?? null, sessions: entry.sessions, change: 'login' };
+    await meta.put(ACCOUNT_PREFIX + accountId, state);
+  }
+  for (const [name] of old) await meta.delete(name);
+}

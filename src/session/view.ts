@@ -1,0 +1,93 @@
+/**
+ * This tab's picture of the stored account states, and the events it owes its listeners.
+ *
+ * The picture only moves forward: a state is applied when its generation is above the one held
+ * (a read that raced a newer commit is dropped), so reads may complete in any order. Events come
+ * from comparing the picture before and after, and from what the stored commit says it did
+ * (`change`): the same rules for this tab's own commits and for those of other tabs.
+ */
+import type { Emitter } from './emitter.js';
+import type { AccountState, Change } from './state.js';
+import type { LogoutReason, Session, SessionEvents } from './types.js';
+
+export interface View {
+  /** The account's picture (an empty one at generation 0 when unknown). */
+  get(accountId: string): AccountState;
+  accounts(): AccountState[];
+  /**
+   * Adopts `state` if newer (or the record vanished: storage was cleared), emitting the events of
+   * the difference unless `silent`. `local`: this tab made the change (a logout is then `user`).
+   * Returns whether the picture moved.
+   */
+  apply(state: AccountState, how?: { local?: boolean; silent?: boolean; absent?: boolean }): boolean;
+  /** Why the account's last current session ended here (for the error of its next use). */
+  ended(accountId: string): LogoutReason | undefined;
+}
+
+function reasonOf(change: Change, local: boolean): LogoutReason | undefined {
+  switch (change) {
+    case 'logout':
+      return local ? 'user' : 'other-tab';
+    case 'expired':
+      return 'expired';
+    case 'revoked':
+      return 'revoked';
+    case 'evicted':
+      return undefined;
+    default:
+      return 'other-tab';
+  }
+}
+
+export function currentOf(state: AccountState): Session | null {
+  return state.sessions.find((s) => s.id === state.current) ?? null;
+}
+
+export function createView(events: Emitter<SessionEvents>, onChange: (accountId: string) => void): View {
+  const states = new Map<string, AccountState>();
+  const endedWhy = new Map<string, LogoutReason>();
+  const empty = (accountId: string): AccountState => ({ accountId, generation: 0, current: null, sessions: [], change: 'logout' });
+
+  function emitDifference(before: AccountState, after: AccountState, local: boolean): void {
+    const kept = new Set(after.sessions.map((s) => s.id));
+    const removed = before.sessions.filter((s) => !kept.has(s.id));
+    if (after.change === 'expired') for (const s of removed) events.emit('expired', s);
+    if (after.change === 'evicted') for (const s of removed) events.emit('key-evicted', { session: s });
+    const was = currentOf(before);
+    const now = currentOf(after);
+    if (was?.id === now?.id) return;
+    if (now === null) {
+      const reason = reasonOf(after.change, local);
+      if (reason === undefined) return;
+      endedWhy.set(after.accountId, reason);
+      events.emit('logged-out', { accountId: after.accountId, reason });
+      return;
+    }
+    endedWhy.delete(after.accountId);
+    if (after.change === 'refresh' && was !== null && !kept.has(was.id)) events.emit('refreshed', { previous: was, session: now });
+    else events.emit('session', now);
+  }
+
+  return {
+    get(accountId) {
+      return states.get(accountId) ?? empty(accountId);
+    },
+    accounts() {
+      return [...states.values()];
+    },
+    apply(state, how = {}) {
+      const before = states.get(state.accountId) ?? empty(state.accountId);
+      const cleared = how.absent === true && before.sessions.length > 0;
+      if (state.generation <= before.generation && !cleared) return false;
+      // Cleared storage starts over at generation 0: the picture follows it down, once.
+      const after = cleared ? empty(state.accountId) : state;
+      states.set(state.accountId, after);
+      if (how.silent !== true) emitDifference(before, after, how.local === true);
+      onChange(state.accountId);
+      return true;
+    },
+    ended(accountId) {
+      return endedWhy.get(accountId);
+    },
+  };
+}
