@@ -302,7 +302,7 @@ describe('signed(): the signed-retry engine', () => {
     const client = createClient({ baseUrl: server.url, onBeforeSignTimeoutMs: 50, automaticSignTimeoutMs: 20 });
     const started = Date.now();
     const timedOut = await walletErrorOf(
-      client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', onBeforeSign: ({ signal }) => void signals.push(signal) ?? new Promise<boolean>(() => undefined) }),
+      client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', onBeforeSign: ({ signal }) => (signals.push(signal), new Promise<boolean>(() => undefined)) }),
     );
     expect(timedOut.code).toBe('SIGNING_REFUSED');
     expect(timedOut.details).toEqual({ timeoutMs: 50 });
