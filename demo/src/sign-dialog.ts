@@ -1,7 +1,10 @@
 /**
  * The `onBeforeSign` prompt: shows what is about to be signed (decoded) and waits for the user.
  * Prompts queue one at a time. With "auto-approve" on (remembered in localStorage) every payload is
- * signed at once and still shown in the request log.
+ * signed at once and still shown in the request log. Signatures the wallet makes on its own
+ * (`automatic`: the session refresh, ending the session it replaced) are approved by policy, never
+ * by a dialog: the wallet waits only briefly for them (its sessions are locked meanwhile); they are
+ * logged too. A prompt the wallet gave up on (`signal` aborted: its wait ran out, a logout) closes.
  */
 import { byId, h, replace } from './dom.js';
 import type { RequestLog } from './log-panel.js';
@@ -15,6 +18,8 @@ export interface SignInfo {
   leg: number;
   requestId?: string;
   expiresAt?: string;
+  automatic?: boolean;
+  signal?: AbortSignal;
 }
 
 const AUTO_KEY = 'demo.autoApprove';
@@ -40,6 +45,10 @@ export class SignPrompt {
 
   /** The hook: resolves true to sign, false to refuse (the call then fails with SIGNING_REFUSED). */
   confirm = (info: SignInfo): Promise<boolean> => {
+    if (info.automatic === true) {
+      this.log()?.signature({ ...info, purpose: `${info.purpose} (automatic)` }, true);
+      return Promise.resolve(true);
+    }
     const next = this.queue.then(() => this.ask(info));
     this.queue = next.catch(() => undefined);
     return next;
@@ -55,6 +64,7 @@ export class SignPrompt {
     const decoded = decodePayload(info.payloadToSign);
     return new Promise((resolve) => {
       const finish = (ok: boolean) => {
+        info.signal?.removeEventListener('abort', onAbort);
         this.dialog.removeEventListener('cancel', onCancel);
         this.dialog.close();
         resolve(ok);
@@ -63,6 +73,9 @@ export class SignPrompt {
         event.preventDefault();
         finish(false);
       };
+      const onAbort = () => finish(false);
+      if (info.signal?.aborted) return resolve(false);
+      info.signal?.addEventListener('abort', onAbort, { once: true });
       const approve = h('button', { type: 'button', class: 'primary', testid: 'sign-approve', onclick: () => finish(true) }, 'Sign');
       const decline = h('button', { type: 'button', testid: 'sign-decline', onclick: () => finish(false) }, 'Decline');
       replace(

@@ -61,24 +61,28 @@ export async function verifyOAuth(
   const credential = await findCredential(ctx.client, accountId, 'OAUTH', args.credentialId, (list) =>
     typeof email === 'string' ? list.find((c) => c.nickname === email) : undefined,
   );
-  let answer: AuthSession;
-  try {
-    answer = parseAuthSession(await ctx.client.request<unknown>({
-      method: 'POST',
-      path: credentialPath(credential.id, 'verify'),
-      body: { type: 'OAUTH', oidcToken, clientPublicKey: args.plan.clientPublicKey },
-    }));
-  } catch (error) {
-    // The service's 401 for a token (details.cause says why, when sent).
-    throw refusedAs('OAUTH_TOKEN_REJECTED', error);
-  }
-  const key = await args.plan.finish(answer);
-  return ctx.sessions.establish(answer, {
-    accountId,
-    credentialId: credential.id,
-    credentialType: 'OAUTH',
-    key,
-    legacy: args.plan.legacy,
+  // A login in flight holds the account's login lock (shared) until its session is stored.
+  return ctx.sessions.loggingIn(accountId, async (ticket) => {
+    let answer: AuthSession;
+    try {
+      answer = parseAuthSession(await ctx.client.request<unknown>({
+        method: 'POST',
+        path: credentialPath(credential.id, 'verify'),
+        body: { type: 'OAUTH', oidcToken, clientPublicKey: args.plan.clientPublicKey },
+      }));
+    } catch (error) {
+      // The service's 401 for a token.
+      throw refusedAs('OAUTH_TOKEN_REJECTED', error);
+    }
+    const key = await args.plan.finish(answer);
+    return ctx.sessions.establish(answer, {
+      accountId,
+      credentialId: credential.id,
+      credentialType: 'OAUTH',
+      key,
+      legacy: args.plan.legacy,
+      ticket,
+    });
   });
 }
 

@@ -93,29 +93,34 @@ function otpLogin(ctx: WalletContext, args: { accountId: string; credentialId: s
         sessionPublicKeyHex: plan.clientPublicKey,
         trustedKeys: ctx.trustedKeys,
       });
-      let answer: unknown;
-      const usedBefore = codeUsed;
-      try {
-        answer = await ctx.client.signed<unknown>({
-          method: 'POST',
-          path: credentialPath(args.credentialId, 'verify'),
-          body: { type: args.type, encryptedOtpBundle },
-          // The verification token is bound to this key: it signs the retry (wire reference §4).
-          // Asked for at the first challenge, i.e. once the service accepted the code.
-          getSigner: () => {
-            codeUsed = true;
-            return plan.key;
-          },
-          purpose: 'otp-verify',
-          // Leg 1 used the code up: starting over would post it again (issue 18).
-          restartOnExpiry: false,
-        });
-      } catch (error) {
-        if (isWalletError(error, 'CHALLENGE_EXPIRED')) codeUsed = true;
-        throw otpError(error, usedBefore);
-      }
-      codeUsed = true;
-      return ctx.sessions.establish(answer, { accountId: args.accountId, credentialId: args.credentialId, credentialType: args.type, key: plan.key });
+      // A login in flight holds the account's login lock (shared) until its session is stored.
+      return ctx.sessions.loggingIn(args.accountId, async (ticket) => {
+        let answer: unknown;
+        const usedBefore = codeUsed;
+        try {
+          answer = await ctx.client.signed<unknown>({
+            method: 'POST',
+            path: credentialPath(args.credentialId, 'verify'),
+            body: { type: args.type, encryptedOtpBundle },
+            // The verification token is bound to this key: it signs the retry (wire reference §4).
+            // Asked for at the first challenge, i.e. once the service accepted the code.
+            getSigner: () => {
+              codeUsed = true;
+              return plan.key;
+            },
+            purpose: 'otp-verify',
+            // Leg 1 used the code up: starting over would post it again (issue 18).
+            restartOnExpiry: false,
+            // A logout requested meanwhile cancels the signature if it is not sent yet.
+            signingSignal: ticket.signal,
+          });
+        } catch (error) {
+          if (isWalletError(error, 'CHALLENGE_EXPIRED')) codeUsed = true;
+          throw otpError(error, usedBefore);
+        }
+        codeUsed = true;
+        return ctx.sessions.establish(answer, { accountId: args.accountId, credentialId: args.credentialId, credentialType: args.type, key: plan.key, ticket });
+      });
     },
     async resend() {
       bundle = await challenge(ctx, args.credentialId);

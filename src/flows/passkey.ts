@@ -136,43 +136,47 @@ export async function preparePasskeyLogin(
     expiresAt: challenge.expiresAt,
     async login() {
       const response = await ceremony(() => startAuthentication({ optionsJSON }));
-      const { clientDataJSON, authenticatorData, signature, userHandle } = response.response;
-      let answer: AuthSession;
-      try {
-        answer = parseAuthSession(
-          // The transport's signed call carries Request-Id on the first leg; verify answers at once,
-          // so no signer is ever asked for (a 202 here would be a protocol breach).
-          await ctx.client.signed<unknown>({
-            method: 'POST',
-            path: credentialPath(credential.id, 'verify'),
-            requestId: challenge.requestId,
-            purpose: 'passkey-verify',
-            getSigner: () => {
-              throw new WalletError('BAD_RESPONSE', 'passkey verify asked for a signature');
-            },
-            body: {
-              type: 'PASSKEY',
-              assertion: {
-                credentialId: response.rawId,
-                clientDataJson: clientDataJSON,
-                authenticatorData,
-                signature,
-                ...(typeof userHandle === 'string' && userHandle !== '' ? { userHandle } : {}),
+      // After the ceremony (it must start inside the click): the login lock, shared, until stored.
+      return ctx.sessions.loggingIn(accountId, async (ticket) => {
+        const { clientDataJSON, authenticatorData, signature, userHandle } = response.response;
+        let answer: AuthSession;
+        try {
+          answer = parseAuthSession(
+            // The transport's signed call carries Request-Id on the first leg; verify answers at once,
+            // so no signer is ever asked for (a 202 here would be a protocol breach).
+            await ctx.client.signed<unknown>({
+              method: 'POST',
+              path: credentialPath(credential.id, 'verify'),
+              requestId: challenge.requestId,
+              purpose: 'passkey-verify',
+              getSigner: () => {
+                throw new WalletError('BAD_RESPONSE', 'passkey verify asked for a signature');
               },
-            },
-          }),
-        );
-      } catch (error) {
-        // The service's 401 for an assertion.
-        throw refusedAs('PASSKEY_ASSERTION_REJECTED', error);
-      }
-      const key = await plan.finish(answer);
-      return ctx.sessions.establish(answer, {
-        accountId,
-        credentialId: credential.id,
-        credentialType: 'PASSKEY',
-        key,
-        legacy: plan.legacy,
+              body: {
+                type: 'PASSKEY',
+                assertion: {
+                  credentialId: response.rawId,
+                  clientDataJson: clientDataJSON,
+                  authenticatorData,
+                  signature,
+                  ...(typeof userHandle === 'string' && userHandle !== '' ? { userHandle } : {}),
+                },
+              },
+            }),
+          );
+        } catch (error) {
+          // The service's 401 for an assertion.
+          throw refusedAs('PASSKEY_ASSERTION_REJECTED', error);
+        }
+        const key = await plan.finish(answer);
+        return ctx.sessions.establish(answer, {
+          accountId,
+          credentialId: credential.id,
+          credentialType: 'PASSKEY',
+          key,
+          legacy: plan.legacy,
+          ticket,
+        });
       });
     },
   };

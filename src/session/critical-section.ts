@@ -3,46 +3,84 @@
  * one after another, in call order) feeding a Web Lock of the account's name, so that at most one
  * tab of the origin is inside it at a time (Web Locks are granted in request order).
  *
- * Without `navigator.locks`, the lock is one of this JavaScript realm: wallets of one page still
+ * Beside it, per account, a lock on logins in flight: a login holds it shared from its verify
+ * request until its session is committed; `signOutOtherDevices` takes it exclusive before entering
+ * the section, so that it never takes a session a login of this browser is about to store for
+ * another device's. (Lock order: logins, then the section; nothing takes them the other way round.)
+ *
+ * Without `navigator.locks`, the locks are ones of this JavaScript realm: wallets of one page still
  * exclude each other, tabs do not. Decision: that fallback keeps correctness through the stored
  * generation and logout nonce (a stale commit undoes itself) and loses only exclusion (two tabs may
- * then both refresh). With cross-tab coordination off, the in-page queue alone is the section.
+ * then both refresh). With cross-tab coordination off, locks of this manager alone are used.
  */
 import type { LockManagerLike } from './host.js';
+
+type Mode = 'exclusive' | 'shared';
 
 export interface CriticalSections {
   /** Runs `fn` inside the account's critical section. Never call it from inside one (no re-entry). */
   run<T>(accountId: string, fn: () => Promise<T>): Promise<T>;
+  /** Runs `fn` holding the account's login lock (shared: a login; exclusive: sign out other devices). */
+  logins<T>(accountId: string, mode: Mode, fn: () => Promise<T>): Promise<T>;
 }
 
-const realmLocks = new Map<string, Promise<unknown>>();
-
-async function withRealmLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  const previous = realmLocks.get(name) ?? Promise.resolve();
-  const run = previous.then(fn, fn);
-  const tail = run.catch(() => undefined);
-  realmLocks.set(name, tail);
-  try {
-    return await run;
-  } finally {
-    if (realmLocks.get(name) === tail) realmLocks.delete(name);
-  }
+/** A readers-writer lock of one JavaScript realm (or of one manager), granted in request order. */
+function createLocalLocks(): LockManagerLike {
+  const state = new Map<string, { holders: number; exclusive: boolean; queue: Array<{ mode: Mode; grant: () => void }> }>();
+  const pump = (name: string): void => {
+    const s = state.get(name);
+    if (!s) return;
+    while (s.queue.length > 0) {
+      const next = s.queue[0]!;
+      const free = s.holders === 0 || (!s.exclusive && next.mode === 'shared');
+      if (!free) break;
+      s.queue.shift();
+      s.holders++;
+      s.exclusive = next.mode === 'exclusive';
+      next.grant();
+    }
+    if (s.holders === 0 && s.queue.length === 0) state.delete(name);
+  };
+  return {
+    request(name, options, callback) {
+      const s = state.get(name) ?? { holders: 0, exclusive: false, queue: [] };
+      state.set(name, s);
+      return new Promise((resolve, reject) => {
+        s.queue.push({
+          mode: options.mode,
+          grant: () => {
+            const release = (): void => {
+              s.holders--;
+              pump(name);
+            };
+            Promise.resolve()
+              .then(callback)
+              .then(
+                (value) => (release(), resolve(value)),
+                (error: unknown) => (release(), reject(error)),
+              );
+          },
+        });
+        pump(name);
+      });
+    },
+  };
 }
+
+const realm = createLocalLocks();
 
 /**
- * `locks()` is asked at each entry: undefined means the realm fallback; `shared` false means no
- * lock at all (coordination off: this manager's storage is its own).
+ * `locks()` is asked at each entry: undefined means the realm fallback; `shared` false means this
+ * manager's own locks (coordination off: its storage is its own).
  */
 export function createCriticalSections(options: { namespace: string; shared: () => boolean; locks: () => LockManagerLike | undefined }): CriticalSections {
+  const own = createLocalLocks();
   const queues = new Map<string, Promise<unknown>>();
+  const lockManager = (): LockManagerLike => (options.shared() ? (options.locks() ?? realm) : own);
   return {
     run<T>(accountId: string, fn: () => Promise<T>): Promise<T> {
       const name = `${options.namespace}:account:${accountId}`;
-      const enter = (): Promise<T> => {
-        if (!options.shared()) return fn();
-        const locks = options.locks();
-        return locks ? locks.request(name, { mode: 'exclusive' }, fn) : withRealmLock(name, fn);
-      };
+      const enter = (): Promise<T> => lockManager().request(name, { mode: 'exclusive' }, fn);
       const previous = queues.get(accountId) ?? Promise.resolve();
       const run = previous.then(enter, enter);
       const tail = run.catch(() => undefined);
@@ -51,6 +89,9 @@ export function createCriticalSections(options: { namespace: string; shared: () 
         if (queues.get(accountId) === tail) queues.delete(accountId);
       });
       return run;
+    },
+    logins(accountId, mode, fn) {
+      return lockManager().request(`${options.namespace}:logins:${accountId}`, { mode }, fn);
     },
   };
 }

@@ -10,7 +10,7 @@ import type { KeyPlan } from './types.js';
 
 /** The part of `navigator.locks` the manager uses. */
 export interface LockManagerLike {
-  request<T>(name: string, options: { mode: 'exclusive' }, callback: () => Promise<T>): Promise<T>;
+  request<T>(name: string, options: { mode: 'exclusive' | 'shared' }, callback: () => Promise<T>): Promise<T>;
 }
 
 /** The part of a BroadcastChannel the manager uses. */

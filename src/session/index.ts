@@ -6,4 +6,4 @@ export { createSessionService, type SessionService, type SigningOptions } from '
 export type { ChannelLike, LockManagerLike, SessionHost } from './host.js';
 export { signedWithSession, type SessionCallOptions } from './signed-call.js';
 export { WALLET_CONTEXT, walletContext, type PasskeyConfig, type WalletContext } from './context.js';
-export type { KeyPlan, LogoutReason, Session, SessionEvents, SessionManager, SignerOptions } from './types.js';
+export type { KeyPlan, LoginTicket, LogoutReason, Session, SessionEvents, SessionManager, SignerOptions } from './types.js';

@@ -26,8 +26,8 @@
  * Decisions where the wire reference is open:
  * - Only the current session of an account is refreshed automatically; other sessions held for the
  *   account (made with other credentials, kept so that a credential can be deleted) run to expiry.
- * - A login commits even when a logout was requested while it was on the wire: it is a new session
- *   the user just made, not a leftover. It enters the section after the logout, if it came after it.
+ * - A login loses against a logout requested after it started (`loggingIn`): its session is ended
+ *   and NOT_LOGGED_IN thrown. One that started after the logout was requested commits.
  * - Logout never fails for server errors: the keys are deleted whatever the service answered (a
  *   session without its key is unusable), and the service ends it at expiry anyway.
  * - A refresh whose answer never arrives leaves a session on the service whose key no one holds;
@@ -35,57 +35,24 @@
  */
 import { signerFromKey, type SessionKey } from '../crypto/index.js';
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';
-import { loadBoundKey, type KeyStore } from '../keys/index.js';
-import type { Client } from '../transport/index.js';
-import type { AuthSession, CredentialType } from '../types.js';
+import { loadBoundKey } from '../keys/index.js';
 import { ALL, createTabChannel } from './channel.js';
 import { createCriticalSections } from './critical-section.js';
 import { createEmitter } from './emitter.js';
 import { browserHost, type SessionHost } from './host.js';
-import { createCancellers, endAll, endOthers, expireSessions, judge, refreshSession, rejection, removeSessions, addSession, type OpsContext } from './operations.js';
+import { loadStored } from './load.js';
+import { addSession, createCancellers, endAll, endOthers, expireSessions, judge, rejection, removeSessions, type OpsContext } from './operations.js';
 import { expiresAtMs, parseAuthSession, parseStoredSession, sessionFromAnswer } from './records.js';
+import { createRefresher } from './refresher.js';
 import { createSchedule } from './schedule.js';
-import { createServerClock, type ServerClock } from './server-clock.js';
-import { createSessionService, type SessionService } from './service.js';
-import { migrateOldLayout, readAll, readSnapshot, requestLogout, type Change, type Snapshot } from './state.js';
-import type { KeyPlan, LogoutReason, Session, SessionEvents, SessionManager, SignerOptions } from './types.js';
-import { currentOf, createView } from './view.js';
+import { createServerClock } from './server-clock.js';
+import { createSessionService } from './service.js';
+import { readAll, readSnapshot, requestLogout, type Change, type Snapshot } from './state.js';
+import type { LoginTicket, LogoutReason, ManagedSessions, Session, SessionEvents, SessionManagerOptions, SignerOptions } from './types.js';
+import { createView, currentOf, pickSession } from './view.js';
 
-export interface SessionManagerOptions {
-  client: Client;
-  keyStore: KeyStore;
-  /** Fraction of a session's lifetime left when it is refreshed (and `expiring` fires); default 1/3. */
-  refreshWhenRemaining?: number;
-  /** Refresh the current session automatically; default true. */
-  autoRefresh?: boolean;
-  /** Coordinate with other tabs (Web Locks + BroadcastChannel) where present; default true. */
-  crossTab?: boolean;
-  /** Lock and channel name prefix; give wallets over different key stores different names. */
-  namespace?: string;
-  /** Local clock; default Date.now. */
-  now?: () => number;
-  /** Replaces parts of the browser this manager uses (locks, channel, timers…): tests, unusual hosts. */
-  host?: Partial<SessionHost>;
-  /** The session endpoints; default: over `client`. */
-  service?: SessionService;
-}
+export type { ManagedSessions, SessionManagerOptions } from './types.js';
 
-/** A SessionManager, plus what the wallet feeds it. */
-export interface ManagedSessions extends SessionManager {
-  /** The server clock estimate (the wallet feeds it every answer's Date header). */
-  readonly clock: ServerClock;
-  /** Builds the Session for a login answer, observes its server time and adopts it. */
-  establish(
-    answer: unknown,
-    known: { accountId: string; credentialId: string; credentialType: CredentialType; key: SessionKey; legacy?: boolean },
-  ): Promise<Session>;
-}
-
-const ORPHAN_AGE_MS = 2 * 60 * 1000;
-const RETRY_MIN_MS = 5_000;
-const RETRY_MAX_MS = 60_000;
-/** Errors after which an automatic refresh is not tried again for this session (no prompt loop). */
-const TERMINAL = new Set(['SESSION_REVOKED', 'SESSION_EXPIRED', 'NOT_LOGGED_IN', 'KEY_EVICTED', 'SIGNING_REFUSED']);
 const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': 'logout', expired: 'expired', revoked: 'revoked' };
 
 export function createSessionManager(options: SessionManagerOptions): ManagedSessions {
@@ -109,7 +76,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   const view = createView(events, (accountId) => schedule.plan(accountId));
   const channel = createTabChannel({ name: `${namespace}:sessions`, host, enabled: shared, onSync: (key) => (key === ALL ? syncAll() : observe(key).then(() => undefined)) });
   const cancellers = createCancellers();
-  const ctx: OpsContext = { keyStore, service, host, view, channel, clock, cancellers, refreshFailed: (session, error) => events.emit('refresh-failed', { session, error }), noSession };
+  const loggingOut = new Set<string>();
+  const finishing = new Set<string>();
+  const ctx: OpsContext = { keyStore, service, host, view, channel, clock, cancellers, refreshFailed: (session, error) => events.emit('refresh-failed', { session, error }), noSession, loggingOut };
   const schedule = createSchedule({
     host,
     view,
@@ -117,7 +86,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     fraction,
     autoRefresh,
     expire: (accountId) => void run(accountId, (snap) => expireSessions(ctx, snap)).catch(() => undefined),
-    refreshDue: (session) => autoRefreshOf(session),
+    refreshDue: (session) => refresher.auto(session),
     expiring: (session) => events.emit('expiring', session),
   });
 
@@ -126,13 +95,20 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   let started = false;
   let disposed = false;
   const detach: Array<() => void> = [];
-  const autoRunning = new Set<string>();
+  const refresher = createRefresher({ ctx, run, schedule, disposed: () => disposed });
 
   /** Reads the account's stored state: the picture follows, stale operations are cancelled. */
   async function observe(accountId: string): Promise<Snapshot> {
     const snap = await readSnapshot(meta, accountId);
-    view.apply(snap.state, { absent: snap.state.generation === 0 });
+    view.apply(snap.state, { absent: snap.state.generation === 0, local: loggingOut.has(accountId) });
     cancellers.check(accountId, snap.logoutNonce);
+    // A logout another tab asked for: should that tab be gone before finishing it, this one does.
+    if (snap.logoutPending && snap.state.sessions.length > 0 && !loggingOut.has(accountId) && !finishing.has(accountId) && !disposed) {
+      finishing.add(accountId);
+      void run(accountId, async () => undefined)
+        .catch(() => undefined)
+        .finally(() => finishing.delete(accountId));
+    }
     return snap;
   }
 
@@ -142,9 +118,19 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     for (const accountId of accounts) await observe(accountId);
   }
 
-  /** Runs `fn` in the account's critical section, from a snapshot read there. */
+  /**
+   * Runs `fn` in the account's critical section, from a snapshot read there. A pending logout
+   * (requested here or in another tab, maybe closed since) is carried out first: it always wins.
+   */
   function run<T>(accountId: string, fn: (snap: Snapshot) => Promise<T>): Promise<T> {
-    return sections.run(accountId, async () => fn(await observe(accountId)));
+    return sections.run(accountId, async () => {
+      let snap = await observe(accountId);
+      if (snap.logoutPending && snap.state.sessions.length > 0) {
+        await endAll(ctx, snap);
+        snap = await observe(accountId);
+      }
+      return fn(snap);
+    });
   }
 
   function defaultAccount(): string | undefined {
@@ -166,86 +152,16 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     return new WalletError('NOT_LOGGED_IN', `no session for ${accountId} in this browser`);
   }
 
-  /** A refresh in the section; resolves once committed (the replaced session is ended after that). */
-  function refreshNow(accountId: string, plan: KeyPlan | undefined, automatic: boolean): Promise<Session> {
-    return new Promise((resolve, reject) => {
-      run(accountId, async (snap) => {
-        const result = await refreshSession(ctx, snap, { plan, automatic, dueAt: schedule.refreshAt }).catch((error: unknown) => {
-          reject(error);
-          return undefined;
-        });
-        if (!result) return;
-        resolve(result.session);
-        await result.retire?.();
-      }).catch(reject);
-    });
-  }
-
-  function autoRefreshOf(s: Session): void {
-    if (autoRunning.has(s.accountId) || disposed) return;
-    autoRunning.add(s.accountId);
-    refreshNow(s.accountId, undefined, true)
-      .catch((error: unknown) => {
-        // A refused or hopeless refresh is not tried again automatically; others are retried after a
-        // quarter of the time left, between 5 s and 60 s.
-        const code = isWalletError(error) ? error.code : 'SIGNER_FAILED';
-        const remaining = expiresAtMs(s) - serverNow();
-        schedule.holdRefresh(s.id, serverNow() + (TERMINAL.has(code) ? remaining : Math.min(RETRY_MAX_MS, Math.max(RETRY_MIN_MS, remaining / 4))));
-      })
-      .finally(() => {
-        autoRunning.delete(s.accountId);
-        schedule.plan(s.accountId);
-      });
-  }
-
-  function pick(accountId: string, opts: SignerOptions | undefined): Session {
-    const state = view.get(accountId);
-    const cur = currentOf(state);
-    const exclude = opts?.excludeCredentialId;
-    if (exclude === undefined) {
-      if (!cur) throw noSession(accountId);
-      return cur;
-    }
-    if (typeof exclude !== 'string' || exclude === '') throw invalidArgument('excludeCredentialId', 'a non-empty string');
-    const candidates = state.sessions
-      .filter((s) => s.credentialId !== exclude && serverNow() < expiresAtMs(s))
-      .sort((a, b) => (a === cur ? -1 : b === cur ? 1 : expiresAtMs(b) - expiresAtMs(a)));
-    if (candidates[0]) return candidates[0];
-    if (state.sessions.length === 0) throw noSession(accountId);
-    throw new WalletError('OTHER_CREDENTIAL_SESSION_REQUIRED');
-  }
-
-  async function cleanOrphans(): Promise<void> {
-    const held = new Set(view.accounts().flatMap((s) => s.sessions.map((x) => x.publicKeyHex)));
-    const cutoff = Date.now() - ORPHAN_AGE_MS;
-    for (const k of await keyStore.list({ purpose: 'session' })) {
-      // A key no state names: a login or refresh interrupted between writing its key and its state
-      // (the age guard spares another tab in the middle of a commit).
-      if (k.sessionId !== undefined && !held.has(k.publicKeyHex) && k.createdAt < cutoff) await keyStore.delete(k.publicKeyHex);
-    }
-  }
-
   async function load(): Promise<void> {
     await keyStore.ready();
     if (keyStore.fallbackReason !== undefined) events.emit('storage-fallback', { reason: keyStore.fallbackReason });
-    await migrateOldLayout(meta).catch(() => undefined);
-    const { states, lastAccountId: last } = await readAll(meta);
-    for (const state of states) view.apply(state, { silent: true });
-    lastAccountId = last;
-    for (const { accountId } of states) {
-      await run(accountId, (snap) => expireSessions(ctx, snap));
-      await run(accountId, async (snap) => {
-        const missing = [];
-        for (const s of snap.state.sessions) if ((await keyStore.get(s.publicKeyHex)) === undefined) missing.push(s.id);
-        await removeSessions(ctx, snap, new Set(missing), 'evicted');
-      });
-    }
-    await cleanOrphans().catch(() => undefined);
+    // Listen first: a change another tab makes while this one reads is then not missed.
     if (!started && !disposed) {
       started = true;
       channel.start();
       detach.push(host.onWake(() => void syncAll().then(() => schedule.planAll(), () => schedule.planAll())));
     }
+    lastAccountId = await loadStored(ctx, run);
     schedule.planAll();
   }
 
@@ -263,7 +179,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     const account = accountOf(accountId);
     // Another tab may have logged out or refreshed without this one hearing of it yet.
     await observe(account);
-    const session = pick(account, opts);
+    const session = pickSession(view.get(account), opts, serverNow(), noSession);
     if (serverNow() >= expiresAtMs(session)) {
       await run(account, (snap) => expireSessions(ctx, snap));
       throw new WalletError('SESSION_EXPIRED', `${session.id} expired`);
@@ -280,14 +196,14 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     return { session, signer: signerFromKey(key) };
   }
 
-  async function adopt(session: Session, key: SessionKey): Promise<void> {
+  async function adopt(session: Session, key: SessionKey, ticket?: LoginTicket): Promise<void> {
     const parsed = parseStoredSession(session);
     if (!parsed) throw invalidArgument('session', 'a Session');
     if (typeof key !== 'object' || key === null || key.publicKeyHex !== parsed.publicKeyHex) {
       throw invalidArgument('key', 'the session key whose publicKeyHex is session.publicKeyHex');
     }
     await ensureLoaded();
-    await run(parsed.accountId, (snap) => addSession(ctx, snap, parsed, key));
+    await run(parsed.accountId, (snap) => addSession(ctx, snap, parsed, key, ticket));
     lastAccountId = parsed.accountId;
   }
 
@@ -300,12 +216,13 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     all() {
       return view.accounts().flatMap((s) => s.sessions).sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
     },
-    adopt,
+    adopt: (session, key) => adopt(session, key),
     async establish(answer, known) {
       const parsed = parseAuthSession(answer);
       clock.observeServerTime(Date.parse(parsed.createdAt));
-      const session = sessionFromAnswer(parsed, { ...known, publicKeyHex: known.key.publicKeyHex }, serverNow());
-      await adopt(session, known.key);
+      const { ticket, ...rest } = known;
+      const session = sessionFromAnswer(parsed, { ...rest, publicKeyHex: known.key.publicKeyHex }, serverNow());
+      await adopt(session, known.key, ticket?.accountId === session.accountId ? ticket : undefined);
       return session;
     },
     async signer(accountId, opts) {
@@ -314,18 +231,24 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     resolve,
     async refresh(accountId, plan) {
       await ensureLoaded();
-      return refreshNow(accountOf(accountId), plan, false);
+      return refresher.refresh(accountOf(accountId), plan, false);
     },
     async logout(accountId) {
       await ensureLoaded();
       const account = accountId === undefined ? defaultAccount() : accountOf(accountId);
       if (account === undefined) return;
-      // First doom whatever is in flight for the account, here and in the other tabs…
-      cancellers.check(account, await requestLogout(meta, account));
-      channel.post(account);
-      // …then end what is stored, after whoever holds the section now.
-      const ended = await run(account, (snap) => endAll(ctx, snap));
-      if (ended && lastAccountId === account) lastAccountId = undefined;
+      loggingOut.add(account);
+      try {
+        // First doom whatever is in flight for the account, here and in the other tabs…
+        cancellers.check(account, await requestLogout(meta, account));
+        channel.post(account);
+        // …then, once the logins in flight have settled (they lose: their tickets are stale), end
+        // what is stored, after whoever holds the section now (if no one did it first).
+        await sections.logins(account, 'exclusive', () => run(account, (snap) => endAll(ctx, snap)));
+      } finally {
+        loggingOut.delete(account);
+      }
+      if (lastAccountId === account && !currentOf(view.get(account))) lastAccountId = undefined;
     },
     async forget(sessionIds, reason = 'revoked') {
       if (!Array.isArray(sessionIds) || !sessionIds.every((id) => typeof id === 'string')) throw invalidArgument('sessionIds', 'an array of Session ids');
@@ -337,11 +260,26 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     },
     async list(accountId) {
       await ensureLoaded();
-      return service.list(accountOf(accountId)) as Promise<AuthSession[]>;
+      return service.list(accountOf(accountId));
     },
     async signOutOtherDevices(accountId) {
       await ensureLoaded();
-      return run(accountOf(accountId), (snap) => endOthers(ctx, snap));
+      const account = accountOf(accountId);
+      // Logins in flight (any tab) first: their sessions are this browser's, not other devices'.
+      return sections.logins(account, 'exclusive', () => run(account, (snap) => endOthers(ctx, snap)));
+    },
+    loggingIn(accountId, fn) {
+      if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'a non-empty string');
+      if (typeof fn !== 'function') throw invalidArgument('fn', 'a function');
+      return sections.logins(accountId, 'shared', async () => {
+        const { logoutNonce } = await readSnapshot(meta, accountId);
+        const guard = cancellers.track(accountId, logoutNonce);
+        try {
+          return await fn({ accountId, logoutNonce, signal: guard.signal });
+        } finally {
+          guard.done();
+        }
+      });
     },
     async restore() {
       const first = loaded === undefined;

@@ -13,7 +13,7 @@ import { expiresAtMs, sessionFromAnswer } from './records.js';
 import type { ServerClock } from './server-clock.js';
 import type { SessionService } from './service.js';
 import { LAST_ACCOUNT, commitState, readSnapshot, type AccountState, type Change, type Snapshot } from './state.js';
-import type { KeyPlan, Session } from './types.js';
+import type { KeyPlan, LoginTicket, Session } from './types.js';
 import { currentOf, type View } from './view.js';
 
 /** Aborts the signing of operations that started before the latest logout request. */
@@ -53,6 +53,8 @@ export interface OpsContext {
   refreshFailed(session: Session, error: WalletError): void;
   /** The error for an account without a current session (says why its last one ended). */
   noSession(accountId: string): WalletError;
+  /** Accounts whose logout this tab asked for (their `logged-out` says `user`, else `other-tab`). */
+  loggingOut: ReadonlySet<string>;
 }
 
 const isExpired = (s: Session, now: number): boolean => now >= expiresAtMs(s);
@@ -64,7 +66,7 @@ function successor(sessions: Session[], now: number): Session | undefined {
 
 /** Records a commit of this tab: the picture follows, other tabs are told. */
 function committed(ctx: OpsContext, state: AccountState): void {
-  ctx.view.apply(state, { local: true });
+  ctx.view.apply(state, { local: state.change !== 'logout' || ctx.loggingOut.has(state.accountId) });
   ctx.channel.post(state.accountId);
 }
 
@@ -135,14 +137,20 @@ export async function refused(ctx: OpsContext, snap: Snapshot, session: Session,
   return rejection(verdict, session, error);
 }
 
-/** Stores a session a login made and makes it current. A login commits even after a logout request. */
-export async function addSession(ctx: OpsContext, snap: Snapshot, session: Session, key: SessionKey): Promise<void> {
+/**
+ * Stores a session a login made and makes it current. With the login's ticket, a logout requested
+ * since the login started wins: the session is ended on the service (signed with its own key, best
+ * effort), its key dropped, NOT_LOGGED_IN thrown. Without one, the login commits.
+ */
+export async function addSession(ctx: OpsContext, snap: Snapshot, session: Session, key: SessionKey, ticket?: LoginTicket): Promise<void> {
   await ctx.keyStore.put({ publicKeyHex: key.publicKeyHex, privateKey: key.privateKey, publicKey: key.publicKey, purpose: 'session', accountId: session.accountId, sessionId: session.id });
   const sessions = [...snap.state.sessions.filter((s) => s.id !== session.id), session];
-  const written = await commitState(ctx.keyStore.meta, snap, { sessions, current: session.id, change: 'login' }, { ignoreLogout: true });
+  const from = ticket ? { ...snap, logoutNonce: ticket.logoutNonce } : snap;
+  const written = await commitState(ctx.keyStore.meta, from, { sessions, current: session.id, change: 'login' }, { ignoreLogout: !ticket });
   if (!written) {
     await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);
-    throw new WalletError('KEY_STORAGE_UNAVAILABLE', 'another tab changed the sessions of this account at the same moment: log in again');
+    await ctx.service.end(session.id, signerFromKey(key), { automatic: true }).catch(() => undefined);
+    throw new WalletError('NOT_LOGGED_IN', 'a logout came while this login was on its way: the session it made was ended');
   }
   await ctx.keyStore.meta.put(LAST_ACCOUNT, { accountId: session.accountId }).catch(() => undefined);
   committed(ctx, written);
@@ -165,6 +173,7 @@ export async function refreshSession(ctx: OpsContext, snap: Snapshot, options: {
   const cur = currentOf(snap.state);
   if (!cur) throw ctx.noSession(snap.state.accountId);
   if (options.automatic && ctx.clock.now() < options.dueAt(cur)) return { session: cur };
+  if (snap.logoutPending) throw new WalletError('NOT_LOGGED_IN', 'a logout of this account is in progress');
   const oldKey = await keyIn(ctx, snap, cur);
   const oldSigner = signerFromKey(oldKey);
   const guard = ctx.cancellers.track(snap.state.accountId, snap.logoutNonce);
@@ -207,7 +216,11 @@ export async function refreshSession(ctx: OpsContext, snap: Snapshot, options: {
   }
 }
 
-/** Ends every session of the account held here (service first, best effort), then drops them. */
+/**
+ * Ends every session of the account held here (service first, best effort), then drops them. Run by
+ * the logout, or by whichever operation first enters the section while a logout is pending (the tab
+ * that asked may be waiting behind it, or closed).
+ */
 export async function endAll(ctx: OpsContext, snap: Snapshot): Promise<boolean> {
   const held = snap.state.sessions;
   if (held.length === 0) return false;

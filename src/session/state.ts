@@ -6,9 +6,11 @@
  * - `account:<InternalAccount id>` → {@link AccountState}: every session held for the account, the
  *   current one, a generation raised by every commit, and what the last commit did. Written only
  *   inside the account's critical section.
- * - `logout:<InternalAccount id>` → `{ nonce }`: the last logout requested for the account. Written by
- *   `logout()` before it waits for the critical section (the one write made outside it): every
- *   commit that started under another nonce is stale, so a logout wins over whatever is in flight.
+ * - `logout:<InternalAccount id>` → `{ nonce, generation }`: the last logout requested for the
+ *   account and the generation it saw. Written by `logout()` before it waits for the critical section
+ *   (the one write made outside it): every commit that started under another nonce is stale, so a
+ *   logout wins over whatever is in flight; until a commit raises the generation past the one it
+ *   saw, the logout is pending and no refresh starts.
  * - `last-account` → `{ accountId }`: the default account of the manager's methods.
  */
 import type { MetadataStore } from '../keys/index.js';
@@ -38,6 +40,8 @@ export interface AccountState {
 export interface Snapshot {
   state: AccountState;
   logoutNonce: string | null;
+  /** A logout was requested and has not committed yet (no refresh should start). */
+  logoutPending: boolean;
 }
 
 /** What a commit writes; the generation is the snapshot's plus one. */
@@ -61,7 +65,9 @@ export function parseAccountState(value: unknown, accountId: string): AccountSta
 export async function readSnapshot(meta: MetadataStore, accountId: string): Promise<Snapshot> {
   const [state, logout] = await Promise.all([meta.get(ACCOUNT_PREFIX + accountId), meta.get(LOGOUT_PREFIX + accountId)]);
   const nonce = isRecord(logout) && typeof logout.nonce === 'string' ? logout.nonce : null;
-  return { state: parseAccountState(state, accountId) ?? emptyState(accountId), logoutNonce: nonce };
+  const parsed = parseAccountState(state, accountId) ?? emptyState(accountId);
+  const seen = isRecord(logout) && typeof logout.generation === 'number' ? logout.generation : -1;
+  return { state: parsed, logoutNonce: nonce, logoutPending: seen >= parsed.generation };
 }
 
 /** Every stored account state, read in one pass, and the last account used. */
@@ -98,10 +104,11 @@ function nonce(): string {
   return typeof c?.randomUUID === 'function' ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
-/** Records that a logout of the account was requested; returns the new nonce. */
+/** Records that a logout of the account was requested (at the generation it sees); returns the new nonce. */
 export async function requestLogout(meta: MetadataStore, accountId: string): Promise<string> {
+  const { state } = await readSnapshot(meta, accountId);
   const value = nonce();
-  await meta.put(LOGOUT_PREFIX + accountId, { nonce: value });
+  await meta.put(LOGOUT_PREFIX + accountId, { nonce: value, generation: state.generation });
   return value;
 }
 

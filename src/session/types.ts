@@ -1,6 +1,11 @@
 /** Shapes of the session layer: the session record, its events, the manager's interface. */
 import type { SessionKey, Signer } from '../crypto/index.js';
 import type { WalletError } from '../errors.js';
+import type { KeyStore } from '../keys/index.js';
+import type { Client } from '../transport/index.js';
+import type { SessionHost } from './host.js';
+import type { ServerClock } from './server-clock.js';
+import type { SessionService } from './service.js';
 import type { AuthSession, CredentialType } from '../types.js';
 
 /** One session this browser holds. Persisted as key-store metadata beside its key. */
@@ -95,4 +100,55 @@ export interface SessionManager {
   /** Server clock estimate (epoch ms). */
   serverNow(): number;
   dispose(): void;
+}
+
+export interface SessionManagerOptions {
+  client: Client;
+  keyStore: KeyStore;
+  /** Fraction of a session's lifetime left when it is refreshed (and `expiring` fires); default 1/3. */
+  refreshWhenRemaining?: number;
+  /** Refresh the current session automatically; default true. */
+  autoRefresh?: boolean;
+  /** Coordinate with other tabs (Web Locks + BroadcastChannel) where present; default true. */
+  crossTab?: boolean;
+  /** Lock and channel name prefix; give wallets over different key stores different names. */
+  namespace?: string;
+  /** Local clock; default Date.now. */
+  now?: () => number;
+  /** Replaces parts of the browser this manager uses (locks, channel, timers…): tests, unusual hosts. */
+  host?: Partial<SessionHost>;
+  /** The session endpoints; default: over `client`. */
+  service?: SessionService;
+}
+
+/** When a login started, for its commit (see ManagedSessions.loggingIn). */
+export interface LoginTicket {
+  readonly accountId: string;
+  /** The account's logout nonce when the login started. */
+  readonly logoutNonce: string | null;
+  /** Aborted when a logout is requested: pass it as the verify call's `signingSignal`. */
+  readonly signal: AbortSignal;
+}
+
+/** A SessionManager, plus what the wallet feeds it. */
+export interface ManagedSessions extends SessionManager {
+  /** The server clock estimate (the wallet feeds it every answer's Date header). */
+  readonly clock: ServerClock;
+  /**
+   * Runs a login's verify request and its `establish` (`fn`) holding the account's login lock,
+   * shared: `signOutOtherDevices` (in any tab) waits for it, so it never ends the session a login
+   * of this browser is about to store, and `logout` waits for it. `fn` gets the login's ticket for
+   * `establish`: a logout requested after it was taken wins (its signal aborts a signature not yet
+   * sent; a session the login made anyway is ended, NOT_LOGGED_IN). Call it after any WebAuthn
+   * ceremony (it may wait).
+   */
+  loggingIn<T>(accountId: string, fn: (ticket: LoginTicket) => Promise<T>): Promise<T>;
+  /**
+   * Builds the Session for a login answer, observes its server time and adopts it. With the
+   * `ticket` of `loggingIn`, a logout requested since then undoes it (NOT_LOGGED_IN).
+   */
+  establish(
+    answer: unknown,
+    known: { accountId: string; credentialId: string; credentialType: CredentialType; key: SessionKey; legacy?: boolean; ticket?: LoginTicket },
+  ): Promise<Session>;
 }

@@ -6,9 +6,11 @@
  * from comparing the picture before and after, and from what the stored commit says it did
  * (`change`): the same rules for this tab's own commits and for those of other tabs.
  */
+import { WalletError, invalidArgument } from '../errors.js';
 import type { Emitter } from './emitter.js';
+import { expiresAtMs } from './records.js';
 import type { AccountState, Change } from './state.js';
-import type { LogoutReason, Session, SessionEvents } from './types.js';
+import type { LogoutReason, Session, SessionEvents, SignerOptions } from './types.js';
 
 export interface View {
   /** The account's picture (an empty one at generation 0 when unknown). */
@@ -41,6 +43,26 @@ function reasonOf(change: Change, local: boolean): LogoutReason | undefined {
 
 export function currentOf(state: AccountState): Session | null {
   return state.sessions.find((s) => s.id === state.current) ?? null;
+}
+
+/**
+ * The session a signature of the account uses: the current one, or with `excludeCredentialId` the
+ * best unexpired one of another credential (the current first, then the longest-lasting).
+ */
+export function pickSession(state: AccountState, opts: SignerOptions | undefined, serverNow: number, noSession: (accountId: string) => WalletError): Session {
+  const cur = currentOf(state);
+  const exclude = opts?.excludeCredentialId;
+  if (exclude === undefined) {
+    if (!cur) throw noSession(state.accountId);
+    return cur;
+  }
+  if (typeof exclude !== 'string' || exclude === '') throw invalidArgument('excludeCredentialId', 'a non-empty string');
+  const candidates = state.sessions
+    .filter((s) => s.credentialId !== exclude && serverNow < expiresAtMs(s))
+    .sort((a, b) => (a === cur ? -1 : b === cur ? 1 : expiresAtMs(b) - expiresAtMs(a)));
+  if (candidates[0]) return candidates[0];
+  if (state.sessions.length === 0) throw noSession(state.accountId);
+  throw new WalletError('OTHER_CREDENTIAL_SESSION_REQUIRED');
 }
 
 export function createView(events: Emitter<SessionEvents>, onChange: (accountId: string) => void): View {

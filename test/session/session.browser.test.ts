@@ -114,8 +114,10 @@ describe('sessions in the browser', () => {
     expect(a.session(accountId)?.id).toBe(ra.session.id);
     expect(b.session(accountId)?.id).toBe(ra.session.id);
     // Both sign with the new key (B read it from IndexedDB).
-    expect(await a.signOutOtherDevices(accountId)).toBe(1); // the refreshed-away session
+    // Both sign with the new key; the refresh ended the session it replaced (one slot per browser).
+    expect(await a.signOutOtherDevices(accountId)).toBe(0);
     expect(await b.signOutOtherDevices(accountId)).toBe(0);
+    expect((await a.listSessions(accountId)).map((s) => s.id)).toEqual([ra.session.id]);
   });
 
   it('logout in one tab ends the session in the other', async () => {

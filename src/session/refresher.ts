@@ -1,0 +1,68 @@
+/**
+ * Driving refreshes: the explicit one (`refresh()`) and the automatic one the schedule asks for.
+ * Both run `refreshSession` inside the account's critical section; the caller gets the new session
+ * as soon as it is committed, while the section goes on to end the session it replaced.
+ */
+import { isWalletError } from '../errors.js';
+import { refreshSession, type OpsContext } from './operations.js';
+import { expiresAtMs } from './records.js';
+import type { Schedule } from './schedule.js';
+import type { Snapshot } from './state.js';
+import type { KeyPlan, Session } from './types.js';
+
+const RETRY_MIN_MS = 5_000;
+const RETRY_MAX_MS = 60_000;
+/** Errors after which an automatic refresh is not tried again for this session (no prompt loop). */
+const TERMINAL = new Set(['SESSION_REVOKED', 'SESSION_EXPIRED', 'NOT_LOGGED_IN', 'KEY_EVICTED', 'SIGNING_REFUSED']);
+
+export interface Refresher {
+  /** Refreshes now; resolves once the new session is committed. */
+  refresh(accountId: string, plan: KeyPlan | undefined, automatic: boolean): Promise<Session>;
+  /** The schedule found `session` due: one automatic refresh per account at a time, with backoff. */
+  auto(session: Session): void;
+}
+
+export function createRefresher(deps: {
+  ctx: OpsContext;
+  run: <T>(accountId: string, fn: (snap: Snapshot) => Promise<T>) => Promise<T>;
+  schedule: Schedule;
+  disposed: () => boolean;
+}): Refresher {
+  const { ctx, run, schedule } = deps;
+  const running = new Set<string>();
+
+  function refresh(accountId: string, plan: KeyPlan | undefined, automatic: boolean): Promise<Session> {
+    return new Promise((resolve, reject) => {
+      run(accountId, async (snap) => {
+        const result = await refreshSession(ctx, snap, { plan, automatic, dueAt: schedule.refreshAt }).catch((error: unknown) => {
+          reject(error);
+          return undefined;
+        });
+        if (!result) return;
+        resolve(result.session);
+        await result.retire?.();
+      }).catch(reject);
+    });
+  }
+
+  return {
+    refresh,
+    auto(s) {
+      if (running.has(s.accountId) || deps.disposed()) return;
+      running.add(s.accountId);
+      refresh(s.accountId, undefined, true)
+        .catch((error: unknown) => {
+          // A refused or hopeless refresh is not tried again automatically; others are retried after
+          // a quarter of the time left, between 5 s and 60 s.
+          const code = isWalletError(error) ? error.code : 'SIGNER_FAILED';
+          const now = ctx.clock.now();
+          const remaining = expiresAtMs(s) - now;
+          schedule.holdRefresh(s.id, now + (TERMINAL.has(code) ? remaining : Math.min(RETRY_MAX_MS, Math.max(RETRY_MIN_MS, remaining / 4))));
+        })
+        .finally(() => {
+          running.delete(s.accountId);
+          schedule.plan(s.accountId);
+        });
+    },
+  };
+}
