@@ -3,8 +3,8 @@
  * nothing changed), then, in each account's section, drop what expired or lost its key (with their
  * events), and delete keys that no state names.
  */
-import type { Snapshot } from './state.js';
-import { migrateOldLayout, readAll } from './state.js';
+import { migrateOldLayout } from './migrate.js';
+import { readAll, type Snapshot } from './state.js';
 import { expireSessions, removeSessions, type OpsContext } from './operations.js';
 
 const ORPHAN_AGE_MS = 2 * 60 * 1000;
@@ -12,8 +12,12 @@ const ORPHAN_AGE_MS = 2 * 60 * 1000;
 /** Loads the stored states into the picture; resolves to the last account used. */
 export async function loadStored(ctx: OpsContext, run: <T>(accountId: string, fn: (snap: Snapshot) => Promise<T>) => Promise<T>): Promise<string | undefined> {
   const { keyStore, view } = ctx;
-  await migrateOldLayout(keyStore.meta).catch(() => undefined);
-  const { states, lastAccountId } = await readAll(keyStore.meta);
+  let stored = await readAll(keyStore.meta);
+  if (stored.oldLayout) {
+    await migrateOldLayout(keyStore.meta).catch(() => undefined);
+    stored = await readAll(keyStore.meta);
+  }
+  const { states, lastAccountId } = stored;
   for (const state of states) view.apply(state, { silent: true });
   for (const { accountId } of states) {
     await run(accountId, (snap) => expireSessions(ctx, snap));

@@ -4,7 +4,8 @@
  * as soon as it is committed, while the section goes on to end the session it replaced.
  */
 import { isWalletError } from '../errors.js';
-import { refreshSession, type OpsContext } from './operations.js';
+import { refreshSession } from './changes.js';
+import type { OpsContext } from './operations.js';
 import { expiresAtMs } from './records.js';
 import type { Schedule } from './schedule.js';
 import type { Snapshot } from './state.js';

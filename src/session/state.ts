@@ -71,10 +71,12 @@ export async function readSnapshot(meta: MetadataStore, accountId: string): Prom
 }
 
 /** Every stored account state, read in one pass, and the last account used. */
-export async function readAll(meta: MetadataStore): Promise<{ states: AccountState[]; lastAccountId: string | undefined }> {
+export async function readAll(meta: MetadataStore): Promise<{ states: AccountState[]; lastAccountId: string | undefined; oldLayout: boolean }> {
   const states: AccountState[] = [];
   let lastAccountId: string | undefined;
+  let oldLayout = false;
   for (const [name, value] of await meta.list()) {
+    oldLayout ||= name.startsWith('session:') || name.startsWith('current:');
     if (name.startsWith(ACCOUNT_PREFIX)) {
       const state = parseAccountState(value, name.slice(ACCOUNT_PREFIX.length));
       if (state) states.push(state);
@@ -82,7 +84,7 @@ export async function readAll(meta: MetadataStore): Promise<{ states: AccountSta
       lastAccountId = value.accountId;
     }
   }
-  return { states, lastAccountId };
+  return { states, lastAccountId, oldLayout };
 }
 
 /**
@@ -110,33 +112,4 @@ export async function requestLogout(meta: MetadataStore, accountId: string): Pro
   const value = nonce();
   await meta.put(LOGOUT_PREFIX + accountId, { nonce: value, generation: state.generation });
   return value;
-}
-
-/**
- * Converts the layout of version 0.1 (`session:<id>` and `current:<account>` records) into account
- * states, so that sessions survive the upgrade; the old records are deleted.
- */
-export async function migrateOldLayout(meta: MetadataStore): Promise<void> {
-  const entries = await meta.list();
-  const old = entries.filter(([name]) => name.startsWith('session:') || name.startsWith('current:'));
-  if (old.length === 0) return;
-  const byAccount = new Map<string, { sessions: Session[]; current: string | null }>();
-  for (const [name, value] of old) {
-    if (!name.startsWith('session:')) continue;
-    const s = parseStoredSession(value);
-    if (!s) continue;
-    const entry = byAccount.get(s.accountId) ?? { sessions: [], current: null };
-    entry.sessions.push(s);
-    byAccount.set(s.accountId, entry);
-  }
-  for (const [name, value] of old) {
-    const entry = name.startsWith('current:') ? byAccount.get(name.slice('current:'.length)) : undefined;
-    if (entry && isRecord(value) && typeof value.sessionId === 'string' && entry.sessions.some((s) => s.id === value.sessionId)) entry.current = value.sessionId;
-  }
-  for (const [accountId, entry] of byAccount) {
-    if (entries.some(([name]) => name === ACCOUNT_PREFIX + accountId)) continue;
-    const state: AccountState = { accountId, generation: 1, current: entry.current ?? entry.sessions[0]?.id ?? null, sessions: entry.sessions, change: 'login' };
-    await meta.put(ACCOUNT_PREFIX + accountId, state);
-  }
-  for (const [name] of old) await meta.delete(name);
 }
