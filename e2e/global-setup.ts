@@ -12,7 +12,7 @@
  *
  * Before any test, the app is opened once in Chromium: Vite transforms (and, on a fresh clone,
  * pre-bundles) the modules now rather than inside the first journey, and a demo that does not
- * render stops the run here with one clear message instead of eighteen timeouts.
+ * render stops the run here with one clear message instead of a timeout per journey.
  */
 import { randomBytes } from 'node:crypto';
 import { chromium, type FullConfig } from '@playwright/test';
@@ -57,6 +57,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     throw e;
   }
   process.env.DEMO_URL = stack.url;
+  // The journeys that check what the service lists (session races) ask the sandbox directly.
+  process.env.E2E_SANDBOX_URL = stack.sandboxUrl;
   process.env.E2E_CLIENT_ID = clientId;
   process.env.E2E_CLIENT_SECRET = clientSecret;
   return async () => {
