@@ -327,19 +327,11 @@ describe('signed(): the signed-retry engine', () => {
     const cancel = new AbortController();
     let promptSignal: AbortSignal | undefined;
     const pending = walletErrorOf(
-      client.signed({
-        method: 'PATCH',
-        path: PATH,
-        body: {},
-        signer: key,
-        purpose: 'p',
-        signingSignal: cancel.signal,
-        onBeforeSign: ({ signal }) => {
-          promptSignal = signal;
-          setTimeout(() => cancel.abort(new WalletError('NOT_LOGGED_IN', 'logged out')), 10);
-          return new Promise<boolean>(() => undefined);
-        },
-      }),
+      client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', signingSignal: cancel.signal, onBeforeSign: ({ signal }) => {
+        promptSignal = signal;
+        setTimeout(() => cancel.abort(new WalletError('NOT_LOGGED_IN', 'logged out')), 10);
+        return new Promise<boolean>(() => undefined);
+      } }),
     );
     const error = await pending;
     expect(error.code).toBe('NOT_LOGGED_IN');
