@@ -1,6 +1,6 @@
 // Email OTP login against the in-process sandbox: the happy path, wrong and expired codes, resend,
 // the rate limit, and the enclave-key check (trusted, untrusted, explicit skip).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
 import { generateSessionKey } from '../../src/crypto/index.js';
 import { codeOf, errorOf, explained, nextEvent, useTestSandbox, testWallet } from './helpers/sandbox.js';
@@ -96,6 +96,23 @@ describe('email OTP login', () => {
     expect((await again.verify('000000')).accountId).toBe(accountId);
     wallet.dispose();
     quick.dispose();
+  });
+
+  it('the user approves 6 minutes late (both clocks move): OTP_EXPIRED before signing, the used code is never re-posted (issue 18)', async () => {
+    const { accountId } = await env.admin.customer();
+    // Only Date is faked (timers run as usual): the sandbox's clock and the client's move together.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      const { wallet, requests } = testWallet(env.sandbox, { onBeforeSign: () => void vi.setSystemTime(Date.now() + 6 * 60_000) });
+      const login = await wallet.startOtpLogin({ accountId });
+      const error = await errorOf(login.verify('000000'));
+      expect([error.code, error.cause?.code]).toEqual(['OTP_EXPIRED', 'CHALLENGE_EXPIRED']);
+      // Judged expired on the server's clock before signing: nothing signed, leg 1 not sent again.
+      expect(requests.filter((r) => r.path.endsWith('/verify')).map((r) => [r.leg, r.signed, r.status])).toEqual([[1, false, 202]]);
+      wallet.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('too many wrong codes burn the code (OTP_EXPIRED; the service profile cannot tell)', async () => {
