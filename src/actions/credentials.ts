@@ -19,7 +19,7 @@ export async function listCredentials(ctx: WalletContext, accountId?: string): P
  * `DELETE /auth/credentials/{id}`, signed by a session of a *different* credential of the account
  * held in this browser (the current one when it qualifies, else the longest-lived other one).
  * Without such a session: OTHER_CREDENTIAL_SESSION_REQUIRED before any request. The service
- * refuses the account's last credential (`400 INVALID_INPUT`, details.cause `LAST_CREDENTIAL`).
+ * refuses the account's last credential (`400 INVALID_INPUT`; the local sandbox adds details.cause `LAST_CREDENTIAL`).
  * Two requests. The credential's sessions end with it; those held here are dropped too.
  */
 export async function deleteCredential(ctx: WalletContext, credentialId: string, accountId?: string): Promise<void> {

@@ -29,7 +29,7 @@ const MAX_PAGES = 100;
 /**
  * `POST /auth/delegated-keys`: leg 1 → 202, leg 2 (signed) → a second 202, leg 3 (signed with the
  * same session key) → 201 ACTIVE. Exactly three requests. One ACTIVE key per card funding source:
- * a second one → `409 CONFLICT` (details.cause `DELEGATED_KEY_ALREADY_ACTIVE`, details.delegatedKeyId).
+ * a second one → `409 CONFLICT` (the local sandbox adds details.cause `DELEGATED_KEY_ALREADY_ACTIVE`, details.delegatedKeyId).
  */
 export async function createDelegatedKey(ctx: WalletContext, args: CreateDelegatedKeyArgs): Promise<DelegatedKey> {
   if (!isRecord(args)) throw invalidArgument('args', 'an object { cardId, internalAccountId, nickname }');
