@@ -3,13 +3,25 @@
  * local sandbox. One demo stack for the whole run (e2e/global-setup.ts); every test opens its own
  * browser context and creates its own demo customer.
  *
+ * Projects: `chromium` runs every journey; `firefox` (Firefox ESR) and `webkit` (WebKitGTK) run the
+ * journeys of e2e/portable/, written against the driver of e2e/drivers/ so that one file runs in
+ * every engine (the others use Chromium-only tools: CDP's virtual authenticator, request
+ * interception). TEST_ENGINES=chromium,firefox narrows a run.
+ *
  * One worker: the sandbox clock is shared by every test of the stack, and several journeys move it
  * (refresh, expiry, two tabs), so tests run one after another.
  */
 import { defineConfig, devices } from '@playwright/test';
 import { launchOptions } from './scripts/chromium.mjs';
+import { selectedEngines, type Engine } from './scripts/engines/engines.js';
 
-export default defineConfig({
+const projects = {
+  chromium: { name: 'chromium', use: { browserName: 'chromium', engine: 'chromium' } },
+  firefox: { name: 'firefox', testMatch: 'portable/**/*.spec.ts', use: { engine: 'firefox' } },
+  webkit: { name: 'webkit', testMatch: 'portable/**/*.spec.ts', use: { engine: 'webkit' } },
+} as const;
+
+export default defineConfig<object, { engine: Engine }>({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   outputDir: 'e2e/artifacts',
@@ -30,5 +42,5 @@ export default defineConfig({
     actionTimeout: 10_000,
     navigationTimeout: 15_000,
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  projects: selectedEngines().map((engine) => projects[engine]),
 });

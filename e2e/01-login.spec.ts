@@ -1,4 +1,7 @@
-/** Journeys 1–6: every way into the wallet, and what a wrong code looks like. */
+/**
+ * Journeys 2–6: every way into the wallet, and what a wrong code looks like. Journey 1 (email code,
+ * then a signed action) runs in every engine: e2e/portable/01-email-login.spec.ts.
+ */
 import {
   addVirtualAuthenticator,
   autoApprove,
@@ -17,28 +20,6 @@ import {
   submitOtp,
   test,
 } from './fixtures.js';
-
-test('1 · email OTP login, then a signed action (prompted, approved, both legs logged)', async ({ page }) => {
-  await signUp(page);
-  await submitOtp(page, 'email', OTP);
-  // The OTP verify retry is signed with the fresh key: the demo shows the decoded token first.
-  await expect(byTest(page, 'sign-payload')).toBeVisible();
-  await byTest(page, 'sign-approve').click();
-  await expect(byTest(page, 'screen-home')).toBeVisible();
-  await expect(byTest(page, 'session-credential')).toHaveText('Email code');
-
-  await byTest(page, 'nav-actions').click();
-  await expect(byTest(page, 'private-state')).toHaveText('privateEnabled is OFF.');
-  await byTest(page, 'private-toggle').click();
-  await expect(byTest(page, 'sign-purpose')).toBeVisible();
-  await expect(byTest(page, 'sign-payload')).toContainText('privateEnabled');
-  await byTest(page, 'sign-approve').click();
-  await expect(byTest(page, 'private-state')).toHaveText('privateEnabled is ON.');
-
-  const patch = logLegs(page, 'PATCH', /\/internal-accounts\//);
-  await expect(patch.and(page.locator('[data-leg="1"][data-status="202"][data-signed="false"]'))).toHaveCount(1);
-  await expect(patch.and(page.locator('[data-leg="2"][data-status="200"][data-signed="true"]'))).toHaveCount(1);
-});
 
 test('2 · SMS OTP: add the credential, log out, log in with it', async ({ page, context }) => {
   await autoApprove(context);

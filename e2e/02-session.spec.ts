@@ -1,11 +1,10 @@
 /**
- * Journeys 7–11: the session's life — reload, refresh (by hand and on its own), expiry, two tabs
- * of one browser, and other devices. Several move the sandbox's clock (shared by the whole run;
- * the suite runs one test at a time).
+ * Journeys 8, 9 and 11: the session's life — refresh (by hand and on its own), expiry, and other
+ * devices. Several move the sandbox's clock (shared by the whole run; the suite runs one test at a
+ * time). Journeys 7 (reload) and 10 (two tabs) run in every engine: e2e/portable/.
  */
 import type { Page, Request } from '@playwright/test';
 import {
-  advanceSandboxClock,
   autoApprove,
   byTest,
   currentSessionId,
@@ -33,58 +32,6 @@ async function advanceWithClockTool(page: Page, seconds: number): Promise<void> 
   await byTest(page, 'clock-seconds').fill(String(seconds));
   await byTest(page, 'clock-advance').click();
 }
-
-test('7 · reload keeps the session; the key in IndexedDB is non-extractable', async ({ page, context }) => {
-  await autoApprove(context);
-  await newLoggedInCustomer(page);
-  const sessionId = await currentSessionId(page);
-
-  await page.reload();
-  await expect(byTest(page, 'screen-home')).toBeVisible();
-  expect(await currentSessionId(page)).toBe(sessionId);
-  await signPrivateToggle(page);
-
-  // Read the store the way any script of this origin could, and try to get the key out.
-  const records = await page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const open = indexedDB.open('embedded-wallet-signer');
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    const values = await new Promise<unknown[]>((resolve, reject) => {
-      const all = db.transaction('keys', 'readonly').objectStore('keys').getAll();
-      all.onsuccess = () => resolve(all.result);
-      all.onerror = () => reject(all.error);
-    });
-    db.close();
-    const keys = [];
-    for (const value of values) {
-      if (typeof value !== 'object' || value === null || !('privateKey' in value)) continue;
-      const record = value as { privateKey: unknown; publicKeyHex?: string; purpose?: string; sessionId?: string };
-      const key = record.privateKey;
-      let exportError = 'exported';
-      if (key instanceof CryptoKey) {
-        try {
-          await crypto.subtle.exportKey('pkcs8', key);
-        } catch (e) {
-          exportError = (e as DOMException).name;
-        }
-      }
-      keys.push({
-        purpose: record.purpose,
-        sessionId: record.sessionId,
-        isCryptoKey: key instanceof CryptoKey,
-        type: key instanceof CryptoKey ? key.type : null,
-        extractable: key instanceof CryptoKey ? key.extractable : null,
-        exportError,
-      });
-    }
-    return keys;
-  });
-  const sessionKey = records.find((r) => r.purpose === 'session' && r.sessionId === sessionId);
-  expect(sessionKey).toEqual({ purpose: 'session', sessionId, isCryptoKey: true, type: 'private', extractable: false, exportError: 'InvalidAccessError' });
-  for (const r of records) expect(r.extractable, `key of purpose ${r.purpose}`).toBe(false);
-});
 
 test('8 · manual refresh, then auto-refresh after the sandbox clock is advanced', async ({ page, context }) => {
   await autoApprove(context);
@@ -129,45 +76,6 @@ test('9 · session expiry (clock past 15 minutes) → the demo asks to log in ag
 
   await loginWithOtp(page, 'email');
   await signPrivateToggle(page);
-});
-
-test('10 · two tabs near expiry: exactly one refresh, both keep signing; logout in one ends both', async ({ page: tabA, context }) => {
-  await autoApprove(context);
-  const refreshes: Request[] = [];
-  recordRefreshes(tabA, refreshes);
-  await newLoggedInCustomer(tabA);
-  const before = await currentSessionId(tabA);
-
-  const tabB = await context.newPage();
-  recordRefreshes(tabB, refreshes);
-  await tabB.goto('/#/home');
-  await expect(byTest(tabB, 'screen-home')).toBeVisible();
-  expect(await currentSessionId(tabB)).toBe(before);
-
-  // Both tabs hear of the new time at once (each lists the sessions): both see the refresh window.
-  await advanceSandboxClock(tabA, 11 * 60);
-  await Promise.all([byTest(tabA, 'sessions-list').click(), byTest(tabB, 'sessions-list').click()]);
-  await expect(byTest(tabA, 'session-id')).not.toHaveAttribute('title', before, { timeout: 15_000 });
-  await expect(byTest(tabB, 'session-id')).not.toHaveAttribute('title', before, { timeout: 15_000 });
-  const after = await currentSessionId(tabA);
-  expect(await currentSessionId(tabB)).toBe(after);
-  // Give a second refresh every chance to show up before counting.
-  await tabA.waitForTimeout(1000);
-  expect(refreshes).toHaveLength(2);
-  expect(refreshes.filter((r) => r.headers()['service-wallet-signature'] !== undefined)).toHaveLength(1);
-
-  await signPrivateToggle(tabA);
-  await signPrivateToggle(tabB);
-  for (const tab of [tabA, tabB]) {
-    await expect(logLegs(tab, 'PATCH', /\/internal-accounts\//).and(tab.locator('[data-leg="2"][data-status="200"][data-signed="true"]'))).toHaveCount(1);
-  }
-  expect(refreshes).toHaveLength(2);
-
-  await byTest(tabA, 'nav-home').click();
-  await byTest(tabA, 'logout').click();
-  await expect(byTest(tabA, 'screen-login')).toBeVisible();
-  await expect(byTest(tabB, 'screen-login')).toBeVisible();
-  await expect(byTest(tabB, 'login-status')).toContainText('You logged out in another tab.');
 });
 
 test('11 · logout, and "sign out other devices"', async ({ page: deviceA, context, browser, baseURL }) => {

@@ -45,7 +45,7 @@ async function answeredProfile(sandboxUrl: string, clientId: string, clientSecre
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const clientId = `e2e-client-${randomBytes(6).toString('hex')}`;
   const clientSecret = `e2e-secret-${randomBytes(24).toString('hex')}`;
-  const stack = await startDemoStack({ port: 0, sandboxPort: 0, quiet: true, sandboxClientId: clientId, sandboxClientSecret: clientSecret });
+  const stack = await startDemoStack({ port: 0, sandboxPort: 0, quiet: true, watch: false, sandboxClientId: clientId, sandboxClientSecret: clientSecret });
   try {
     const wanted = process.env.SANDBOX_PROFILE || 'sandbox';
     const profile = await answeredProfile(stack.sandboxUrl, clientId, clientSecret);

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { assertInstalled, MINIBROWSER_PATH, WEBKIT_DRIVER_PATH, XVFB_PATH } from './engines.js';
 
 /** The W3C "web element identifier" key of an element reference. */
-const ELEMENT = 'element-6066-11e4-a52e-4f735466cecc';
+export const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 
 export class WebDriverError extends Error {
   constructor(
@@ -50,6 +50,14 @@ export class WebDriverSession {
   /** Runs `body` (a function body; `arguments` are `args`) in the page and returns its value. */
   execute<T>(body: string, args: unknown[] = []): Promise<T> {
     return this.command<T>('POST', '/execute/sync', { script: body, args });
+  }
+
+  /**
+   * Runs `body` as an async script: it gets `args` as `arguments`, plus a last argument, the
+   * callback to call with the result.
+   */
+  executeAsync<T>(body: string, args: unknown[] = []): Promise<T> {
+    return this.command<T>('POST', '/execute/async', { script: body, args });
   }
 
   windowHandles(): Promise<string[]> {

@@ -1,0 +1,30 @@
+/**
+ * The few things a journey does with a browser, behind one interface, so that one journey file runs
+ * in every engine: Playwright for Chromium, puppeteer-core (WebDriver BiDi) for Firefox ESR, W3C
+ * WebDriver for WebKitGTK. Elements are found by `data-testid`; anything else a journey wants to
+ * know it reads in the page with `evaluate` (a self-contained function and one JSON argument).
+ */
+export interface Tab {
+  /** Opens `path` (relative to the demo's URL) and waits for the load. */
+  goto(path: string): Promise<void>;
+  reload(): Promise<void>;
+  /** Clicks the element with this test id once it is visible (real input events). */
+  click(testId: string): Promise<void>;
+  /** Replaces the value of the input with this test id by typing `value`. */
+  fill(testId: string, value: string): Promise<void>;
+  /** Runs `fn(arg)` in the page (awaited) and returns its JSON result. */
+  evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T>;
+  /** Uncaught errors the page has thrown so far (engines that cannot report them: always []). */
+  errors(): string[];
+}
+
+/** One browser profile (its own cookies, localStorage and IndexedDB): a device of the person. */
+export interface Device {
+  newTab(): Promise<Tab>;
+  close(): Promise<void>;
+}
+
+/** Puts `fn(arg)` into a script body for engines that take source text (WebDriver). */
+export function callSource(fn: (arg: never) => unknown): string {
+  return `(${fn.toString()})`;
+}

@@ -1,0 +1,46 @@
+/** The journey driver over Playwright (Chromium). */
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Device, Tab } from './driver.js';
+
+class PlaywrightTab implements Tab {
+  private readonly pageErrors: string[] = [];
+
+  constructor(private readonly page: Page) {
+    page.setDefaultTimeout(10_000);
+    page.on('pageerror', (e) => this.pageErrors.push(e.message));
+  }
+
+  async goto(path: string): Promise<void> {
+    await this.page.goto(path);
+  }
+
+  async reload(): Promise<void> {
+    await this.page.reload();
+  }
+
+  async click(testId: string): Promise<void> {
+    await this.page.getByTestId(testId).click();
+  }
+
+  async fill(testId: string, value: string): Promise<void> {
+    await this.page.getByTestId(testId).fill(value);
+  }
+
+  evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {
+    return this.page.evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>;
+  }
+
+  errors(): string[] {
+    return [...this.pageErrors];
+  }
+}
+
+/** A fresh browser context of `browser`; `prepare` sets it up (e.g. the dev-server isolation). */
+export async function playwrightDevice(browser: Browser, baseURL: string, prepare: (context: BrowserContext) => Promise<void>): Promise<Device> {
+  const context = await browser.newContext({ baseURL });
+  await prepare(context);
+  return {
+    newTab: async () => new PlaywrightTab(await context.newPage()),
+    close: () => context.close(),
+  };
+}

@@ -1,0 +1,56 @@
+/** The journey driver over puppeteer-core (Firefox ESR over WebDriver BiDi). */
+import type { Browser, Page } from 'puppeteer-core';
+import type { Device, Tab } from './driver.js';
+
+const TIMEOUT = 10_000;
+const byTestId = (testId: string): string => `[data-testid="${testId}"]`;
+
+class PuppeteerTab implements Tab {
+  private readonly pageErrors: string[] = [];
+
+  constructor(
+    private readonly page: Page,
+    private readonly baseURL: string,
+  ) {
+    page.setDefaultTimeout(TIMEOUT);
+    page.setDefaultNavigationTimeout(15_000);
+    page.on('pageerror', (e) => this.pageErrors.push(e instanceof Error ? e.message : String(e)));
+  }
+
+  async goto(path: string): Promise<void> {
+    await this.page.goto(new URL(path, this.baseURL).href);
+  }
+
+  async reload(): Promise<void> {
+    await this.page.reload();
+  }
+
+  // Puppeteer's locators wait for animation frames, which Firefox does not run in a background
+  // tab: the tab acted on comes to the front first, as a user's would.
+  async click(testId: string): Promise<void> {
+    await this.page.bringToFront();
+    await this.page.locator(byTestId(testId)).click();
+  }
+
+  async fill(testId: string, value: string): Promise<void> {
+    await this.page.bringToFront();
+    await this.page.locator(byTestId(testId)).fill(value);
+  }
+
+  evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {
+    return this.page.evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>;
+  }
+
+  errors(): string[] {
+    return [...this.pageErrors];
+  }
+}
+
+/** A fresh browser context (a BiDi user context: its own storage) of a launched Firefox. */
+export async function puppeteerDevice(browser: Browser, baseURL: string): Promise<Device> {
+  const context = await browser.createBrowserContext();
+  return {
+    newTab: async () => new PuppeteerTab(await context.newPage(), baseURL),
+    close: () => context.close(),
+  };
+}

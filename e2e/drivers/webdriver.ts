@@ -1,0 +1,102 @@
+/** The journey driver over W3C WebDriver (WebKitGTK's MiniBrowser, scripts/engines/webkit.ts). */
+import { ELEMENT, startWebKit, WebDriverError, type WebDriverSession } from '../../scripts/engines/webkit.js';
+import { callSource, type Device, type Tab } from './driver.js';
+
+const TIMEOUT = 10_000;
+/** Errors worth another try while the app renders (the element is not there or not usable yet). */
+const RETRY = new Set(['no such element', 'element not interactable', 'stale element reference', 'element click intercepted']);
+
+/** WebDriver acts on one current window: the tabs of a session take turns, switching as needed. */
+class Windows {
+  private current: string | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly session: WebDriverSession) {}
+
+  in<T>(handle: string, action: (session: WebDriverSession) => Promise<T>): Promise<T> {
+    const run = this.queue.then(async () => {
+      if (this.current !== handle) {
+        await this.session.switchTo(handle);
+        this.current = handle;
+      }
+      return action(this.session);
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+class WebDriverTab implements Tab {
+  constructor(
+    private readonly windows: Windows,
+    private readonly handle: string,
+    private readonly baseURL: string,
+  ) {}
+
+  async goto(path: string): Promise<void> {
+    await this.windows.in(this.handle, (s) => s.navigate(new URL(path, this.baseURL).href));
+  }
+
+  async reload(): Promise<void> {
+    await this.windows.in(this.handle, (s) => s.refresh());
+  }
+
+  /** Finds the element and acts on it, trying again until it is there and usable (10 s). */
+  private async onElement(testId: string, action: (s: WebDriverSession, element: string) => Promise<unknown>): Promise<void> {
+    const deadline = Date.now() + TIMEOUT;
+    for (;;) {
+      try {
+        await this.windows.in(this.handle, async (s) => {
+          const element = await s.find(`[data-testid="${testId}"]`);
+          const visible = await s.execute<boolean>('return arguments[0].checkVisibility();', [{ [ELEMENT]: element }]);
+          if (!visible) throw new WebDriverError('element not interactable', `${testId} is not visible`);
+          await action(s, element);
+        });
+        return;
+      } catch (e) {
+        if (!(e instanceof WebDriverError) || !RETRY.has(e.error) || Date.now() > deadline) throw e;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  click(testId: string): Promise<void> {
+    return this.onElement(testId, (s, element) => s.click(element));
+  }
+
+  fill(testId: string, value: string): Promise<void> {
+    return this.onElement(testId, async (s, element) => {
+      await s.clear(element);
+      await s.type(element, value);
+    });
+  }
+
+  async evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {
+    const body = `const done = arguments[arguments.length - 1];
+Promise.resolve(arguments[0]).then(${callSource(fn as (arg: never) => unknown)}).then(
+  (value) => done({ value }),
+  (error) => done({ error: String(error && error.stack || error) }));`;
+    const result = await this.windows.in(this.handle, (s) => s.executeAsync<{ value?: T; error?: string }>(body, [arg ?? null]));
+    if (result.error !== undefined) throw new Error(`in the page: ${result.error}`);
+    return result.value as T;
+  }
+
+  errors(): string[] {
+    return []; // WebDriver classic has no event for them
+  }
+}
+
+/** A fresh MiniBrowser (its own ephemeral profile) under WebKitWebDriver. */
+export async function webDriverDevice(baseURL: string): Promise<Device> {
+  const webkit = await startWebKit();
+  const windows = new Windows(webkit.session);
+  let first = true;
+  return {
+    async newTab() {
+      const handle = first ? await webkit.session.currentWindow() : await webkit.session.newWindow();
+      first = false;
+      return new WebDriverTab(windows, handle, baseURL);
+    },
+    close: () => webkit.close(),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Journey 10, in every engine: two tabs of one browser near expiry refresh exactly once (Web Locks
+ * and BroadcastChannel as the engine implements them), both keep signing; logout in one ends both.
+ * Moves the sandbox's clock (shared by the whole run: the suite runs one test at a time).
+ */
+import type { Tab } from '../drivers/driver.js';
+import {
+  advanceSandboxClock,
+  attributeOf,
+  autoApprove,
+  currentSessionId,
+  expect,
+  loggedLegs,
+  type LoggedLeg,
+  newLoggedInCustomer,
+  signPrivateToggle,
+  test,
+  textOf,
+  visible,
+} from './fixtures.js';
+
+const REFRESH = '/auth/sessions/.+/refresh$';
+
+/** The refresh legs both tabs' request logs show, in one list. */
+async function refreshLegs(tabs: Tab[]): Promise<LoggedLeg[]> {
+  return (await Promise.all(tabs.map((t) => loggedLegs(t, 'POST', REFRESH)))).flat();
+}
+
+test('10 · two tabs near expiry: exactly one refresh, both keep signing; logout in one ends both', async ({ openDevice }) => {
+  const device = await openDevice();
+  const tabA = await device.newTab();
+  await newLoggedInCustomer(tabA);
+  const before = await currentSessionId(tabA);
+
+  const tabB = await device.newTab();
+  await autoApprove(tabB);
+  await tabB.goto('/#/home');
+  await visible(tabB, 'screen-home');
+  expect(await currentSessionId(tabB)).toBe(before);
+
+  // Both tabs hear of the new time at once (each lists the sessions): both see the refresh window.
+  // One click after the other (a driver acts on one tab at a time), the second well before the
+  // first tab's refresh (two signed legs) is done.
+  await advanceSandboxClock(tabA, 11 * 60);
+  await tabA.click('sessions-list');
+  await tabB.click('sessions-list');
+  await expect.poll(() => attributeOf(tabA, 'session-id', 'title'), { timeout: 15_000 }).not.toBe(before);
+  await expect.poll(() => attributeOf(tabB, 'session-id', 'title'), { timeout: 15_000 }).not.toBe(before);
+  const after = await currentSessionId(tabA);
+  expect(await currentSessionId(tabB)).toBe(after);
+  // Give a second refresh every chance to show up before counting: one refresh is its two legs.
+  await new Promise((r) => setTimeout(r, 1000));
+  const oneRefresh = [
+    { leg: '1', status: '202', signed: 'false' },
+    { leg: '2', status: '201', signed: 'true' },
+  ];
+  expect(await refreshLegs([tabA, tabB])).toEqual(oneRefresh);
+
+  await signPrivateToggle(tabA);
+  await signPrivateToggle(tabB);
+  for (const tab of [tabA, tabB]) {
+    expect((await loggedLegs(tab, 'PATCH', '/internal-accounts/')).filter((l) => l.leg === '2')).toEqual([{ leg: '2', status: '200', signed: 'true' }]);
+  }
+  expect(await refreshLegs([tabA, tabB])).toEqual(oneRefresh);
+
+  await tabA.click('nav-home');
+  await tabA.click('logout');
+  await visible(tabA, 'screen-login');
+  await visible(tabB, 'screen-login');
+  await expect.poll(() => textOf(tabB, 'login-status')).toContain('You logged out in another tab.');
+});

@@ -1,0 +1,166 @@
+/**
+ * What the journeys that run in every engine share: the `openDevice` fixture (a fresh browser
+ * profile in the project's engine, through the driver of e2e/drivers/) and the demo's steps written
+ * against that driver. Waiting is Playwright's `expect.poll` over values read in the page.
+ *
+ * The engine is the project's `engine` option (playwright.config.ts): Chromium through Playwright,
+ * Firefox ESR through puppeteer-core (one browser per worker, a fresh BiDi user context per device),
+ * WebKitGTK through WebKitWebDriver (a fresh MiniBrowser per device).
+ */
+import { chromium, test as base, expect, type Browser as PlaywrightBrowser } from '@playwright/test';
+import puppeteer, { type Browser as PuppeteerBrowser } from 'puppeteer-core';
+import { launchOptions } from '../../scripts/chromium.mjs';
+import { assertInstalled, FIREFOX_PATH, type Engine } from '../../scripts/engines/engines.js';
+import type { Device, Tab } from '../drivers/driver.js';
+import { playwrightDevice } from '../drivers/playwright.js';
+import { puppeteerDevice } from '../drivers/puppeteer.js';
+import { webDriverDevice } from '../drivers/webdriver.js';
+import { isolateFromDevServer, OTP, uniqueContact } from '../fixtures.js';
+
+export { expect, OTP };
+
+type Launched = { engine: 'chromium'; browser: PlaywrightBrowser } | { engine: 'firefox'; browser: PuppeteerBrowser } | { engine: 'webkit' };
+
+export const test = base.extend<{ openDevice: () => Promise<Device> }, { engine: Engine; launched: Launched }>({
+  engine: ['chromium', { option: true, scope: 'worker' }],
+  launched: [
+    async ({ engine }, use) => {
+      assertInstalled(engine);
+      if (engine === 'chromium') {
+        const browser = await chromium.launch({ ...launchOptions(), headless: true });
+        await use({ engine, browser });
+        await browser.close();
+      } else if (engine === 'firefox') {
+        const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
+        await use({ engine, browser });
+        await browser.close();
+      } else {
+        await use({ engine }); // a MiniBrowser per device
+      }
+    },
+    { scope: 'worker' },
+  ],
+  openDevice: async ({ launched }, use) => {
+    const baseURL = process.env.DEMO_URL;
+    if (!baseURL) throw new Error('DEMO_URL is not set: run the suite with `npx playwright test` (e2e/global-setup.ts starts the demo).');
+    const devices: Device[] = [];
+    const tabs: Tab[] = [];
+    await use(async () => {
+      const device =
+        launched.engine === 'chromium'
+          ? await playwrightDevice(launched.browser, baseURL, isolateFromDevServer)
+          : launched.engine === 'firefox'
+            ? await puppeteerDevice(launched.browser, baseURL)
+            : await webDriverDevice(baseURL);
+      devices.push(device);
+      return {
+        newTab: async () => {
+          const tab = await device.newTab();
+          tabs.push(tab);
+          return tab;
+        },
+        close: () => device.close(),
+      };
+    });
+    // Browser-side errors fail the test: a journey that "passes" with an exception in the page is not green.
+    const errors = tabs.flatMap((t) => t.errors());
+    await Promise.all(devices.map((d) => d.close()));
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  },
+});
+
+/** Whether the element with this test id is rendered and visible. */
+export function isVisible(tab: Tab, testId: string): Promise<boolean> {
+  return tab.evaluate((id) => document.querySelector(`[data-testid="${id}"]`)?.checkVisibility() ?? false, testId);
+}
+
+/** Waits until the element with this test id is visible. */
+export async function visible(tab: Tab, testId: string): Promise<void> {
+  await expect.poll(() => isVisible(tab, testId), { message: `${testId} visible` }).toBe(true);
+}
+
+/** The element's text content ('' when it is not there). */
+export function textOf(tab: Tab, testId: string): Promise<string> {
+  return tab.evaluate((id) => document.querySelector(`[data-testid="${id}"]`)?.textContent?.trim() ?? '', testId);
+}
+
+/** An attribute of the element with this test id (null when either is missing). */
+export function attributeOf(tab: Tab, testId: string, name: string): Promise<string | null> {
+  return tab.evaluate(([id, attribute]) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute(attribute!) ?? null, [testId, name]);
+}
+
+/** Every signature is approved without the dialog (the demo's "Auto-approve signing", read at load). */
+export async function autoApprove(tab: Tab): Promise<void> {
+  await tab.goto('/');
+  await tab.evaluate(() => localStorage.setItem('demo.autoApprove', '1'));
+}
+
+/** Creates a demo customer in this browser; lands on the wallet login. */
+export async function signUp(tab: Tab): Promise<{ email: string; phone: string }> {
+  const contact = uniqueContact();
+  await tab.goto('/');
+  await tab.fill('signup-email', contact.email);
+  await tab.fill('signup-phone', contact.phone);
+  await tab.click('signup-submit');
+  await visible(tab, 'screen-login');
+  return contact;
+}
+
+/** From the login screen: an email-code login with `code`; stops after submitting. */
+export async function submitEmailCode(tab: Tab, code: string): Promise<void> {
+  await tab.click('login-tab-email');
+  if (!(await isVisible(tab, 'otp-code'))) await tab.click('login-email-send');
+  await tab.fill('otp-code', code);
+  await tab.click('otp-verify');
+}
+
+/** A new customer, logged in by email code (signatures auto-approved): lands on the wallet home. */
+export async function newLoggedInCustomer(tab: Tab): Promise<void> {
+  await autoApprove(tab);
+  await signUp(tab);
+  await submitEmailCode(tab, OTP);
+  await visible(tab, 'screen-home');
+}
+
+/** The current session's id as the home screen shows it (the full id is the title). */
+export async function currentSessionId(tab: Tab): Promise<string> {
+  await expect.poll(() => attributeOf(tab, 'session-id', 'title')).toMatch(/^Session:/);
+  return (await attributeOf(tab, 'session-id', 'title')) ?? '';
+}
+
+/** Signs one action (private mode on/off) from the Actions screen and waits for the saved state. */
+export async function signPrivateToggle(tab: Tab): Promise<void> {
+  await tab.click('nav-actions');
+  await visible(tab, 'private-state');
+  const before = await textOf(tab, 'private-state');
+  await tab.click('private-toggle');
+  await expect.poll(() => textOf(tab, 'private-state')).toBe(before.includes('ON') ? 'privateEnabled is OFF.' : 'privateEnabled is ON.');
+}
+
+/** One wallet request leg as the demo's request log shows it. */
+export interface LoggedLeg {
+  leg: string | undefined;
+  status: string | undefined;
+  signed: string | undefined;
+}
+
+/** The request log's wallet legs for a method and a path (a regular expression's source), oldest first. */
+export function loggedLegs(tab: Tab, method: string, path: string): Promise<LoggedLeg[]> {
+  return tab.evaluate(
+    ([m, p]) =>
+      [...document.querySelectorAll<HTMLElement>(`[data-testid="log-row"][data-kind="leg"][data-method="${m}"]`)]
+        .filter((row) => new RegExp(p!).test(row.querySelector('.log-req')?.textContent ?? ''))
+        .map((row) => ({ leg: row.dataset.leg, status: row.dataset.status, signed: row.dataset.signed }))
+        .reverse(), // the log shows the newest first
+    [method, path],
+  );
+}
+
+/** Moves the sandbox's clock forward, through the demo backend's route, from the page's origin. */
+export async function advanceSandboxClock(tab: Tab, seconds: number): Promise<void> {
+  const status = await tab.evaluate(
+    async (s) => (await fetch('/demo/sandbox/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seconds: s }) })).status,
+    seconds,
+  );
+  expect(status).toBe(200);
+}
