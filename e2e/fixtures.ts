@@ -5,7 +5,7 @@
  * Each test gets Playwright's default fresh browser context (its own cookies, IndexedDB and
  * localStorage), so no state leaks from one journey to the next.
  */
-import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 /** The sandbox's embedded-wallet login code (wire reference §10). */
 export const OTP = '000000';
@@ -17,13 +17,6 @@ export const OTP = '000000';
  */
 export async function isolateFromDevServer(context: BrowserContext): Promise<void> {
   await context.routeWebSocket(/.*/, () => {});
-}
-
-/** Another device of the same person: a second browser context of its own, set up like the first. */
-export async function newDevice(browser: Browser, baseURL: string | undefined): Promise<BrowserContext> {
-  const context = await browser.newContext(baseURL === undefined ? {} : { baseURL });
-  await isolateFromDevServer(context);
-  return context;
 }
 
 export const test = base.extend({
@@ -74,14 +67,6 @@ export async function signUp(page: Page): Promise<{ email: string; phone: string
   await byTest(page, 'signup-submit').click();
   await expect(byTest(page, 'screen-login')).toBeVisible();
   return contact;
-}
-
-/** On another browser (context) of the same person: continue as the customer with this email. */
-export async function signInAs(page: Page, email: string): Promise<void> {
-  await page.goto('/');
-  await byTest(page, 'signin-email').fill(email);
-  await byTest(page, 'signin-submit').click();
-  await expect(byTest(page, 'screen-login')).toBeVisible();
 }
 
 /** From the login screen: an OTP login (email or SMS) with `code`; stops after submitting. */

@@ -114,12 +114,28 @@ export async function submitEmailCode(tab: Tab, code: string): Promise<void> {
   await tab.click('otp-verify');
 }
 
-/** A new customer, logged in by email code (signatures auto-approved): lands on the wallet home. */
-export async function newLoggedInCustomer(tab: Tab): Promise<void> {
-  await autoApprove(tab);
-  await signUp(tab);
+/** From the login screen: a full email-code login; lands on the wallet home. */
+export async function loginWithEmailCode(tab: Tab): Promise<void> {
   await submitEmailCode(tab, OTP);
   await visible(tab, 'screen-home');
+  await expect.poll(() => attributeOf(tab, 'session-id', 'title')).toMatch(/^Session:/);
+}
+
+/** A new customer, logged in by email code (signatures auto-approved): lands on the wallet home. */
+export async function newLoggedInCustomer(tab: Tab): Promise<{ email: string; phone: string }> {
+  await autoApprove(tab);
+  const contact = await signUp(tab);
+  await loginWithEmailCode(tab);
+  return contact;
+}
+
+/** On another device of the same person: continue as the customer with this email (auto-approving). */
+export async function signInAs(tab: Tab, email: string): Promise<void> {
+  await autoApprove(tab);
+  await tab.goto('/');
+  await tab.fill('signin-email', email);
+  await tab.click('signin-submit');
+  await visible(tab, 'screen-login');
 }
 
 /** The current session's id as the home screen shows it (the full id is the title). */
