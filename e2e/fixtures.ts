@@ -104,6 +104,15 @@ export function logLegs(page: Page, method: string, path: RegExp): Locator {
     .filter({ has: page.locator(`.log-req`, { hasText: path }) });
 }
 
+/**
+ * Moves the sandbox's clock forward (shared by every test of the run: journeys run one at a time).
+ * Through the demo backend's own route, from the page's origin.
+ */
+export async function advanceSandboxClock(page: Page, seconds: number): Promise<void> {
+  const answer = await page.request.post('/demo/sandbox/clock', { data: { seconds } });
+  expect(answer.status()).toBe(200);
+}
+
 /** Adds a CDP virtual authenticator (internal, resident keys, user verified) to the page's browser. */
 export async function addVirtualAuthenticator(context: BrowserContext, page: Page): Promise<() => Promise<void>> {
   const cdp = await context.newCDPSession(page);
