@@ -5,26 +5,18 @@
  */
 import {
   buildEncryptedOtpBundle,
-  bytesToHex,
-  derFromP1363,
   generateSessionKey,
   hexToBytes,
   openExportBundle,
-  p1363FromDer,
-  parseStamp,
   signerFromKey,
   stamp,
   utf8Encode,
 } from '../src/crypto/index.js';
 import { importHpkeRecipientKey } from '../test/helpers/hpke-keys.js';
-// Not re-exported by the crypto index: the pieces stamp() is made of, for the step-by-step timing.
-import { base64urlInto, textEncoder } from '../src/crypto/encoding.js';
-import { MAX_DER_SIGNATURE_LENGTH, writeDerFromP1363 } from '../src/crypto/der.js';
-import { stampFromP1363 } from '../src/crypto/stamp.js';
 import { createIndexedDbBackend, createKeyStore, type KeyStore } from '../src/keys/index.js';
 import { createClient, type RequestLogEntry } from '../src/transport/index.js';
 import { openSealedSessionKey } from '../src/legacy.js';
-import type { ActionRun, ActionSetup, BenchPage, BundleRun, KeyStoreRun, LoginRun, PageInfo, StampPhasesRun, StampRun } from './types.js';
+import type { ActionRun, ActionSetup, BenchPage, BundleRun, KeyStoreRun, LoginRun, PageInfo, StampRun } from './types.js';
 
 const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 const now = (): number => performance.now();
@@ -139,147 +131,6 @@ async function stampVsRaw(args: { payloadBytes: number; iterations: number; warm
     storeStampsAfterFirst: args.warmup + args.iterations,
     storeReadsAfterFirst: store.stats.reads - readsBefore,
     storeCacheHitsAfterFirst: store.stats.cacheHits - hitsBefore,
-  };
-}
-
-const FORMAT_PART_CALLS = 10_000;
-const FORMAT_PART_ROUNDS = 9;
-
-/**
- * Where a stamp's time goes, for a signer made by `signerFromKey` (the path every stamp of ours
- * takes), step by step as src/crypto/stamp.ts does them now, timed inside one call:
- *
- * 1. encode: the payload's UTF-8 written with `encodeInto` into a reused buffer. stamp.ts's
- *    `encodePayload` is private, so the bench repeats its two lines (a buffer of max(length, 4096)
- *    bytes, grown on demand) over the library's own shared `textEncoder()`;
- * 2. sign: `crypto.subtle.sign` over that view, until the `await` resumes;
- * 3. format: `stampFromP1363(publicKeyHex, r‖s)`, the exported function stamp() formats with: the
- *    cached base64url prefix, DER written from r‖s, hex + `"}`, base64url codes, one string. Its
- *    parts are private or take well under the 5 µs timer step, so inside a stamp it is timed whole.
- *
- * Each iteration also times a whole `stamp(payload, signer)` (the two alternate which runs first):
- * whole − the three steps is what cannot be separated (entry checks, the prefix lookup before the
- * sign, the promise step of `.then`). The format's parts are then timed apart, warm, in a tight loop
- * over the run's own signatures: `writeDerFromP1363`, `base64urlInto` over the `<DER hex>"}` suffix,
- * and `stampFromP1363` whole; the rest of it (hex digits, the string, the concatenation) is private
- * and is only the difference.
- */
-async function stampPhases(args: { payloadBytes: number; iterations: number; warmup: number }): Promise<StampPhasesRun> {
-  const payload = await payloadOf(args.payloadBytes);
-  const key = await generateSessionKey();
-  const signer = signerFromKey(key);
-  const hex = key.publicKeyHex;
-  const subtle = crypto.subtle;
-  const encoder = textEncoder();
-  let scratch = new Uint8Array(Math.max(payload.length, 4096));
-  const encode: number[] = [];
-  const sign: number[] = [];
-  const format: number[] = [];
-  const steps: number[] = [];
-  const whole: number[] = [];
-  const signatures: Uint8Array[] = [];
-
-  const stepped = async (record: boolean): Promise<string> => {
-    const t0 = now();
-    if (scratch.length < payload.length) scratch = new Uint8Array(payload.length);
-    const { read, written } = encoder.encodeInto(payload, scratch);
-    if (read !== payload.length) throw new Error('payload is not ASCII');
-    const data = scratch.subarray(0, written);
-    const t1 = now();
-    const signature = await subtle.sign(ECDSA_SHA256, key.privateKey, data);
-    const t2 = now();
-    const rs = new Uint8Array(signature);
-    const header = stampFromP1363(hex, rs);
-    const t3 = now();
-    if (record) {
-      encode.push(t1 - t0);
-      sign.push(t2 - t1);
-      format.push(t3 - t2);
-      steps.push(t3 - t0);
-      if (signatures.length < 64) signatures.push(rs);
-    }
-    return header;
-  };
-  const stampWhole = async (record: boolean): Promise<void> => {
-    const t0 = now();
-    await stamp(payload, signer);
-    if (record) whole.push(now() - t0);
-  };
-
-  // The steps give what stamp() gives: same prefix, a DER signature equal to WebCrypto's r‖s.
-  const check = await stepped(false);
-  const reference = await stamp(payload, signer);
-  if (check.slice(0, 180) !== reference.slice(0, 180)) throw new Error('the stepped stamp does not start like stamp()');
-  for (const h of [check, reference]) {
-    const { signature } = parseStamp(h);
-    if (p1363FromDer(hexToBytes(signature)).length !== 64) throw new Error('stamp signature is not DER of a P-256 signature');
-  }
-
-  for (let i = 0; i < args.warmup; i++) {
-    await stepped(false);
-    await stampWhole(false);
-  }
-  for (let i = 0; i < args.iterations; i++) {
-    if (i % 2 === 0) {
-      await stepped(true);
-      await stampWhole(true);
-    } else {
-      await stampWhole(true);
-      await stepped(true);
-    }
-  }
-
-  // The format's parts, warm: FORMAT_PART_CALLS calls per round over the run's signatures, the
-  // median over rounds of the mean per call (µs). `sink` keeps the results alive.
-  const der = new Uint8Array(MAX_DER_SIGNATURE_LENGTH);
-  const suffixes = signatures.map((rs) => utf8Encode(`${bytesToHex(derFromP1363(rs))}"}`));
-  const codes = new Uint8Array(Math.ceil(((2 * MAX_DER_SIGNATURE_LENGTH + 2) * 4) / 3));
-  let sink = 0;
-  const mask = signatures.length - 1; // 64, a power of two
-  if ((signatures.length & mask) !== 0) throw new Error('expected a power-of-two pool of signatures');
-  const parts = {
-    writeDerFromP1363: () => {
-      for (let i = 0; i < FORMAT_PART_CALLS; i++) sink += writeDerFromP1363(signatures[i & mask]!, der, 0);
-    },
-    base64urlInto: () => {
-      for (let i = 0; i < FORMAT_PART_CALLS; i++) {
-        const suffix = suffixes[i & mask]!;
-        sink += base64urlInto(suffix, suffix.length, codes);
-      }
-    },
-    stampFromP1363: () => {
-      for (let i = 0; i < FORMAT_PART_CALLS; i++) sink += stampFromP1363(hex, signatures[i & mask]!).length;
-    },
-  };
-  const perCall: Record<keyof typeof parts, number[]> = { writeDerFromP1363: [], base64urlInto: [], stampFromP1363: [] };
-  for (const run of Object.values(parts)) run(); // warm-up round
-  for (let round = 0; round < FORMAT_PART_ROUNDS; round++) {
-    for (const name of Object.keys(parts) as Array<keyof typeof parts>) {
-      const t0 = now();
-      parts[name]();
-      perCall[name].push(((now() - t0) * 1000) / FORMAT_PART_CALLS);
-    }
-  }
-  if (sink === 0) throw new Error('format parts produced nothing');
-  const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-
-  return {
-    payloadBytes: args.payloadBytes,
-    iterations: args.iterations,
-    encode,
-    sign,
-    format,
-    steps,
-    stamp: whole,
-    formatParts: {
-      callsPerRound: FORMAT_PART_CALLS,
-      rounds: FORMAT_PART_ROUNDS,
-      microsecondsPerCall: {
-        writeDerFromP1363: median(perCall.writeDerFromP1363),
-        base64urlInto: median(perCall.base64urlInto),
-        stampFromP1363: median(perCall.stampFromP1363),
-      },
-    },
   };
 }
 
@@ -443,4 +294,4 @@ async function fetchFloor(args: { iterations: number; warmup: number }): Promise
   return out;
 }
 
-globalThis.bench = { info, stampVsRaw, stampPhases, keyStore, bundles, login, actions, fetchFloor };
+globalThis.bench = { info, stampVsRaw, keyStore, bundles, login, actions, fetchFloor };

@@ -9,7 +9,7 @@ export interface StampRun {
   warmup: number;
   /** `crypto.subtle.sign` (ECDSA P-256/SHA-256) over the payload's bytes, encoded beforehand. */
   rawSign: Samples;
-  /** `stamp(payload, signer)` with the same key: encodeInto a reused buffer, sign, then the stamp formatted from r‖s. */
+  /** `stamp(payload, signer)` with the same key: UTF-8 encode, sign, DER, JSON, base64url. */
   stamp: Samples;
   /** `stamp(payload, await store.signer(hex))`: the key store lookup included (cache hit). */
   stampViaStore: Samples;
@@ -24,28 +24,6 @@ export interface StampRun {
   /** Key store backend reads over those stamps: the goal is 0. */
   storeReadsAfterFirst: number;
   storeCacheHitsAfterFirst: number;
-}
-
-/** The steps of `stamp()` for a signer made by `signerFromKey`, as src/crypto/stamp.ts does them (bench/page.ts `stampPhases`). */
-export interface StampPhasesRun {
-  payloadBytes: number;
-  iterations: number;
-  /** `textEncoder().encodeInto(payload, reused buffer)`, as stamp.ts's private `encodePayload`. */
-  encode: Samples;
-  /** `crypto.subtle.sign` over that view, until the await resumes. */
-  sign: Samples;
-  /** `stampFromP1363(publicKeyHex, r‖s)`: prefix lookup, DER from r‖s, hex + `"}`, base64url, one string. */
-  format: Samples;
-  /** The three steps above as one timed sequence (same samples). */
-  steps: Samples;
-  /** A whole `stamp(payload, signer)` in the same iteration (order alternating with the steps). */
-  stamp: Samples;
-  /** The format's exported parts timed warm in a tight loop: median over rounds of the mean per call, µs. */
-  formatParts: {
-    callsPerRound: number;
-    rounds: number;
-    microsecondsPerCall: { writeDerFromP1363: number; base64urlInto: number; stampFromP1363: number };
-  };
 }
 
 export interface KeyStoreRun {
@@ -114,7 +92,6 @@ export interface PageInfo {
 export interface BenchPage {
   info(): PageInfo;
   stampVsRaw(args: { payloadBytes: number; iterations: number; warmup: number }): Promise<StampRun>;
-  stampPhases(args: { payloadBytes: number; iterations: number; warmup: number }): Promise<StampPhasesRun>;
   keyStore(args: { iterations: number; warmup: number }): Promise<KeyStoreRun>;
   bundles(args: { iterations: number; warmup: number; targetBundle: string; enclavePublicKey: string; vectors: BundleVectors }): Promise<BundleRun>;
   login(setup: ActionSetup): Promise<LoginRun>;

@@ -1,4 +1,4 @@
-// writeDerFromP1363: the stamp writes a signature's DER into a reused buffer; it must give exactly the
+// writeDerFromP1363 (what derFromP1363 writes through): it must give exactly the
 // bytes of derFromP1363 (which the vectors and @noble/curves pin in p256.test.ts), at any offset,
 // touching nothing outside what it reports.
 import { describe, expect, it } from 'vitest';
