@@ -80,8 +80,23 @@ export class WalletError extends Error {
   }
 }
 
-/** True for a WalletError, also one made in another realm (iframe, worker, other bundle copy). */
-export function isWalletError(value: unknown, code?: string): value is WalletError {
+/**
+ * True for a WalletError, also one made in another realm (iframe, worker, other bundle copy); with
+ * `code`, only for that code. `code` completes to our own codes ({@link WalletErrorCode}) and takes
+ * any code the service sends too (e.g. `'INSUFFICIENT_FUNDS'`).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await wallet.executeQuote(quote);
+ * } catch (err) {
+ *   if (isWalletError(err, 'SESSION_EXPIRED')) showLogin();
+ *   else if (isWalletError(err, 'INSUFFICIENT_FUNDS')) showTopUp();
+ *   else throw err;
+ * }
+ * ```
+ */
+export function isWalletError(value: unknown, code?: WalletErrorCode | (string & {})): value is WalletError {
   if (typeof value !== 'object' || value === null) return false;
   const branded = (value as Record<symbol, unknown>)[BRAND] === true;
   const shaped = (value as { name?: unknown }).name === 'WalletError' && typeof (value as { code?: unknown }).code === 'string';

@@ -29,7 +29,9 @@ export type {
   WalletContext,
 } from './session/index.js';
 export { CREDENTIAL_TYPES } from './types.js';
+export type { InternalAccountPatch } from './actions/index.js';
 export type {
+  AccountBalance,
   AuthMethod,
   AuthMethodResponse,
   AuthSession,

@@ -67,14 +67,37 @@ export interface DelegatedKey {
 
 /** An internal account (the embedded wallet is `type: "EMBEDDED_WALLET"`). */
 export interface InternalAccount {
+  /** `InternalAccount:<uuid>`. */
   id: string;
+  /** The customer (`Customer:<uuid>`) the account belongs to. */
   customerId: string;
-  type: string;
+  /** `EMBEDDED_WALLET` for an embedded wallet; other values name the service's other account types. */
+  type: 'EMBEDDED_WALLET' | (string & {});
+  /** The account's status as the service reports it (e.g. `ACTIVE`). */
+  status?: string;
+  /** The available balance: an integer amount in the currency's smallest unit. */
+  balance?: AccountBalance;
+  /** The total balance (available + held), same shape as {@link InternalAccount.balance}. */
+  totalBalance?: AccountBalance;
+  /** How to fund the account (bank details with a reference, stablecoin wallet details). */
+  fundingPaymentInstructions?: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  /** What cards funded by this account support. */
+  cardCapabilities?: Readonly<Record<string, boolean>>;
+  /** Whether the account is private (the field `updateAccount` changes). */
   privateEnabled?: boolean;
+  /** A name the platform gave the account. */
   nickname?: string;
+  /** ISO 8601 timestamps. */
   createdAt: string;
   updatedAt: string;
-  [field: string]: unknown;
+}
+
+/** A balance of an {@link InternalAccount} (spec §2.6). */
+export interface AccountBalance {
+  /** An integer amount in the currency's smallest unit. */
+  amount: number;
+  /** The currency, as the service describes it (`code` at least). */
+  currency: { code: string } & Readonly<Record<string, unknown>>;
 }
 
 /** A quote; a quote funded by an embedded wallet carries the payload its execution signs. */

@@ -5,8 +5,19 @@ import { isRecord, type InternalAccount } from '../types.js';
 import { ACCOUNT_ID, expectRecord, requireString, seg } from './args.js';
 import { signedForAccount } from './signing.js';
 
-/** The fields to change; `privateEnabled` is the one the wire reference names, others pass as given. */
-export type InternalAccountPatch = { privateEnabled?: boolean } & Record<string, unknown>;
+/**
+ * The fields of an internal account that `updateAccount` changes (at least one): exactly these two,
+ * so a misspelt field (`privateEnable`) is a type error, and a call from untyped code with any
+ * other field is `INVALID_ARGUMENT` before any request.
+ */
+export interface InternalAccountPatch {
+  /** Make the account private (`true`) or not (wire reference §8.1). */
+  privateEnabled?: boolean;
+  /** A name for the account. */
+  nickname?: string;
+}
+
+const PATCH_FIELDS: ReadonlySet<string> = new Set(['privateEnabled', 'nickname']);
 
 /**
  * `PATCH /internal-accounts/{id}` with `patch` as the body (the same bytes on both legs): on an
@@ -19,7 +30,10 @@ export type InternalAccountPatch = { privateEnabled?: boolean } & Record<string,
 export async function updateAccount(ctx: WalletContext, accountId: string, patch: InternalAccountPatch): Promise<InternalAccount> {
   const id = requireString(accountId, 'accountId', ACCOUNT_ID);
   if (!isRecord(patch) || Object.keys(patch).length === 0) throw invalidArgument('patch', 'an object with at least one field, e.g. { privateEnabled: true }');
+  const unknownField = Object.keys(patch).find((field) => !PATCH_FIELDS.has(field));
+  if (unknownField !== undefined) throw invalidArgument(`patch.${unknownField}`, 'absent: the fields are privateEnabled and nickname');
   if (patch.privateEnabled !== undefined && typeof patch.privateEnabled !== 'boolean') throw invalidArgument('patch.privateEnabled', 'a boolean');
+  if (patch.nickname !== undefined && typeof patch.nickname !== 'string') throw invalidArgument('patch.nickname', 'a string');
   const answer = await signedForAccount<unknown>(ctx, id, {
     method: 'PATCH',
     path: `/internal-accounts/${seg(id)}`,

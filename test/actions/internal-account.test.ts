@@ -85,6 +85,8 @@ describe('updateAccount', () => {
       [customer.accountId, {}],
       [customer.accountId, null],
       [customer.accountId, { privateEnabled: 'yes' }],
+      [customer.accountId, { privateEnable: true }],
+      [customer.accountId, { nickname: 7 }],
     ] as const) {
       const { error, legs } = await failing(t, () => t.wallet.updateAccount(id, patch as never));
       expect(error.code).toBe('INVALID_ARGUMENT');
