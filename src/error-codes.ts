@@ -45,6 +45,8 @@ export const WALLET_ERROR_CODES = {
   OAUTH_NOT_PREPARED: 'No prepared OAuth login in this browser matches the token\'s nonce: call prepareOAuth first.',
   PASSKEY_ASSERTION_REJECTED: 'The service refused the passkey assertion (wrong credential, challenge or signature); prepare a new login.',
   SANDBOX_START_FAILED: 'The local sandbox could not listen on the requested host and port (see cause, e.g. EADDRINUSE).',
+  DEPENDENCY_MISSING:
+    'An optional peer dependency that this part needs is not installed (the sandbox needs @hpke/core, @simplewebauthn/server and @scure/bip39: details.packages names the missing ones, the message the install command).',
 } as const satisfies Record<WalletErrorCode, string>;
 
 /** The documented meaning of one of our codes (undefined for a service code). */

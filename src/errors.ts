@@ -49,7 +49,8 @@ export type WalletErrorCode =
   | 'OAUTH_TOKEN_REJECTED'
   | 'OAUTH_NOT_PREPARED'
   | 'PASSKEY_ASSERTION_REJECTED'
-  | 'SANDBOX_START_FAILED';
+  | 'SANDBOX_START_FAILED'
+  | 'DEPENDENCY_MISSING';
 
 export interface WalletErrorOptions {
   /** The underlying error, e.g. a DOMException. */

@@ -1,6 +1,7 @@
+#!/usr/bin/env node
 /**
- * `npm run sandbox`: starts the sandbox and prints its URL, the client id in use (never the
- * secret's value) and the enclave key.
+ * `npm run sandbox`, or `npx embedded-wallet-signer-sandbox` (the package's bin): starts the sandbox
+ * and prints its URL, the client id in use (never the secret's value) and the enclave key.
  *
  * Environment: SANDBOX_PORT (default 8787; 0 = any free port), SANDBOX_HOST (default 127.0.0.1),
  * SANDBOX_CLIENT_ID / SANDBOX_CLIENT_SECRET (defaults sandbox-client / sandbox-secret),

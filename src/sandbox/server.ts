@@ -23,6 +23,7 @@ import { Router } from './router.js';
 import { registerRoutes } from './routes/index.js';
 import { Store } from './store.js';
 import { invalidArgument, WalletError } from '../errors.js';
+import { loadSandboxPeers } from './peers.js';
 
 export interface SandboxOptions {
   /** TCP port; default 0 (a free port). The CLI defaults to 8787. */
@@ -189,10 +190,13 @@ function checkOptions(options: SandboxOptions): void {
 
 /**
  * Starts a sandbox; resolves once it listens. Bad options → `WalletError('INVALID_ARGUMENT')`;
- * the port cannot be bound → `WalletError('SANDBOX_START_FAILED')` with the cause.
+ * an optional peer dependency it needs is not installed → `WalletError('DEPENDENCY_MISSING')`
+ * (the message says what to install); the port cannot be bound →
+ * `WalletError('SANDBOX_START_FAILED')` with the cause.
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   checkOptions(options);
+  await loadSandboxPeers();
   const state = createSandboxState(options);
   const server = createSandboxServer(state);
   const host = options.host ?? '127.0.0.1';

@@ -50,8 +50,8 @@ export interface InternalAccountRecord {
   nickname?: string;
   /** Embedded wallets: the wallet's organization id (in payloads and export bundles). */
   organizationId?: string;
-  /** Embedded wallets: the wallet's BIP-39 mnemonic (only ever leaves HPKE-sealed by export). */
-  mnemonic?: string;
+  /** Embedded wallets: the entropy of the wallet's BIP-39 mnemonic (the words only ever leave HPKE-sealed by export). */
+  mnemonicEntropy?: Uint8Array;
   /** A stable reference used in funding instructions. */
   reference: string;
   createdAt: number;

@@ -9,7 +9,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EMBEDDED_WALLET_CURRENCY, findCurrency } from '../currencies.js';
-import { generateMnemonic } from '../crypto/bip39.js';
+import { generateMnemonicEntropy } from '../crypto/bip39.js';
 import type { SandboxState } from '../context.js';
 import { newId, type AuthMethodRecord, type CustomerRecord, type InternalAccountRecord, type TransactionRecord } from '../store.js';
 
@@ -40,7 +40,7 @@ export function createCustomerAccounts(state: SandboxState, customer: CustomerRe
     total: 0,
     privateEnabled: false,
     organizationId: randomUUID(),
-    mnemonic: generateMnemonic(),
+    mnemonicEntropy: generateMnemonicEntropy(),
     reference: reference(),
     createdAt: now,
     updatedAt: now,

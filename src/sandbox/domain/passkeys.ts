@@ -19,7 +19,8 @@
  *   credential of another wallet names another user. Else `401 WALLET_SIGNATURE_INVALID`.
  */
 import { createHash } from 'node:crypto';
-import { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
+import type { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
+import { webauthnServer } from '../peers.js';
 import { bytesToBase64url, utf8 } from '../crypto/encoding.js';
 import { invalidInput, unauthorized } from '../errors.js';
 import type { SandboxState } from '../context.js';
@@ -57,6 +58,7 @@ export async function verifyPasskeyRegistration(state: SandboxState, challenge: 
       cause: 'PASSKEY_ATTESTATION_INVALID',
     });
   };
+  const { verifyRegistrationResponse } = await webauthnServer();
   let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     result = await verifyRegistrationResponse({
@@ -133,6 +135,7 @@ export async function verifyPasskeyAssertion(state: SandboxState, method: AuthMe
       if (m.accountId !== method.accountId && m.passkey?.userHandle === handle) return fail('userHandle names the user of another wallet');
     }
   }
+  const { verifyAuthenticationResponse } = await webauthnServer();
   let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     result = await verifyAuthenticationResponse({

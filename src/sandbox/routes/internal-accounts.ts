@@ -13,6 +13,7 @@
  *   `{"encappedPublic","ciphertext","organizationId"}` and the HPKE plaintext is the mnemonic.
  */
 import { json, type RequestContext } from '../context.js';
+import { entropyToMnemonic } from '../crypto/bip39.js';
 import { hpkeSeal } from '../crypto/hpke.js';
 import { bytesToHex, utf8 } from '../crypto/encoding.js';
 import { jsonBytes } from '../enclave.js';
@@ -99,7 +100,8 @@ async function exportWallet(ctx: RequestContext) {
     });
   }
   ctx.state.store.spentKeys.set(key.compressed, 'export');
-  const { enc, ciphertext } = await hpkeSeal(key.uncompressedBytes, utf8(wallet.mnemonic ?? ''));
+  const mnemonic = wallet.mnemonicEntropy === undefined ? '' : await entropyToMnemonic(wallet.mnemonicEntropy);
+  const { enc, ciphertext } = await hpkeSeal(key.uncompressedBytes, utf8(mnemonic));
   const data = jsonBytes({ encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext), organizationId: wallet.organizationId });
   return json(200, { id: wallet.id, encryptedWalletCredentials: ctx.state.enclave.signedBundle(data) });
 }
