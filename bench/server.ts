@@ -60,6 +60,7 @@ export async function startBenchServer(pageJs: string): Promise<BenchServer> {
     },
   });
   const proxy = createProxy({
+    dangerouslyAllowEveryCaller: true,
     baseUrl: sandbox.url,
     clientId: DEFAULT_CLIENT_ID,
     clientSecret: DEFAULT_CLIENT_SECRET,

@@ -110,7 +110,6 @@ export function createDemoApi(options: DemoApiOptions): DemoApi {
       email: email.toLowerCase(),
       accountIds: new Set(accounts.map((a) => String(a.id))),
       walletAccountIds: accounts.filter((a) => a.type === 'EMBEDDED_WALLET').map((a) => String(a.id)),
-      owned: new Set(),
     };
     users.add(customer);
     return customer;

@@ -3,7 +3,7 @@
  * local sandbox, and one Node http server with
  *
  * - `/api/*`  the proxy (`createProxy` + `nodeMiddleware`): the library's routes, plus the sandbox's
- *   funding route in sandbox mode, confined per user by the `authorize` hook (authorize.ts);
+ *   funding route in sandbox mode, confined per user by the proxy's ownership checks (`currentUser`);
  * - `/demo/*` the demo's own login and sandbox helpers (demo-api.ts);
  * - the rest: the Vite app in middleware mode.
  *
@@ -18,7 +18,6 @@ import type { ViteDevServer } from 'vite';
 import { createProxy, DEFAULT_ALLOW, nodeMiddleware } from '../../src/proxy/index.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { createAppServer } from './app.js';
-import { createAuthorize } from './authorize.js';
 import { createDemoApi, type Payee } from './demo-api.js';
 import { createMerchant } from './merchant.js';
 import { createUpstream, errorBody } from './upstream.js';
@@ -115,7 +114,12 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       clientSecret,
       prefix: '/api',
       allow: sandbox ? [...DEFAULT_ALLOW, FUND_ROUTE] : DEFAULT_ALLOW,
-      authorize: createAuthorize(users, upstream),
+      // Ownership checks (src/proxy/ownership.ts): each browser reaches only the customer its demo
+      // cookie names, and that customer's accounts, credentials, sessions, quotes, cards and keys.
+      currentUser: (request) => {
+        const user = users.fromCookieHeader(request.headers.get('cookie'));
+        return user === undefined ? null : { customerId: user.customerId };
+      },
       logger: quiet ? false : (line) => console.info(line),
     });
     const api = nodeMiddleware(proxy);

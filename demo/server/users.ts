@@ -19,12 +19,6 @@ export interface DemoCustomer {
   accountIds: Set<string>;
   /** The customer's EMBEDDED_WALLET accounts. */
   walletAccountIds: string[];
-  /**
-   * Ids that are not accounts or customers (credentials, sessions, quotes, cards, delegated keys)
-   * already tied to this customer by an upstream lookup. Ids never move between customers, so a
-   * positive answer is kept; a negative one is asked again next time.
-   */
-  readonly owned: Set<string>;
 }
 
 export interface DemoUsers {

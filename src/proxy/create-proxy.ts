@@ -2,8 +2,8 @@
 import { matchRoute } from './allowlist.js';
 import { isJsonContentType, parseJsonBody, readBody } from './body.js';
 import { downstreamHeaders, upstreamHeaders } from './headers.js';
-import { extractIds } from './ids.js';
-import { resolveOptions, type ProxyConfig } from './options.js';
+import { extractIds, namesAnId } from './ids.js';
+import { resolveOptions, ruleKey, type ProxyConfig } from './options.js';
 import { canonicalSegments, encodeSegments, printable, stripPrefix } from './path.js';
 import { errorResponse, ProxyRefusal, type ProxyErrorCode } from './responses.js';
 import type { AuthorizeContext, ProxyHandler, ProxyMethod, ProxyOptions } from './types.js';
@@ -111,7 +111,7 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
     if (body instanceof ProxyRefusal) return refuse(body, path);
   }
 
-  if (config.authorize !== undefined) {
+  if (config.checked) {
     const ids = extractIds(match.params, url.searchParams, body);
     if (ids instanceof ProxyRefusal) return refuse(ids, path);
     const context: AuthorizeContext = {
@@ -122,14 +122,22 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
       ...ids,
       ...(body === undefined ? {} : { body }),
     };
-    let verdict: boolean | Response;
-    try {
-      verdict = await config.authorize(request, context);
-    } catch {
-      return refuse(new ProxyRefusal('INTERNAL_ERROR', 'The authorization check failed.'), path);
+    const checks = [config.ownership, config.authorize].filter((c) => c !== undefined);
+    for (const check of checks) {
+      let verdict: boolean | Response;
+      try {
+        verdict = await check(request, context);
+      } catch {
+        return refuse(new ProxyRefusal('INTERNAL_ERROR', 'The authorization check failed.'), path);
+      }
+      if (isResponse(verdict)) return { response: verdict, path };
+      if (verdict !== true) return refuse(new ProxyRefusal('FORBIDDEN', 'This request is not allowed for the current user.'), path);
     }
-    if (isResponse(verdict)) return { response: verdict, path };
-    if (verdict !== true) return refuse(new ProxyRefusal('FORBIDDEN', 'This request is not allowed for the current user.'), path);
+    // Deny by default: a call that names no customer, account or other id would act on (or list)
+    // the whole platform, whatever the rules above said.
+    if (!namesAnId(ids) && !config.unscoped.has(ruleKey(match.rule))) {
+      return refuse(new ProxyRefusal('FORBIDDEN', 'The request names no customer, account or other id to check it against.'), path);
+    }
   }
 
   return forward(request, method, config, `${config.baseUrl}${path}${url.search}`, headers, bytes, path);

@@ -1,7 +1,7 @@
 /** The ids a request names, gathered from path placeholders, the query and the JSON body. */
 import { ProxyRefusal } from './responses.js';
 
-export const ID_KINDS = ['customerId', 'accountId', 'credentialId', 'sessionId', 'delegatedKeyId', 'quoteId', 'cardId', 'fundingSourceId'] as const;
+export const ID_KINDS = ['customerId', 'accountId', 'credentialId', 'sessionId', 'delegatedKeyId', 'quoteId', 'cardId', 'fundingSourceId', 'transactionId'] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 export type Ids = Partial<Record<IdKind, string>>;
 
@@ -24,6 +24,8 @@ const BODY_IDS: readonly (readonly [readonly string[], IdKind])[] = [
   [['internalAccountId'], 'accountId'],
   [['source', 'accountId'], 'accountId'],
   [['source', 'customerId'], 'customerId'],
+  // `POST /cards` names its cardholder here: it must be the same customer as any other customerId.
+  [['cardholderId'], 'customerId'],
   [['cardId'], 'cardId'],
   [['fundingSource'], 'fundingSourceId'],
   [['fundingSourceId'], 'fundingSourceId'],
@@ -70,4 +72,9 @@ export function extractIds(params: Readonly<Record<string, string>>, query: URLS
     if (value !== undefined) ids[kind] = value;
   }
   return ids;
+}
+
+/** Whether the request names at least one id that ties it to a customer. */
+export function namesAnId(ids: Ids): boolean {
+  return ID_KINDS.some((kind) => ids[kind] !== undefined);
 }

@@ -1,8 +1,8 @@
 /**
  * `embedded-wallet-signer/proxy`: the platform-backend piece. It holds the platform credentials,
- * forwards only the routes the library uses, and lets the app confine each user to their own
- * customer and accounts. Runs anywhere `Request`/`Response` exist; `toNodeHandler` and
- * `nodeMiddleware` adapt it to `http.createServer` and Express/Connect.
+ * forwards only the routes the library uses, and confines each signed-in user to their own
+ * customer, accounts and what hangs off them (`currentUser`). Runs anywhere `Request`/`Response`
+ * exist; `toNodeHandler` and `nodeMiddleware` adapt it to `http.createServer` and Express/Connect.
  */
 export { createProxy } from './create-proxy.js';
 export { DEFAULT_ALLOW } from './allowlist.js';
@@ -10,4 +10,6 @@ export { DEFAULT_SIGNATURE_HEADER, RESPONSE_HEADERS } from './headers.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './options.js';
 export { PROXY_ERROR_CODES, type ProxyErrorCode } from './responses.js';
 export { toNodeHandler, nodeMiddleware, type FetchHandler, type NodeAdapterOptions, type NodeMiddleware, type NodeRequestListener } from './node.js';
+export type { CurrentUser, CurrentUserResolver } from './ownership.js';
+export type { OwnerCacheOptions } from './owner-cache.js';
 export type { AllowRule, AuthorizeContext, AuthorizeHook, ProxyHandler, ProxyLogEntry, ProxyLogger, ProxyMethod, ProxyOptions } from './types.js';

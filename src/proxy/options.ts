@@ -1,10 +1,12 @@
 /** Checking `createProxy`'s options once, at creation. */
-import { invalidArgument } from '../errors.js';
+import { invalidArgument, WalletError } from '../errors.js';
 import { compileRules, DEFAULT_ALLOW, type CompiledRule } from './allowlist.js';
 import { DEFAULT_SIGNATURE_HEADER, forwardedHeaderNames } from './headers.js';
 import { canonicalSegments } from './path.js';
 import { ProxyRefusal } from './responses.js';
-import type { AuthorizeHook, ProxyLogger, ProxyOptions } from './types.js';
+import { ownershipCheck, type OwnershipCheck } from './ownership.js';
+import { serviceClient } from './service.js';
+import type { AllowRule, AuthorizeHook, ProxyLogger, ProxyOptions } from './types.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -17,6 +19,11 @@ export interface ProxyConfig {
   readonly secrets: readonly Uint8Array[];
   readonly rules: readonly CompiledRule[];
   readonly authorize: AuthorizeHook | undefined;
+  readonly ownership: OwnershipCheck | undefined;
+  /** `false` only with `dangerouslyAllowEveryCaller`: nothing is checked. */
+  readonly checked: boolean;
+  /** `METHOD pattern` of the routes forwarded although they name no id. */
+  readonly unscoped: ReadonlySet<string>;
   readonly maxBodyBytes: number;
   readonly timeoutMs: number;
   readonly fetch: (input: string, init: RequestInit) => Promise<Response>;
@@ -75,24 +82,56 @@ export function resolveOptions(options: ProxyOptions): ProxyConfig {
     prefix = '/' + segments.join('/');
   }
   if (options.authorize !== undefined && typeof options.authorize !== 'function') throw invalidArgument('authorize', 'a function');
+  if (options.currentUser !== undefined && typeof options.currentUser !== 'function') throw invalidArgument('currentUser', 'a function (request) => {customerId} | null');
+  const open = options.dangerouslyAllowEveryCaller;
+  if (open !== undefined && open !== true) throw invalidArgument('dangerouslyAllowEveryCaller', 'true or absent');
+  if (open === true && (options.authorize !== undefined || options.currentUser !== undefined)) {
+    throw invalidArgument('dangerouslyAllowEveryCaller', 'absent when currentUser or authorize is given');
+  }
+  if (open !== true && options.authorize === undefined && options.currentUser === undefined) {
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      'createProxy needs an authorization rule: currentUser (ownership checks: each user reaches only their own customer, accounts, credentials, sessions, quotes, cards, keys and transactions) or authorize. Without one any visitor could read every customer\'s data. For a proxy no user can reach, pass dangerouslyAllowEveryCaller: true.',
+    );
+  }
+  const unscopedRules = options.allowUnscoped === undefined ? [] : compileRules(options.allowUnscoped);
+  if (options.ownershipCache !== undefined) {
+    const { ttlMs, maxEntries } = options.ownershipCache;
+    positiveInteger(ttlMs, 'ownershipCache.ttlMs', 1);
+    positiveInteger(maxEntries, 'ownershipCache.maxEntries', 1);
+  }
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw invalidArgument('fetch', 'a function');
   if (options.logger !== undefined && options.logger !== false && typeof options.logger !== 'function') {
     throw invalidArgument('logger', 'a function or false');
   }
   if (options.forwardHeaders !== undefined && !Array.isArray(options.forwardHeaders)) throw invalidArgument('forwardHeaders', 'an array of header names');
   const injectedFetch = options.fetch;
+  const fetchFn: ProxyConfig['fetch'] = injectedFetch ?? ((input, init) => globalThis.fetch(input, init));
+  const timeoutMs = positiveInteger(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+  const baseHref = url.href.replace(/\/+$/, '');
+  const ownership =
+    options.currentUser === undefined
+      ? undefined
+      : ownershipCheck(serviceClient({ baseUrl: baseHref, authorization: `Basic ${token}`, fetch: fetchFn, timeoutMs }), options.currentUser, options.ownershipCache);
   return {
-    baseUrl: url.href.replace(/\/+$/, ''),
+    baseUrl: baseHref,
     authorization: `Basic ${token}`,
     secrets,
     rules: compileRules(options.allow ?? DEFAULT_ALLOW),
     authorize: options.authorize,
+    ownership,
+    checked: open !== true,
+    unscoped: new Set(unscopedRules.map(ruleKey)),
     maxBodyBytes: positiveInteger(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES),
-    timeoutMs: positiveInteger(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
-    fetch: injectedFetch ?? ((input, init) => globalThis.fetch(input, init)),
+    timeoutMs,
+    fetch: fetchFn,
     logger: options.logger === false ? undefined : (options.logger ?? defaultLogger),
     prefix,
     prefixSegments,
     forwarded: forwardedHeaderNames(options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER, options.forwardHeaders ?? []),
   };
+}
+
+export function ruleKey(rule: Pick<AllowRule, 'method' | 'pattern'>): string {
+  return `${rule.method} ${rule.pattern}`;
 }

@@ -1,4 +1,6 @@
 /** Public types of `embedded-wallet-signer/proxy`. */
+import type { CurrentUserResolver } from './ownership.js';
+import type { OwnerCacheOptions } from './owner-cache.js';
 
 /** The methods the proxy forwards; any other method is answered `405`. */
 export type ProxyMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -19,12 +21,13 @@ export interface AllowRule {
  *
  * Ids come from three places: the path placeholders (by name: `{customerId}`, `{accountId}`, …),
  * the query (`customerId`, `accountId`, `fundingSourceId`, `senderAccountIdentifier` → accountId)
- * and the JSON body (`customerId`, `accountId`, `internalAccountId`, `source.accountId`,
- * `source.customerId`, `cardId`, `fundingSource`/`fundingSourceId`). When one kind of id appears
+ * and the JSON body (`customerId`, `cardholderId` → customerId, `accountId`, `internalAccountId`,
+ * `source.accountId`, `source.customerId`, `cardId`, `fundingSource`/`fundingSourceId`). When one kind of id appears
  * more than once with different values the proxy refuses the request (`400 INVALID_INPUT`) before
  * the hook runs, so each field below is the only value of that kind the request names.
- * An id the request does not name is `undefined`: a hook that confines users must refuse when the
- * id it checks is absent (e.g. `GET /transactions` without `customerId` lists the whole platform).
+ * An id the request does not name is `undefined`. A request that names no id at all (e.g.
+ * `GET /transactions` without a filter lists the whole platform) is refused by the proxy itself
+ * (`403`) unless its route is in `allowUnscoped`.
  */
 export interface AuthorizeContext {
   readonly method: ProxyMethod;
@@ -43,6 +46,8 @@ export interface AuthorizeContext {
   readonly cardId?: string;
   /** A card funding source; in the spec this is an internal account id. */
   readonly fundingSourceId?: string;
+  /** From a `{transactionId}` placeholder (routes an app adds, e.g. `GET /transactions/{transactionId}`). */
+  readonly transactionId?: string;
   /** The parsed JSON body, when the request has one. */
   readonly body?: unknown;
 }
@@ -79,7 +84,29 @@ export interface ProxyOptions {
   readonly clientSecret: string;
   /** The routes that are forwarded. Default {@link DEFAULT_ALLOW}; extend it with `[...DEFAULT_ALLOW, …]`. */
   readonly allow?: readonly AllowRule[];
+  /**
+   * The signed-in user of a request: turns on the ownership checks (every id the request names must
+   * be this user's customer, accounts, or things of theirs, looked up with the platform
+   * credentials; `null` → `401 LOGIN_REQUIRED`). See `src/proxy/README.md`.
+   */
+  readonly currentUser?: CurrentUserResolver;
+  /** The ownership lookups' cache: `{ ttlMs }` (default 60 000) and `{ maxEntries }` (default 10 000). */
+  readonly ownershipCache?: OwnerCacheOptions;
+  /** A further rule, run after the ownership checks (or alone). `true` forwards. */
   readonly authorize?: AuthorizeHook;
+  /**
+   * Routes that may be forwarded although the request names no customer, account or other id
+   * (refused with `403` otherwise, even when `authorize` says yes). Default none: every route of
+   * {@link DEFAULT_ALLOW} names one when the library calls it.
+   */
+  readonly allowUnscoped?: readonly AllowRule[];
+  /**
+   * Forward every allowlisted call of every caller, without `currentUser` or `authorize`: any
+   * visitor then reads every customer's accounts and transactions. Only for a proxy that is not
+   * reachable by users (tests, a trusted internal network). Without it, `createProxy` refuses to be
+   * created unless `currentUser` or `authorize` is given.
+   */
+  readonly dangerouslyAllowEveryCaller?: true;
   /** Largest request body accepted, in bytes. Default 1 MiB (1 048 576). */
   readonly maxBodyBytes?: number;
   /** Time allowed for the whole upstream exchange (headers and body), in ms. Default 30 000. */

@@ -1,5 +1,5 @@
 /**
- * The demo's confinement (demo/server/authorize.ts behind the proxy at `/api`), over HTTP against
+ * The demo's confinement (the proxy's ownership checks, `createProxy({ currentUser })`, at `/api`), over HTTP against
  * the real stack: user A owns a wallet with a session, a card, a quote and a delegated key; user B
  * (another browser, another customer) can reach none of it, a browser without the demo cookie
  * reaches nothing, a request that names no id is refused, and A's own calls go through.
@@ -112,19 +112,23 @@ const OF_A_FORBIDDEN: Call[] = [
   call("funding A's wallet", 'POST', () => `/api/sandbox/internal-accounts/${enc(a.walletId)}/fund`, () => ({ amount: 1 })),
 ];
 
-/** A's ids the proxy cannot tie to a customer by itself: looked up, and unknown-to-B → 404. */
+/** A's credential and session: the service lists them per wallet only, so not-B's and unknown look alike → 404. */
 const OF_A_NOT_FOUND: Call[] = [
   call("challenge on A's credential", 'POST', () => `/api/auth/credentials/${enc(ofA.credentialId)}/challenge`, () => ({}), 'AUTH_METHOD_NOT_FOUND'),
   call("verify on A's credential", 'POST', () => `/api/auth/credentials/${enc(ofA.credentialId)}/verify`, () => ({ type: 'EMAIL_OTP', encryptedOtpBundle: 'x' }), 'AUTH_METHOD_NOT_FOUND'),
   call("delete A's credential", 'DELETE', () => `/api/auth/credentials/${enc(ofA.credentialId)}`, undefined, 'AUTH_METHOD_NOT_FOUND'),
   call("delete A's session", 'DELETE', () => `/api/auth/sessions/${enc(ofA.sessionId)}`, undefined, 'SESSION_NOT_FOUND'),
   call("refresh A's session", 'POST', () => `/api/auth/sessions/${enc(ofA.sessionId)}/refresh`, () => ({}), 'SESSION_NOT_FOUND'),
-  call("A's quote read", 'GET', () => `/api/quotes/${enc(ofA.quoteId)}`, undefined, 'QUOTE_NOT_FOUND'),
-  call("A's quote execute", 'POST', () => `/api/quotes/${enc(ofA.quoteId)}/execute`, undefined, 'QUOTE_NOT_FOUND'),
-  call("A's card read", 'GET', () => `/api/cards/${enc(ofA.cardId)}`, undefined, 'NOT_FOUND'),
-  call("a delegated key for A's card on B's wallet", 'POST', () => '/api/auth/delegated-keys', () => ({ cardId: ofA.cardId, internalAccountId: b.walletId, nickname: 'B' }), 'NOT_FOUND'),
-  call("A's delegated key read", 'GET', () => `/api/auth/delegated-keys/${enc(ofA.delegatedKeyId)}`, undefined, 'NOT_FOUND'),
-  call("A's delegated key revoke", 'DELETE', () => `/api/auth/delegated-keys/${enc(ofA.delegatedKeyId)}`, undefined, 'NOT_FOUND'),
+];
+
+/** A's quote, card and delegated key: looked up one by one, found to be A's → 403. */
+const OF_A_LOOKED_UP: Call[] = [
+  call("A's quote read", 'GET', () => `/api/quotes/${enc(ofA.quoteId)}`),
+  call("A's quote execute", 'POST', () => `/api/quotes/${enc(ofA.quoteId)}/execute`),
+  call("A's card read", 'GET', () => `/api/cards/${enc(ofA.cardId)}`),
+  call("a delegated key for A's card on B's wallet", 'POST', () => '/api/auth/delegated-keys', () => ({ cardId: ofA.cardId, internalAccountId: b.walletId, nickname: 'B' })),
+  call("A's delegated key read", 'GET', () => `/api/auth/delegated-keys/${enc(ofA.delegatedKeyId)}`),
+  call("A's delegated key revoke", 'DELETE', () => `/api/auth/delegated-keys/${enc(ofA.delegatedKeyId)}`),
 ];
 
 function send(browser: Browser, { method, path, body }: Call): Promise<Answer> {
@@ -138,7 +142,7 @@ function expectNothingOfA(answer: Answer): void {
 }
 
 describe("user B and user A's things", () => {
-  it.each(OF_A_FORBIDDEN)('$label → 403 FORBIDDEN', async (row) => {
+  it.each([...OF_A_FORBIDDEN, ...OF_A_LOOKED_UP])('$label → 403 FORBIDDEN', async (row) => {
     const answer = await send(b.browser, row);
     expect([answer.status, answer.json?.code], answer.text).toEqual([403, 'FORBIDDEN']);
     expectNothingOfA(answer);
@@ -150,10 +154,14 @@ describe("user B and user A's things", () => {
     expectNothingOfA(answer);
   });
 
-  it("an id of A's is refused the same way when asked again (no negative answer is remembered as yes)", async () => {
+  it("an id of A's is refused the same way when asked again (cached owners stay A's)", async () => {
     for (const row of OF_A_NOT_FOUND) {
       const answer = await send(b.browser, row);
       expect([answer.status, answer.json?.code], row.label).toEqual([404, row.code]);
+    }
+    for (const row of OF_A_LOOKED_UP) {
+      const answer = await send(b.browser, row);
+      expect([answer.status, answer.json?.code], row.label).toEqual([403, 'FORBIDDEN']);
     }
   });
 
@@ -161,7 +169,7 @@ describe("user B and user A's things", () => {
     const other = new Browser(stack.url);
     expect((await other.post('/demo/signin', { email: b.me.customer.email })).status).toBe(200);
     expect((await other.get(`/api/customers/${enc(a.customerId)}`)).status).toBe(403);
-    expect((await other.get(`/api/quotes/${enc(ofA.quoteId)}`)).status).toBe(404);
+    expect((await other.get(`/api/quotes/${enc(ofA.quoteId)}`)).status).toBe(403);
   });
 
   it("nothing of A's changed upstream", async () => {
@@ -191,6 +199,7 @@ describe('no demo cookie', () => {
     const calls: Call[] = [
       ...OF_A_FORBIDDEN,
       ...OF_A_NOT_FOUND,
+      ...OF_A_LOOKED_UP,
       call("B's own accounts", 'GET', () => `/api/internal-account?customerId=${enc(b.customerId)}`),
       call('transactions with no filter', 'GET', () => '/api/transactions'),
     ];
@@ -210,7 +219,7 @@ describe('a request naming no id where one is needed', () => {
     call('GET /auth/sessions with no accountId', 'GET', () => '/api/auth/sessions'),
     call('GET /auth/delegated-keys with no filter', 'GET', () => '/api/auth/delegated-keys'),
     call('POST /quotes with no source', 'POST', () => '/api/quotes', () => ({ destination: { destinationType: 'ACCOUNT', accountId: b.usdcId }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1 })),
-    call('POST /cards with no funding source', 'POST', () => '/api/cards', () => ({ cardholderId: b.customerId })),
+    call('POST /cards with neither cardholder nor funding source', 'POST', () => '/api/cards', () => ({ maxSpendPerDay: 100 })),
   ];
 
   it.each(NO_ID)('$label → 403 FORBIDDEN (B is logged in)', async (row) => {
@@ -311,6 +320,6 @@ describe("A's own calls go through", () => {
     });
     expect(executed.status, executed.text).toBe(200);
     // B's quote execute of the same quote is still refused.
-    expect((await b.browser.post(`/api/quotes/${enc(quote.json.id)}/execute`)).status).toBe(404);
+    expect((await b.browser.post(`/api/quotes/${enc(quote.json.id)}/execute`)).status).toBe(403);
   });
 });

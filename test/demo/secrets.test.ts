@@ -133,7 +133,7 @@ describe('the dev server refuses server code', () => {
     'src/proxy/create-proxy.ts': 'createProxy',
     'demo/server/stack.ts': 'startDemoStack',
     'demo/server/upstream.ts': 'createUpstream',
-    'demo/server/authorize.ts': 'createAuthorize',
+    'src/proxy/ownership.ts': 'ownershipCheck',
   };
   it('the markers looked for are in those files (so their absence means something)', () => {
     for (const [file, marker] of Object.entries(MARKERS)) expect(readFileSync(REPO + file, 'utf8'), file).toContain(marker);
@@ -147,13 +147,13 @@ describe('the dev server refuses server code', () => {
     '/src/proxy/index.ts',
     '/server/stack.ts',
     '/server/upstream.ts',
-    '/server/authorize.ts',
+    '/server/demo-api.ts',
     '/demo/server/stack.ts',
     '/src/../server/stack.ts',
     '/%2e%2e/src/sandbox/server.ts',
     '/..%2fsrc/sandbox/server.ts',
     // By file system path, with Vite's query suffixes.
-    ...['src/sandbox/server.ts', 'src/sandbox/index.ts', 'src/proxy/index.ts', 'src/proxy/create-proxy.ts', 'demo/server/stack.ts', 'demo/server/upstream.ts', 'demo/server/authorize.ts'].flatMap((file) =>
+    ...['src/sandbox/server.ts', 'src/sandbox/index.ts', 'src/proxy/index.ts', 'src/proxy/create-proxy.ts', 'demo/server/stack.ts', 'demo/server/upstream.ts', 'src/proxy/ownership.ts'].flatMap((file) =>
       ['', '?raw', '?import', '?import&raw', '?url', '?raw??', '?inline', '?worker_file&type=module', '?t=1'].map((q) => `/@fs${root}/${file}${q}`),
     ),
     `/@fs${root}/src/errors.ts/../sandbox/server.ts`,

@@ -147,7 +147,7 @@ describe('prefix and extension', () => {
 });
 
 describe('options are checked at creation', () => {
-  const base = { baseUrl: 'http://127.0.0.1:1/2025-10-13', clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };
+  const base = { baseUrl: 'http://127.0.0.1:1/2025-10-13', clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, dangerouslyAllowEveryCaller: true } as const;
   const bad: [string, Record<string, unknown>][] = [
     ['baseUrl not a URL', { baseUrl: 'not a url' }],
     ['baseUrl with credentials', { baseUrl: 'http://u:p@127.0.0.1/x' }],

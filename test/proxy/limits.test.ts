@@ -81,7 +81,7 @@ describe('upstream failures', () => {
     const { port } = silent.address() as AddressInfo;
     try {
       const lines: string[] = [];
-      const proxy = createProxy({ baseUrl: `http://127.0.0.1:${port}/v`, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, timeoutMs: 200, logger: (l) => lines.push(l) });
+      const proxy = createProxy({ dangerouslyAllowEveryCaller: true, baseUrl: `http://127.0.0.1:${port}/v`, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, timeoutMs: 200, logger: (l) => lines.push(l) });
       const started = Date.now();
       const response = await proxy(new Request(`http://app.test/customers/${CUSTOMER}`));
       expect(Date.now() - started).toBeLessThan(5000);
@@ -96,6 +96,7 @@ describe('upstream failures', () => {
 
   it('times out even when an injected fetch ignores the abort signal', async () => {
     const proxy = createProxy({
+    dangerouslyAllowEveryCaller: true,
       baseUrl: 'https://service.test',
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
@@ -129,7 +130,7 @@ describe('upstream failures', () => {
     const closed = await startUpstream();
     const url = closed.url;
     await closed.close();
-    const proxy = createProxy({ baseUrl: url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, logger: false });
+    const proxy = createProxy({ dangerouslyAllowEveryCaller: true, baseUrl: url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, logger: false });
     const response = await proxy(new Request(`http://app.test/customers/${CUSTOMER}`));
     expect(response.status).toBe(502);
     const body = await errorBody(response);
@@ -154,6 +155,7 @@ describe('upstream failures', () => {
   it('uses an injected fetch, and maps its rejection to 502', async () => {
     const targets: string[] = [];
     const proxy = createProxy({
+    dangerouslyAllowEveryCaller: true,
       baseUrl: 'https://service.test/2025-10-13/',
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
@@ -175,6 +177,7 @@ describe('upstream failures', () => {
   it('stops waiting for the service when the caller aborts', async () => {
     let upstreamAborted = false;
     const proxy = createProxy({
+    dangerouslyAllowEveryCaller: true,
       baseUrl: 'https://service.test',
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,

@@ -116,7 +116,7 @@ describe('proxy in front of the real local sandbox', () => {
   });
 
   it("the sandbox's own error answers pass through unchanged (wrong credentials → 401)", async () => {
-    const wrong = createProxy({ baseUrl: sandbox.url, clientId: CLIENT_ID, clientSecret: 'not-the-secret', logger: false });
+    const wrong = createProxy({ dangerouslyAllowEveryCaller: true, baseUrl: sandbox.url, clientId: CLIENT_ID, clientSecret: 'not-the-secret', logger: false });
     const response = await wrong(new Request(`http://app.test/customers/${customerId}`));
     expect(response.status).toBe(401);
     const body = (await response.json()) as { code: string };

@@ -129,7 +129,7 @@ describe('the credentials never leave the proxy towards the caller or the log', 
   it('the default logger writes one console.info line per request, without secrets', async () => {
     const info = vi.spyOn(console, 'info').mockImplementation(() => undefined);
     try {
-      const proxy = createProxy({ baseUrl: upstream.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+      const proxy = createProxy({ dangerouslyAllowEveryCaller: true, baseUrl: upstream.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
       await proxy(new Request(`http://app.test/customers/${CUSTOMER}`, { headers: { authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}` } }));
       await proxy(new Request('http://app.test/customers'));
       expect(info).toHaveBeenCalledTimes(2);
@@ -145,13 +145,14 @@ describe('the credentials never leave the proxy towards the caller or the log', 
   it('logger: false logs nothing; a throwing logger does not break the answer', async () => {
     const info = vi.spyOn(console, 'info').mockImplementation(() => undefined);
     try {
-      const quiet = createProxy({ baseUrl: upstream.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, logger: false });
+      const quiet = createProxy({ dangerouslyAllowEveryCaller: true, baseUrl: upstream.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, logger: false });
       expect((await quiet(new Request(`http://app.test/customers/${CUSTOMER}`))).status).toBe(200);
       expect(info).not.toHaveBeenCalled();
     } finally {
       info.mockRestore();
     }
     const throwing = createProxy({
+    dangerouslyAllowEveryCaller: true,
       baseUrl: upstream.url,
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
@@ -163,7 +164,7 @@ describe('the credentials never leave the proxy towards the caller or the log', 
   });
 
   it('the handler object does not expose the credentials', () => {
-    const proxy = createProxy({ baseUrl: upstream.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, logger: false });
+    const proxy = createProxy({ dangerouslyAllowEveryCaller: true, baseUrl: upstream.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, logger: false });
     const visible = JSON.stringify({ ...proxy, prefix: proxy.prefix, max: proxy.maxBodyBytes }) + String(proxy) + Object.getOwnPropertyNames(proxy).join();
     expectNoSecret(visible, 'handler');
   });

@@ -29,7 +29,7 @@ const consoleLines: string[] = [];
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, log: (line) => sandboxLines.push(line) });
   // No logger option: the proxy's default logger (console.info) is what a deployment gets.
-  const proxy = createProxy({ baseUrl: sandbox.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, prefix: '/api' });
+  const proxy = createProxy({ dangerouslyAllowEveryCaller: true, baseUrl: sandbox.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, prefix: '/api' });
   proxyServer = createServer(toNodeHandler(proxy));
   await new Promise<void>((resolve) => proxyServer.listen(0, '127.0.0.1', resolve));
   proxyUrl = `http://127.0.0.1:${(proxyServer.address() as AddressInfo).port}/api`;

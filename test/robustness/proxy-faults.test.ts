@@ -24,7 +24,7 @@ interface Expected {
 }
 
 async function listenProxy(baseUrl: string, timeoutMs: number, lines: string[]): Promise<{ server: Server; url: string }> {
-  const proxy = createProxy({ baseUrl, clientId: 'platform-id', clientSecret: 'platform-secret-7c1e', timeoutMs, logger: (line) => lines.push(line) });
+  const proxy = createProxy({ dangerouslyAllowEveryCaller: true, baseUrl, clientId: 'platform-id', clientSecret: 'platform-secret-7c1e', timeoutMs, logger: (line) => lines.push(line) });
   const server = createServer(toNodeHandler(proxy));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };

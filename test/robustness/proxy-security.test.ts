@@ -24,7 +24,7 @@ let customerId: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, log: (line) => sandboxLines.push(line) });
-  const proxy = createProxy({ baseUrl: sandbox.url, clientId: 'sandbox-client', clientSecret: 'sandbox-secret', prefix: '/api', maxBodyBytes: MAX_BODY, logger: false });
+  const proxy = createProxy({ dangerouslyAllowEveryCaller: true, baseUrl: sandbox.url, clientId: 'sandbox-client', clientSecret: 'sandbox-secret', prefix: '/api', maxBodyBytes: MAX_BODY, logger: false });
   server = createServer(toNodeHandler(proxy));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;

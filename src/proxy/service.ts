@@ -1,0 +1,120 @@
+/**
+ * The backend's own calls to the service with the platform credentials: the ownership lookups of
+ * the proxy and the provisioning helpers. Server side only. The credentials live only in the
+ * prepared `Authorization` value; errors never carry them, the request or the service's message.
+ */
+import { invalidArgument } from '../errors.js';
+
+export interface ServiceAnswer {
+  readonly status: number;
+  /** Parsed JSON, or `undefined` for an empty or non-JSON body. */
+  readonly body: unknown;
+}
+
+/** The service could not be reached, timed out, or answered something unusable. */
+export class ServiceUnavailable extends Error {
+  override readonly name = 'ServiceUnavailable';
+}
+
+export type ServiceMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface ServiceClient {
+  call(method: ServiceMethod, path: string, options?: { readonly query?: Readonly<Record<string, string>>; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> }): Promise<ServiceAnswer>;
+}
+
+export interface ServiceClientConfig {
+  /** Without a trailing slash. */
+  readonly baseUrl: string;
+  /** `Basic base64(clientId:clientSecret)`. */
+  readonly authorization: string;
+  readonly fetch: (input: string, init: RequestInit) => Promise<Response>;
+  readonly timeoutMs: number;
+}
+
+export function serviceClient(config: ServiceClientConfig): ServiceClient {
+  return {
+    async call(method, path, { query, body, headers } = {}) {
+      const url = new URL(config.baseUrl + path);
+      for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value);
+      const sent: Record<string, string> = { ...headers, Accept: 'application/json', Authorization: config.authorization };
+      if (body !== undefined) sent['Content-Type'] = 'application/json';
+      let status: number;
+      let text: string;
+      try {
+        const response = await config.fetch(url.href, {
+          method,
+          headers: sent,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(config.timeoutMs),
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+        status = response.status;
+        text = await response.text();
+      } catch {
+        // The cause may quote the request: keep only the route.
+        throw new ServiceUnavailable(`The service did not answer ${method} ${path.split('/').slice(0, 3).join('/')}.`);
+      }
+      let parsed: unknown;
+      try {
+        parsed = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return { status, body: parsed };
+    },
+  };
+}
+
+/** Options shared by everything that talks to the service with the platform credentials. */
+export interface ServiceOptions {
+  /** The service's base URL, e.g. `https://api.example.com/2025-10-13` or the local sandbox's URL. */
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Default `globalThis.fetch`, looked up per call. */
+  readonly fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Per call; default 15 000 ms. */
+  readonly timeoutMs?: number;
+}
+
+/** Checks `ServiceOptions` (the same rules as `createProxy`'s) and builds a client. */
+export function clientFromOptions(options: ServiceOptions): ServiceClient {
+  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object');
+  const { baseUrl, clientId, clientSecret } = options;
+  let url: URL;
+  try {
+    url = new URL(String(baseUrl));
+  } catch {
+    throw invalidArgument('baseUrl', 'an http(s) URL string');
+  }
+  if (typeof baseUrl !== 'string' || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.search !== '') {
+    throw invalidArgument('baseUrl', 'an http(s) URL without credentials or query');
+  }
+  if (typeof clientId !== 'string' || clientId === '' || clientId.includes(':') || /[\x00-\x1f\x7f]/.test(clientId)) {
+    throw invalidArgument('clientId', 'a non-empty string without colon or control characters');
+  }
+  if (typeof clientSecret !== 'string' || clientSecret === '' || /[\x00-\x1f\x7f]/.test(clientSecret)) {
+    throw invalidArgument('clientSecret', 'a non-empty string without control characters');
+  }
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw invalidArgument('timeoutMs', 'a positive integer');
+  const injected = options.fetch;
+  return serviceClient({
+    baseUrl: url.href.replace(/\/+$/, ''),
+    authorization: `Basic ${basicToken(clientId, clientSecret)}`,
+    fetch: injected ?? ((input, init) => globalThis.fetch(input, init)),
+    timeoutMs,
+  });
+}
+
+export function basicToken(clientId: string, clientSecret: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(`${clientId}:${clientSecret}`)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** The `data` array of a list answer (`{data:[…]}`), or `[]`. */
+export function listData(answer: ServiceAnswer): Record<string, unknown>[] {
+  const data = (answer.body as { data?: unknown } | undefined)?.data;
+  return Array.isArray(data) ? data.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : [];
+}
