@@ -1,0 +1,159 @@
+/**
+ * Provisioning, on the backend: a customer with an embedded wallet for a user of the app, and the
+ * one JSON document the app hands that user's browser so it can create the wallet.
+ *
+ * ```ts
+ * const { customerId, accountId } = await provisionCustomer(service, {
+ *   platformCustomerId: user.id, email: user.email, fullName: user.name,
+ * });
+ * // store both on the user; later, for the signed-in user's browser:
+ * return bootstrapResponse({ accountId, trustedKeys: [ENCLAVE_KEY_HEX], baseUrl: '/api' });
+ * ```
+ */
+import { invalidArgument, WalletError } from '../errors.js';
+import { clientFromOptions, listData, ServiceUnavailable, type ServiceAnswer, type ServiceClient, type ServiceOptions } from './service.js';
+
+export type { ServiceOptions } from './service.js';
+
+export interface NewCustomer {
+  /** Your own id for this user: unique per platform. Provisioning the same one again returns the same customer. */
+  readonly platformCustomerId: string;
+  readonly email: string;
+  readonly fullName?: string;
+  /** E.164, e.g. `+14155550123`. */
+  readonly phoneNumber?: string;
+  /** Default `INDIVIDUAL`. */
+  readonly customerType?: 'INDIVIDUAL' | 'BUSINESS';
+  /** Default `['USDC']`. */
+  readonly currencies?: readonly string[];
+  /** Further fields of `POST /customers` (region, birthDate, address…), sent as they are. */
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+export interface ProvisionedCustomer {
+  readonly customerId: string;
+  /** The customer's `EMBEDDED_WALLET` internal account: what the browser's wallet signs for. */
+  readonly accountId: string;
+  /** False when the customer already existed (same `platformCustomerId`). */
+  readonly created: boolean;
+}
+
+/** What the browser needs to create its wallet: pass `baseUrl` and `trustedKeys` to `createWallet`. */
+export interface WalletBootstrap {
+  /** The user's embedded wallet account. */
+  readonly accountId: string;
+  /** Enclave public keys (uncompressed P-256 hex) the browser trusts for OTP and export bundles. */
+  readonly trustedKeys: readonly string[];
+  /** Where the proxy is mounted, as the browser reaches it (e.g. `/api`). */
+  readonly baseUrl: string;
+}
+
+const WALLET_ATTEMPTS = 5;
+const WALLET_RETRY_MS = 200;
+
+function serviceError(answer: ServiceAnswer, what: string): WalletError {
+  const body = (typeof answer.body === 'object' && answer.body !== null ? answer.body : {}) as Record<string, unknown>;
+  const code = typeof body.code === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(body.code) ? body.code : 'BAD_RESPONSE';
+  const details = typeof body.details === 'object' && body.details !== null ? (body.details as Record<string, unknown>) : undefined;
+  return new WalletError(code, `${what} answered ${answer.status} ${code}`, { status: answer.status, ...(details ? { details } : {}) });
+}
+
+async function call(service: ServiceClient, ...args: Parameters<ServiceClient['call']>): Promise<ServiceAnswer> {
+  try {
+    return await service.call(...args);
+  } catch (e) {
+    if (e instanceof ServiceUnavailable) throw new WalletError('NETWORK_ERROR', e.message);
+    throw e;
+  }
+}
+
+/**
+ * The customer's embedded wallet account id (the first `EMBEDDED_WALLET` account), or `undefined`
+ * when it has none (yet).
+ */
+export async function findEmbeddedWallet(options: ServiceOptions, customerId: string): Promise<string | undefined> {
+  if (typeof customerId !== 'string' || customerId === '') throw invalidArgument('customerId', 'a non-empty string');
+  return walletOf(clientFromOptions(options), customerId);
+}
+
+async function walletOf(service: ServiceClient, customerId: string): Promise<string | undefined> {
+  const answer = await call(service, 'GET', '/internal-account', { query: { customerId, limit: '100' } });
+  if (answer.status !== 200) throw serviceError(answer, 'GET /internal-account');
+  const wallet = listData(answer).find((a) => a.type === 'EMBEDDED_WALLET' && typeof a.id === 'string' && (a.customerId === undefined || a.customerId === customerId));
+  return wallet === undefined ? undefined : String(wallet.id);
+}
+
+async function existingCustomer(service: ServiceClient, platformCustomerId: string): Promise<string | undefined> {
+  const answer = await call(service, 'GET', '/customers', { query: { platformCustomerId } });
+  if (answer.status !== 200) return undefined;
+  const match = listData(answer).find((c) => c.platformCustomerId === platformCustomerId && typeof c.id === 'string');
+  return match === undefined ? undefined : String(match.id);
+}
+
+/**
+ * Creates the customer (`POST /customers`) and returns it with its embedded wallet. Idempotent on
+ * `platformCustomerId`: when the service answers `409 CONFLICT` for it, the existing customer is
+ * looked up and returned (`created: false`). The wallet is created by the service with the
+ * customer; it is looked for a few times (about a second) before giving up with
+ * `WalletError('BAD_RESPONSE')`. Service refusals are `WalletError`s with the service's
+ * code, `status` and `details` (e.g. `INVALID_INPUT` with `details.errors[]`).
+ */
+export async function provisionCustomer(options: ServiceOptions, customer: NewCustomer): Promise<ProvisionedCustomer> {
+  const service = clientFromOptions(options);
+  if (typeof customer !== 'object' || customer === null) throw invalidArgument('customer', 'an object');
+  if (typeof customer.platformCustomerId !== 'string' || customer.platformCustomerId === '') throw invalidArgument('customer.platformCustomerId', 'a non-empty string');
+  if (typeof customer.email !== 'string' || !customer.email.includes('@')) throw invalidArgument('customer.email', 'an email address');
+  const body = {
+    ...customer.extra,
+    customerType: customer.customerType ?? 'INDIVIDUAL',
+    platformCustomerId: customer.platformCustomerId,
+    email: customer.email,
+    currencies: [...(customer.currencies ?? ['USDC'])],
+    ...(customer.fullName === undefined ? {} : { fullName: customer.fullName }),
+    ...(customer.phoneNumber === undefined ? {} : { phoneNumber: customer.phoneNumber }),
+  };
+  const answer = await call(service, 'POST', '/customers', { body });
+  let customerId: string | undefined;
+  let created = true;
+  if (answer.status === 200 || answer.status === 201) {
+    customerId = typeof (answer.body as { id?: unknown } | undefined)?.id === 'string' ? (answer.body as { id: string }).id : undefined;
+  } else if (answer.status === 409 && (answer.body as { code?: unknown } | undefined)?.code === 'CONFLICT') {
+    customerId = await existingCustomer(service, customer.platformCustomerId);
+    created = false;
+  }
+  if (customerId === undefined) throw serviceError(answer, 'POST /customers');
+
+  for (let attempt = 1; ; attempt++) {
+    const accountId = await walletOf(service, customerId);
+    if (accountId !== undefined) return { customerId, accountId, created };
+    if (attempt >= WALLET_ATTEMPTS) break;
+    await new Promise((resolve) => setTimeout(resolve, WALLET_RETRY_MS));
+  }
+  throw new WalletError('BAD_RESPONSE', 'The customer has no embedded wallet account.');
+}
+
+const HEX_KEY = /^04[0-9a-fA-F]{128}$/;
+
+/**
+ * The browser's bootstrap document, checked: `accountId` non-empty, each trusted key an
+ * uncompressed P-256 public key in hex (`04…`, 130 characters), `baseUrl` a path (`/api`) or an
+ * http(s) URL. Serve it to the signed-in user only (it names their account).
+ */
+export function walletBootstrap(input: WalletBootstrap): WalletBootstrap {
+  if (typeof input !== 'object' || input === null) throw invalidArgument('bootstrap', 'an object');
+  const { accountId, trustedKeys, baseUrl } = input;
+  if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'a non-empty string');
+  if (!Array.isArray(trustedKeys) || trustedKeys.length === 0 || !trustedKeys.every((k) => typeof k === 'string' && HEX_KEY.test(k))) {
+    throw invalidArgument('trustedKeys', 'a non-empty array of uncompressed P-256 public keys in hex (04…, 130 characters)');
+  }
+  if (typeof baseUrl !== 'string' || !(/^\/[^/\\]/.test(baseUrl) || /^https?:\/\//.test(baseUrl))) throw invalidArgument('baseUrl', "a path such as '/api' or an http(s) URL");
+  return { accountId, trustedKeys: [...trustedKeys], baseUrl: baseUrl.replace(/\/+$/, '') };
+}
+
+/** {@link walletBootstrap} as a `200` JSON answer that no cache keeps. */
+export function bootstrapResponse(input: WalletBootstrap): Response {
+  return new Response(JSON.stringify(walletBootstrap(input)), {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
+}
