@@ -88,16 +88,19 @@ export interface Wallet {
   /** Fetches the passkey challenge up front; call `login()` inside the user's click. */
   preparePasskeyLogin(args: { accountId: string; credentialId?: string }): Promise<PasskeyLogin>;
   /**
-   * Loads the passkey code (a chunk of its own, fetched on first use) without any request to the
-   * service. Call it before the click that registers a passkey (e.g. when the screen shows) so that
-   * `registerPasskey` starts the WebAuthn ceremony at once inside the click: browsers that tie the
-   * ceremony to the user's gesture (Safari) refuse it after a wait. `preparePasskeyLogin` loads it too.
+   * Loads the passkey code (a chunk of its own, fetched on first use) and fetches the account's
+   * passkeys (`GET /auth/credentials`), which the next `registerPasskey` for the account sends in
+   * `excludeCredentials`. Call it before the click that registers a passkey (e.g. when the screen
+   * shows, and again after the credentials changed) so that `registerPasskey` starts the WebAuthn
+   * ceremony at once inside the click: browsers that tie the ceremony to the user's gesture (Safari)
+   * refuse it after a wait.
    */
-  preparePasskeyRegistration(): Promise<void>;
+  preparePasskeyRegistration(args: { accountId: string }): Promise<void>;
   /**
    * Creates a passkey and adds it as a credential (needs a session). Call it from the user's click,
-   * after `preparePasskeyRegistration` (or `preparePasskeyLogin`) has resolved: the ceremony then
-   * starts synchronously within the click's task.
+   * after `preparePasskeyRegistration` has resolved: the ceremony then starts synchronously within
+   * the click's task (without it, the account's passkeys are fetched first). An authenticator that
+   * already holds one of the account's passkeys refuses: PASSKEY_CREDENTIAL_ALREADY_EXISTS.
    */
   registerPasskey(args: { accountId: string; nickname: string }): Promise<AuthMethod>;
   /** Adds an SMS_OTP credential (needs a session); `verify(code)` activates it and logs in with it. */
@@ -239,7 +242,7 @@ export function createWallet(config: WalletConfig): Wallet {
     prepareOAuth: (args) => oauth((m) => m.prepareOAuth(ctx, args)),
     completeOAuth: (args) => oauth((m) => m.completeOAuth(ctx, args)),
     preparePasskeyLogin: (args) => passkeys((m) => m.preparePasskeyLogin(ctx, args)),
-    preparePasskeyRegistration: () => passkeys(async () => undefined),
+    preparePasskeyRegistration: (args) => passkeys((m) => m.preparePasskeyRegistration(ctx, args)),
     registerPasskey: (args) => passkeys((m) => m.registerPasskey(ctx, args)),
     addSmsOtp: (args) => otp((m) => m.addOtpCredential(ctx, { ...args, type: 'SMS_OTP' })),
     addEmailOtp: (args) => otp((m) => m.addOtpCredential(ctx, { ...args, type: 'EMAIL_OTP' })),

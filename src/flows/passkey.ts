@@ -1,8 +1,11 @@
 /**
  * Passkeys (wire reference §5.3) through @simplewebauthn/browser.
  *
- * Registration: our own random challenge → `navigator.credentials.create` → signed-retry
+ * Registration: our own random challenge → `navigator.credentials.create` (user verification
+ * required by default, the account's passkeys in `excludeCredentials`) → signed-retry
  * `POST /auth/credentials` (signed by the current session) with the challenge and the attestation.
+ * The account's passkeys come from `GET /auth/credentials`, fetched by `preparePasskeyRegistration`
+ * ahead of the click (else by `registerPasskey` itself, a round trip before the ceremony).
  *
  * Login in two steps so that the ceremony runs inside the user's click (iOS refuses it otherwise):
  * `preparePasskeyLogin` makes the session key and fetches the challenge for its `clientPublicKey`
@@ -11,15 +14,16 @@
  * `/verify` with the challenge's `Request-Id`.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialDescriptorJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { base64urlEncode, utf8Encode } from '../crypto/index.js';
 import { WalletError, invalidArgument } from '../errors.js';
 import { createKeyPlan, parseAuthSession, type KeyPlan, type Session, type WalletContext } from '../session/index.js';
 import type { AuthMethod, AuthSession, PasskeyAuthChallenge } from '../types.js';
 import { ceremonyConditions, webauthnError } from './webauthn-errors.js';
-import { accountIdOf, addCredential, credentialPath, findCredential, refusedAs } from './credentials.js';
+import { accountIdOf, addCredential, credentialPath, findCredential, listCredentials, refusedAs } from './credentials.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_USER_VERIFICATION = 'required';
 const MAX_USER_ID_BYTES = 64;
 
 export interface PasskeyLogin {
@@ -52,9 +56,36 @@ function pageHost(): string | undefined {
   return typeof host === 'string' && host !== '' ? host : undefined;
 }
 
+/** The account's passkeys as WebAuthn descriptors (their `credentialId`, the base64url rawId). */
+async function accountPasskeys(ctx: WalletContext, accountId: string): Promise<PublicKeyCredentialDescriptorJSON[]> {
+  const credentials = await listCredentials(ctx.client, accountId);
+  return credentials.flatMap((c) =>
+    c.type === 'PASSKEY' && typeof c.credentialId === 'string' && c.credentialId !== '' ? [{ type: 'public-key' as const, id: c.credentialId }] : [],
+  );
+}
+
+/** Per wallet and account: the passkeys fetched by `preparePasskeyRegistration`, for the next registration only. */
+const preparedExclusions = new WeakMap<WalletContext, Map<string, PublicKeyCredentialDescriptorJSON[]>>();
+
+/**
+ * Fetches the account's passkeys ahead of the click, so that `registerPasskey` can start the
+ * ceremony at once with them in `excludeCredentials`. Used by the next registration for the
+ * account only: prepare again before another one (the list may have changed).
+ */
+export async function preparePasskeyRegistration(ctx: WalletContext, args: { accountId: string }): Promise<void> {
+  const accountId = accountIdOf(args);
+  const passkeys = await accountPasskeys(ctx, accountId);
+  let byAccount = preparedExclusions.get(ctx);
+  if (byAccount === undefined) preparedExclusions.set(ctx, (byAccount = new Map()));
+  byAccount.set(accountId, passkeys);
+}
+
 /**
  * Creates a passkey and adds it as a PASSKEY credential. The account must have a session here (checked
- * before the ceremony, so the user is never asked for a passkey that cannot be added). Errors:
+ * before the ceremony, so the user is never asked for a passkey that cannot be added). The account's
+ * passkeys go in `excludeCredentials`, so an authenticator that already holds one refuses to make
+ * another (which would replace it on the device and strand the service's credential): that refusal
+ * is PASSKEY_CREDENTIAL_ALREADY_EXISTS, as the service's own for a known credentialId. Errors:
  * NOT_LOGGED_IN, WEBAUTHN_*, PASSKEY_CREDENTIAL_ALREADY_EXISTS, INVALID_INPUT (attestation refused).
  */
 export async function registerPasskey(ctx: WalletContext, args: { accountId: string; nickname: string }): Promise<AuthMethod> {
@@ -62,8 +93,12 @@ export async function registerPasskey(ctx: WalletContext, args: { accountId: str
   const { nickname } = args;
   if (typeof nickname !== 'string' || nickname.trim() === '') throw invalidArgument('nickname', 'a non-empty string');
   if (ctx.sessions.current(accountId) === null) throw new WalletError('NOT_LOGGED_IN', `registering a passkey needs a session for ${accountId}`);
+  // Prepared: no await before the ceremony, which then starts within the caller's task (the click).
+  const prepared = preparedExclusions.get(ctx);
+  const excludeCredentials = prepared?.get(accountId) ?? (await accountPasskeys(ctx, accountId));
+  prepared?.delete(accountId);
   const challenge = randomChallenge();
-  const { rpId, rpName, timeoutMs } = ctx.passkey;
+  const { rpId, rpName, timeoutMs, userVerification = DEFAULT_USER_VERIFICATION } = ctx.passkey;
   const userId = utf8Encode(accountId).slice(0, MAX_USER_ID_BYTES);
   const optionsJSON: PublicKeyCredentialCreationOptionsJSON = {
     challenge,
@@ -75,9 +110,17 @@ export async function registerPasskey(ctx: WalletContext, args: { accountId: str
     ],
     timeout: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     attestation: 'none',
-    authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+    excludeCredentials,
+    authenticatorSelection: { residentKey: 'preferred', userVerification },
   };
-  const response = await ceremony(() => startRegistration({ optionsJSON }));
+  let response: Awaited<ReturnType<typeof startRegistration>>;
+  try {
+    response = await ceremony(() => startRegistration({ optionsJSON }));
+  } catch (error) {
+    // Nothing was sent: the same list serves the next try (unless another was prepared meanwhile).
+    if (prepared !== undefined && !prepared.has(accountId)) prepared.set(accountId, excludeCredentials);
+    throw error;
+  }
   const transports = response.response.transports;
   return addCredential<AuthMethod>(ctx, {
     type: 'PASSKEY',
@@ -122,12 +165,12 @@ export async function preparePasskeyLogin(
   const challenge = parseChallenge(
     await ctx.client.request<unknown>({ method: 'POST', path: credentialPath(credential.id, 'challenge'), body: { clientPublicKey: plan.clientPublicKey } }),
   );
-  const { rpId, timeoutMs } = ctx.passkey;
+  const { rpId, timeoutMs, userVerification = DEFAULT_USER_VERIFICATION } = ctx.passkey;
   const optionsJSON: PublicKeyCredentialRequestOptionsJSON = {
     // simplewebauthn base64url-decodes this back to the bytes the authenticator signs: utf8(challenge).
     challenge: base64urlEncode(utf8Encode(challenge.challenge)),
     allowCredentials: [{ type: 'public-key', id: challenge.credentialId }],
-    userVerification: 'preferred',
+    userVerification,
     timeout: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(rpId !== undefined ? { rpId } : {}),
   };

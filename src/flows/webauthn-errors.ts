@@ -35,6 +35,10 @@ export function webauthnError(error: unknown, conditions: CeremonyConditions): W
   const make = (c: string): WalletError => new WalletError(c, message, { cause: original });
   if (code === 'ERROR_INVALID_RP_ID' || code === 'ERROR_INVALID_DOMAIN' || name === 'SecurityError') return make('WEBAUTHN_RP_ID_MISMATCH');
   if (name === 'AbortError' || code === 'ERROR_CEREMONY_ABORTED') return make('WEBAUTHN_CANCELLED');
+  // Registration only (InvalidStateError from create): the authenticator holds one of excludeCredentials.
+  if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') {
+    return new WalletError('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'this authenticator already holds a passkey of this account', { cause: original });
+  }
   if (name === 'NotAllowedError') {
     return make(conditions.activation === false || conditions.focused === false ? 'WEBAUTHN_NOT_ALLOWED' : 'WEBAUTHN_CANCELLED');
   }

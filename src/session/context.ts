@@ -17,6 +17,11 @@ export interface PasskeyConfig {
   rpName?: string;
   /** Ceremony timeout in ms; default 60 000. */
   timeoutMs?: number;
+  /**
+   * WebAuthn user verification (PIN, biometrics) asked at registration and login; default
+   * `'required'`: a passkey is a wallet factor, and presence alone (a touch) is not the user.
+   */
+  userVerification?: 'required' | 'preferred' | 'discouraged';
 }
 
 export interface WalletContext {

@@ -46,20 +46,75 @@ describe('passkey registration', () => {
     wallet.dispose();
   });
 
-  it('once preparePasskeyRegistration has loaded the passkey code, the ceremony starts within the calling task', async () => {
+  it('once preparePasskeyRegistration has fetched the account\'s passkeys, the ceremony starts within the calling task', async () => {
     authenticator = installAuthenticator(ORIGIN, 'localhost');
     const { accountId } = await env.admin.customer();
     const { wallet, requests } = testWallet(env.sandbox, { passkey: { rpId: 'localhost' } });
     await emailLogin(wallet, accountId);
     const sent = requests.length;
-    await wallet.preparePasskeyRegistration();
-    expect(requests.length).toBe(sent); // loading the code asks the service nothing
+    await wallet.preparePasskeyRegistration({ accountId });
+    expect(requests.slice(sent).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /auth/credentials']); // one request: the list
     const before = authenticator.calls;
     const pending = wallet.registerPasskey({ accountId, nickname: 'Click' });
     // navigator.credentials.create ran before registerPasskey returned: still inside the user's click.
     expect(authenticator.calls).toBe(before + 1);
     expect((await pending).type).toBe('PASSKEY');
     wallet.dispose();
+  });
+
+  it('sends the account\'s passkeys in excludeCredentials and asks for user verification (required by default)', async () => {
+    const { accountId, credential, owner } = await withPasskey();
+    expect(authenticator.lastCreate?.excludeCredentials).toEqual([]); // the first: nothing to exclude
+    expect(authenticator.lastCreate?.authenticatorSelection?.userVerification).toBe('required');
+    // A second device (another authenticator) registers: the first passkey's id, as the service lists it, is excluded.
+    authenticator = installAuthenticator(ORIGIN, 'localhost');
+    await owner.wallet.preparePasskeyRegistration({ accountId });
+    const second = await owner.wallet.registerPasskey({ accountId, nickname: 'Phone' });
+    const excluded = (ids: PublicKeyCredentialCreationOptions | undefined) =>
+      (ids?.excludeCredentials ?? []).map((c) => ({ type: c.type, id: Buffer.from(c.id as ArrayBuffer).toString('base64url') }));
+    expect(excluded(authenticator.lastCreate)).toEqual([{ type: 'public-key', id: credential.credentialId }]);
+    // Without a prepare, registerPasskey fetches the list itself (before the ceremony): both ids are excluded.
+    authenticator = installAuthenticator(ORIGIN, 'localhost');
+    const sent = owner.requests.length;
+    await owner.wallet.registerPasskey({ accountId, nickname: 'Tablet' });
+    expect(owner.requests[sent]).toMatchObject({ method: 'GET', path: '/auth/credentials' });
+    expect(excluded(authenticator.lastCreate).map((c) => c.id).sort()).toEqual([credential.credentialId, second.credentialId].sort());
+    owner.wallet.dispose();
+  });
+
+  it('userVerification is configurable, for registration and login alike', async () => {
+    authenticator = installAuthenticator(ORIGIN, 'localhost');
+    const { accountId } = await env.admin.customer();
+    const { wallet } = testWallet(env.sandbox, { passkey: { rpId: 'localhost', userVerification: 'preferred' } });
+    await emailLogin(wallet, accountId);
+    await wallet.registerPasskey({ accountId, nickname: 'Laptop' });
+    expect(authenticator.lastCreate?.authenticatorSelection?.userVerification).toBe('preferred');
+    await (await wallet.preparePasskeyLogin({ accountId })).login();
+    expect(authenticator.lastGet?.userVerification).toBe('preferred');
+    const strict = testWallet(env.sandbox, { passkey: { rpId: 'localhost' } });
+    await (await strict.wallet.preparePasskeyLogin({ accountId })).login();
+    expect(authenticator.lastGet?.userVerification).toBe('required');
+    wallet.dispose();
+    strict.wallet.dispose();
+  });
+
+  it('the same authenticator again is refused before anything is sent: PASSKEY_CREDENTIAL_ALREADY_EXISTS', async () => {
+    const { accountId, owner } = await withPasskey();
+    await owner.wallet.preparePasskeyRegistration({ accountId });
+    const sent = owner.requests.length;
+    const error = await errorOf(owner.wallet.registerPasskey({ accountId, nickname: 'Laptop again' }));
+    expect(error.code).toBe('PASSKEY_CREDENTIAL_ALREADY_EXISTS');
+    expect(error.cause).toBeInstanceOf(DOMException);
+    expect(error.cause.name).toBe('InvalidStateError');
+    expect(owner.requests.length).toBe(sent); // no POST /auth/credentials
+    expect(authenticator.credentials).toHaveLength(1); // the authenticator made nothing
+    // The prepared list is kept after a refused ceremony: the next try starts at once too.
+    const before = authenticator.calls;
+    const again = owner.wallet.registerPasskey({ accountId, nickname: 'Laptop again' });
+    expect(authenticator.calls).toBe(before + 1);
+    expect((await errorOf(again)).code).toBe('PASSKEY_CREDENTIAL_ALREADY_EXISTS');
+    expect((await owner.wallet.listCredentials(accountId)).filter((c) => c.type === 'PASSKEY')).toHaveLength(1);
+    owner.wallet.dispose();
   });
 
   it('an attestation for another RP ID is refused by the service', async () => {
@@ -143,10 +198,10 @@ describe('passkey login', () => {
       expect(error.cause.name).toBe(name);
     }
     // Registration too.
-    authenticator.fail = 'InvalidStateError';
+    authenticator.fail = 'UnknownError';
     const reg = await errorOf(owner.wallet.registerPasskey({ accountId, nickname: 'again' }));
     expect(reg.code).toBe('WEBAUTHN_FAILED');
-    expect(reg.cause.name).toBe('InvalidStateError');
+    expect(reg.cause.name).toBe('UnknownError');
     // After all that, the prepared challenge still logs in.
     expect((await prepared.login()).credentialType).toBe('PASSKEY');
     owner.wallet.dispose();
@@ -165,6 +220,7 @@ describe('passkey login', () => {
 
   it('several passkeys need credentialId (INVALID_ARGUMENT lists them)', async () => {
     const { accountId, owner, credential } = await withPasskey();
+    authenticator = installAuthenticator(ORIGIN, 'localhost'); // another device: the first one holds a passkey already
     const second = await owner.wallet.registerPasskey({ accountId, nickname: 'Phone' });
     const error = await errorOf(owner.wallet.preparePasskeyLogin({ accountId }));
     expect(error.code).toBe('INVALID_ARGUMENT');

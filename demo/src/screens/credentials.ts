@@ -86,9 +86,6 @@ function addPanel(app: App, s: Status, reload: () => Promise<void>): HTMLElement
   const nickname = h('input', { testid: 'passkey-nickname', value: 'This device', maxlength: 100, required: true });
   const addPasskey = h('button', { type: 'submit', testid: 'add-passkey' }, 'Create passkey');
   const passkeyForm = h('form', { class: 'inline-form' }, field('Passkey name', nickname), addPasskey);
-  // Load the passkey code now, so the ceremony in the click below starts without waiting for a
-  // module (Safari ties navigator.credentials.create to the user's click).
-  void wallet.preparePasskeyRegistration().catch(() => undefined);
   passkeyForm.addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(addPasskey, 'Waiting for the passkey…', async () => {
@@ -118,6 +115,10 @@ export const credentialsScreen: Screen = (app: App, container: HTMLElement) => {
   showFlash(app, s);
   const list = h('ul', { class: 'rows', testid: 'cred-list', 'aria-busy': 'true' });
   const reload = async () => {
+    // The passkey code and the wallet's passkeys (excludeCredentials), fetched before the click so the
+    // ceremony starts inside it (Safari ties navigator.credentials.create to the user's click); again
+    // after every change to the list.
+    void app.wallet!.preparePasskeyRegistration({ accountId: app.accountId }).catch(() => undefined);
     try {
       const credentials = await app.wallet!.listCredentials(app.accountId);
       replace(list, ...credentials.map((c) => credentialRow(app, s, c, reload)));

@@ -5,8 +5,9 @@
  * shared with the HTTP-level authenticator of the sandbox tests (test/sandbox/helpers/webauthn.ts);
  * this one adds the browser API's face (ArrayBuffers, PublicKeyCredential-shaped answers).
  *
- * Test hooks: `fail` throws a DOMException from the next ceremony; `tamperChallenge` makes the next
- * assertion sign another challenge than the one asked for.
+ * Like a real authenticator, create() refuses with InvalidStateError when it holds a credential
+ * listed in `excludeCredentials`. Test hooks: `fail` throws a DOMException from the next ceremony;
+ * `tamperChallenge` makes the next assertion sign another challenge than the one asked for.
  */
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { vi } from 'vitest';
@@ -34,6 +35,8 @@ export class SoftwareAuthenticator {
   calls = 0;
   /** The options of the last get(). */
   lastGet: PublicKeyCredentialRequestOptions | undefined;
+  /** The options of the last create(). */
+  lastCreate: PublicKeyCredentialCreationOptions | undefined;
 
   constructor(
     readonly origin: string,
@@ -51,6 +54,11 @@ export class SoftwareAuthenticator {
     this.calls++;
     this.failure();
     const pk = options.publicKey as PublicKeyCredentialCreationOptions;
+    this.lastCreate = pk;
+    const excluded = new Set((pk.excludeCredentials ?? []).map((c) => Buffer.from(bytes(c.id as BufferSource)).toString('base64url')));
+    if (this.credentials.some((c) => excluded.has(Buffer.from(c.id).toString('base64url')))) {
+      throw new DOMException('The authenticator holds an excluded credential', 'InvalidStateError');
+    }
     const rpId = pk.rp.id ?? this.defaultRpId;
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     const jwk = publicKey.export({ format: 'jwk' });
