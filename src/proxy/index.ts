@@ -14,3 +14,4 @@ export type { CurrentUser, CurrentUserResolver } from './ownership.js';
 export type { OwnerCacheOptions } from './owner-cache.js';
 export type { AllowRule, AuthorizeContext, AuthorizeHook, ProxyHandler, ProxyLogEntry, ProxyLogger, ProxyMethod, ProxyOptions } from './types.js';
 export { provisionCustomer, findEmbeddedWallet, walletBootstrap, bootstrapResponse, type NewCustomer, type ProvisionedCustomer, type WalletBootstrap, type ServiceOptions } from './provision.js';
+export { nextRouteHandlers, expressMiddleware, proxyPlugin, type RouteHandlers, type ProxyVitePlugin, type ConnectServerLike } from './adapters.js';

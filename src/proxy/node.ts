@@ -107,6 +107,13 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
     return;
   }
 
+  // A body parser mounted before the proxy (express.json(), …) has read the body already: its exact
+  // bytes are gone, and forwarding an empty or re-serialised body would break the signed retry.
+  if (!BODYLESS.has(method) && ((req as IncomingMessage & { _body?: unknown })._body === true || req.readableEnded)) {
+    await send(res, refusal(handler, method, rawPath, 'INTERNAL_ERROR', 'The request body was already read by another middleware: mount the proxy before body parsers such as express.json().'), false);
+    return;
+  }
+
   const aborter = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) aborter.abort();

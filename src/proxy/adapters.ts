@@ -1,0 +1,65 @@
+/**
+ * Framework adapters around the fetch-standard proxy. Typed structurally: the package does not
+ * depend on Next.js, Express or Vite.
+ *
+ * - Next.js App Router, `app/api/[...path]/route.ts`:
+ *   `export const { GET, POST, PATCH, DELETE } = nextRouteHandlers(proxy);` with
+ *   `createProxy({ prefix: '/api', … })`. The library calls all four methods: exporting only
+ *   `POST` makes Next answer 405 to the others.
+ * - Express / Connect: `app.use(expressMiddleware(proxy))` (or mounted: `app.use('/api', …)`).
+ *   Mount it before any body parser (`express.json()`): the proxy forwards the body's exact bytes.
+ * - Vite dev server: `plugins: [proxyPlugin(proxy)]` (also `vite preview`).
+ * - Node: `http.createServer(toNodeHandler(proxy))`; fetch runtimes: the proxy itself.
+ */
+import { nodeMiddleware, type FetchHandler, type NodeAdapterOptions, type NodeMiddleware } from './node.js';
+
+/** The request methods the library uses, each answered by the proxy. */
+export interface RouteHandlers {
+  readonly GET: (request: Request) => Promise<Response>;
+  readonly POST: (request: Request) => Promise<Response>;
+  readonly PATCH: (request: Request) => Promise<Response>;
+  readonly DELETE: (request: Request) => Promise<Response>;
+}
+
+/**
+ * Route handlers for a Next.js App Router catch-all (`app/api/[...path]/route.ts`), or any router
+ * that takes one fetch handler per method. Give `createProxy` the route's prefix (`/api`).
+ */
+export function nextRouteHandlers(proxy: FetchHandler): RouteHandlers {
+  const handle = async (request: Request): Promise<Response> => proxy(request);
+  return Object.freeze({ GET: handle, POST: handle, PATCH: handle, DELETE: handle });
+}
+
+/** Express / Connect middleware: `nodeMiddleware` under the name Express users look for. */
+export function expressMiddleware(proxy: FetchHandler, options?: NodeAdapterOptions): NodeMiddleware {
+  return nodeMiddleware(proxy, options);
+}
+
+/** The part of Vite's dev (and preview) server the plugin uses. */
+export interface ConnectServerLike {
+  readonly middlewares: { use(middleware: NodeMiddleware): unknown };
+}
+
+/** A Vite plugin, structurally (`name`, `configureServer`, `configurePreviewServer`). */
+export interface ProxyVitePlugin {
+  readonly name: string;
+  configureServer(server: ConnectServerLike): void;
+  configurePreviewServer(server: ConnectServerLike): void;
+}
+
+/**
+ * Mounts the proxy on Vite's dev server (and `vite preview`), before Vite's own middlewares, so the
+ * app and the proxy share one origin in development: `plugins: [proxyPlugin(proxy)]`.
+ */
+export function proxyPlugin(proxy: FetchHandler, options?: NodeAdapterOptions): ProxyVitePlugin {
+  const middleware = nodeMiddleware(proxy, options);
+  return {
+    name: 'embedded-wallet-signer-proxy',
+    configureServer(server) {
+      server.middlewares.use(middleware);
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(middleware);
+    },
+  };
+}
