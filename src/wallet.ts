@@ -12,11 +12,12 @@
  * and @simplewebauthn/browser), the actions one chunk. `npm run size` reports both.
  */
 import type { TrustedKeys } from './crypto/index.js';
-import { WalletError, invalidArgument } from './errors.js';
+import { invalidArgument } from './errors.js';
 import type { OAuthLogin } from './flows/oauth.js';
 import type { OtpLogin, OtpType } from './flows/otp.js';
 import type { PasskeyLogin } from './flows/passkey.js';
 import { createKeyStore, type KeyStore } from './keys/index.js';
+import { loadOnFirstUse } from './load-on-first-use.js';
 import { WALLET_CONTEXT, type PasskeyConfig, type WalletContext } from './session/context.js';
 import { createSessionManager, type ManagedSessions } from './session/manager.js';
 import type { Session, SessionEvents } from './session/types.js';
@@ -160,29 +161,7 @@ export interface Wallet {
   readonly [WALLET_CONTEXT]: WalletContext;
 }
 
-/**
- * A module loaded on first use: `load` is a dynamic `import()`, which an app's bundler turns into a
- * chunk fetched at the first call. The returned function runs `use` with the module: synchronously
- * once it is loaded (so that a passkey ceremony started after `preparePasskeyRegistration` stays
- * inside the user's click), else after loading it. A failed load (offline, a deploy replaced the
- * chunk) is NETWORK_ERROR and is tried again on the next call. `use` must return a promise (not throw).
- */
-export function loadOnFirstUse<M>(load: () => Promise<M>, what: string): <R>(use: (module: M) => Promise<R>) => Promise<R> {
-  let loaded: M | undefined;
-  let loading: Promise<M> | undefined;
-  return (use) => {
-    if (loaded !== undefined) return use(loaded);
-    loading ??= load().then(
-      (module) => (loaded = module),
-      (cause: unknown) => {
-        loading = undefined;
-        throw new WalletError('NETWORK_ERROR', `could not load the ${what} code`, { cause });
-      },
-    );
-    return loading.then(use);
-  };
-}
-
+// Each loaded the first time one of its methods is called (src/load-on-first-use.ts).
 const otp = loadOnFirstUse(() => import('./flows/otp.js'), 'one-time-code login');
 const oauth = loadOnFirstUse(() => import('./flows/oauth.js'), 'OAuth login');
 const passkeys = loadOnFirstUse(() => import('./flows/passkey.js'), 'passkey');

@@ -1,16 +1,30 @@
 /**
- * What changes an account's sessions, part two: a login's commit, the refresh, the logout, signing
- * out other devices, and judging a refusal. Same rules as operations.ts: inside the section, from a
- * snapshot, through `commitState`.
+ * What changes an account's sessions, part two: a login's commit, the refresh, signing out other
+ * devices, and judging a refusal. Same rules as operations.ts: inside the section, from a snapshot,
+ * through `commitState`.
+ *
+ * Loaded on first use (a chunk of its own, not in the startup download: restoring sessions and
+ * signing never need it). The manager loads it before the operation enters the account's queue and
+ * lock (manager.ts, `withChanges`), never inside the critical section, so a slow or failed download
+ * holds no lock and cannot delay a logout; nothing here enters the section itself.
+ *
+ * It imports startup code through the session barrel (./index.js), as the flows and actions do: an
+ * app's bundler puts the startup code every lazy chunk shares in one chunk, and a lazy chunk that
+ * reached only part of it (importing view.js directly, say) would split that chunk in two, each part
+ * gzipped on its own (measured: two extra startup chunks cost 1.3 KB gz). The startup-chunks test
+ * (test/size) checks it.
  */
 import { signerFromKey, type SessionKey } from '../crypto/index.js';
 import { WalletError, isWalletError } from '../errors.js';
 import type { AuthSession } from '../types.js';
 import { committed, isExpired, keyIn, removeSessions, type OpsContext } from './operations.js';
 import { sessionFromAnswer } from './records.js';
-import { LAST_ACCOUNT, commitState, readSnapshot, type AccountState, type Snapshot } from './state.js';
+import { LAST_ACCOUNT, commitState, type AccountState, type Snapshot } from './state.js';
 import type { KeyPlan, LoginTicket, Session } from './types.js';
-import { currentOf } from './view.js';
+import { currentOf } from './index.js';
+
+/** This module, as the manager gets it on first use. */
+export type Changes = typeof import('./changes.js');
 
 /**
  * What a refusal of a signed call made with `session` means: 'expired' (the answer's Date showed it),
@@ -121,35 +135,6 @@ export async function refreshSession(ctx: OpsContext, snap: Snapshot, options: {
   } finally {
     guard.done();
   }
-}
-
-/**
- * Ends every session of the account held here (service first, best effort), then drops them. Run by
- * the logout, or by whichever operation first enters the section while a logout is pending (the tab
- * that asked may be waiting behind it, or closed).
- */
-export async function endAll(ctx: OpsContext, snap: Snapshot): Promise<boolean> {
-  const held = snap.state.sessions;
-  if (held.length === 0) return false;
-  const now = ctx.clock.now();
-  await Promise.allSettled(
-    held.filter((s) => !isExpired(s, now)).map(async (s) => {
-      const key = await ctx.keyStore.get(s.publicKeyHex);
-      if (key) await ctx.service.end(s.id, signerFromKey(key));
-    }),
-  );
-  // The logout wins: it writes over whatever generation it finds (only the realm-lock fallback lets
-  // another tab commit in between).
-  let written: AccountState | undefined;
-  for (let from = snap; !written; from = await readSnapshot(ctx.keyStore.meta, snap.state.accountId)) {
-    written = await commitState(ctx.keyStore.meta, from, { sessions: [], current: null, change: 'logout' }, { ignoreLogout: true });
-  }
-  for (const s of held) {
-    await ctx.keyStore.delete(s.publicKeyHex).catch(() => undefined);
-    ctx.keyStore.invalidate(s.publicKeyHex);
-  }
-  committed(ctx, written);
-  return true;
 }
 
 /** Ends the account's active sessions that this browser does not hold; how many. */

@@ -1,9 +1,8 @@
 /**
- * The first look at storage: migrate the old layout, adopt every stored account state (silently:
+ * The first look at storage: migrate the old layout (loaded only when found), adopt every stored account state (silently:
  * nothing changed), then, in each account's section, drop what expired or lost its key (with their
  * events), and delete keys that no state names.
  */
-import { migrateOldLayout } from './migrate.js';
 import { readAll, type Snapshot } from './state.js';
 import { expireSessions, removeSessions, type OpsContext } from './operations.js';
 
@@ -14,7 +13,9 @@ export async function loadStored(ctx: OpsContext, run: <T>(accountId: string, fn
   const { keyStore, view } = ctx;
   let stored = await readAll(keyStore.meta);
   if (stored.oldLayout) {
-    await migrateOldLayout(keyStore.meta).catch(() => undefined);
+    // Version 0.1's records: the converter is a chunk of its own, downloaded only here (once per
+    // browser that still has them). Should it fail to load or to convert, the next load tries again.
+    await import('./migrate.js').then((m) => m.migrateOldLayout(keyStore.meta)).catch(() => undefined);
     stored = await readAll(keyStore.meta);
   }
   const { states, lastAccountId } = stored;

@@ -36,13 +36,13 @@
 import { signerFromKey, type SessionKey } from '../crypto/index.js';
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';
 import { loadBoundKey } from '../keys/index.js';
+import { loadOnFirstUse } from '../load-on-first-use.js';
 import { ALL, createTabChannel } from './channel.js';
 import { createCriticalSections } from './critical-section.js';
 import { createEmitter } from './emitter.js';
 import { browserHost, type SessionHost } from './host.js';
 import { loadStored } from './load.js';
-import { addSession, endAll, endOthers, judge, rejection } from './changes.js';
-import { createCancellers, expireSessions, removeSessions, type OpsContext } from './operations.js';
+import { createCancellers, endAll, expireSessions, removeSessions, type OpsContext } from './operations.js';
 import { expiresAtMs, parseAuthSession, parseStoredSession, sessionFromAnswer } from './records.js';
 import { createRefresher } from './refresher.js';
 import { createSchedule } from './schedule.js';
@@ -55,6 +55,17 @@ import { createView, currentOf, pickSession } from './view.js';
 export type { ManagedSessions, SessionManagerOptions } from './types.js';
 
 const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': 'logout', expired: 'expired', revoked: 'revoked' };
+
+/**
+ * The rarer changes (a login's commit, refresh, signing out other devices, judging a refusal:
+ * changes.ts) are a chunk of their own, loaded on first use. Always before the operation calls
+ * `run`: the download happens outside the account's queue and lock, so it can neither hold the
+ * section (a logout never waits for it) nor deadlock, and operations enter the section in the order
+ * they call `run`, as before. What restoring, signing, expiry and logout need stays in the startup
+ * code (operations.ts): a logout works offline, and a pending logout is carried out inside `run`
+ * without loading anything.
+ */
+const withChanges = loadOnFirstUse(() => import('./changes.js'), 'session');
 
 export function createSessionManager(options: SessionManagerOptions): ManagedSessions {
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object');
@@ -96,7 +107,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   let started = false;
   let disposed = false;
   const detach: Array<() => void> = [];
-  const refresher = createRefresher({ ctx, run, schedule, disposed: () => disposed });
+  const refresher = createRefresher({ ctx, run, changes: withChanges, schedule, disposed: () => disposed });
 
   /** Reads the account's stored state: the picture follows, stale operations are cancelled. */
   async function observe(accountId: string): Promise<Snapshot> {
@@ -204,7 +215,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       throw invalidArgument('key', 'the session key whose publicKeyHex is session.publicKeyHex');
     }
     await ensureLoaded();
-    await run(parsed.accountId, (snap) => addSession(ctx, snap, parsed, key, ticket));
+    await withChanges((m) => run(parsed.accountId, (snap) => m.addSession(ctx, snap, parsed, key, ticket)));
     lastAccountId = parsed.accountId;
   }
 
@@ -267,7 +278,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       await ensureLoaded();
       const account = accountOf(accountId);
       // Logins in flight (any tab) first: their sessions are this browser's, not other devices'.
-      return sections.logins(account, 'exclusive', () => run(account, (snap) => endOthers(ctx, snap)));
+      return withChanges((m) => sections.logins(account, 'exclusive', () => run(account, (snap) => m.endOthers(ctx, snap))));
     },
     loggingIn(accountId, fn) {
       if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'a non-empty string');
@@ -290,10 +301,14 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     },
     async rejected(session, error) {
       if (!view.get(session.accountId).sessions.some((s) => s.id === session.id)) return error;
-      const verdict = await judge(ctx, session, error);
+      // Without the judging code (it could not be downloaded) the error stands, as when the
+      // service cannot be asked.
+      const m = await withChanges(async (loaded) => loaded).catch(() => undefined);
+      if (m === undefined) return error;
+      const verdict = await m.judge(ctx, session, error);
       if (verdict === undefined) return error;
       await run(session.accountId, (snap) => removeSessions(ctx, snap, new Set([session.id]), verdict));
-      return rejection(verdict, session, error);
+      return m.rejection(verdict, session, error);
     },
     on(event, listener) {
       return events.on(event, listener);

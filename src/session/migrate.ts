@@ -1,8 +1,12 @@
-/** Version 0.1's storage layout, converted once (loaded only when such records are found). */
+/**
+ * Version 0.1's storage layout, converted once: a chunk of its own, loaded only when such records are
+ * found (load.ts). Like changes.ts, it takes startup code through the session barrel (./index.js).
+ */
 import type { MetadataStore } from '../keys/index.js';
 import { isRecord } from '../types.js';
+import { ACCOUNT_PREFIX } from './index.js';
 import { parseStoredSession } from './records.js';
-import { ACCOUNT_PREFIX, type AccountState } from './state.js';
+import type { AccountState } from './state.js';
 import type { Session } from './types.js';
 
 /**

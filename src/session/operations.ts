@@ -1,9 +1,13 @@
 /**
- * What changes an account's sessions, part one: dropping expired, evicted or revoked sessions (the
- * rest, login, refresh, logout, other devices, is in changes.ts), and the context they share. Each function runs inside the account's critical section (the caller enters
- * it; none of these enter it again) and starts from a snapshot read there; each commit goes through
- * `commitState`, which refuses a stale snapshot.
+ * What changes an account's sessions, part one: dropping expired, evicted or revoked sessions, the
+ * logout (the rest, login, refresh, other devices, is in changes.ts, loaded on first use), and the
+ * context they share. The logout stays here, in the startup code: it must work offline and is run
+ * by whichever operation first enters the section while a logout is pending. Each function runs
+ * inside the account's critical section (the caller enters it; none of these enter it again) and
+ * starts from a snapshot read there; each commit goes through `commitState`, which refuses a stale
+ * snapshot.
  */
+import { signerFromKey } from '../crypto/index.js';
 import { WalletError, isWalletError } from '../errors.js';
 import { loadBoundKey, type KeyStore, type StoredKey } from '../keys/index.js';
 import type { TabChannel } from './channel.js';
@@ -11,7 +15,7 @@ import type { SessionHost } from './host.js';
 import { expiresAtMs } from './records.js';
 import type { ServerClock } from './server-clock.js';
 import type { SessionService } from './service.js';
-import { commitState, type AccountState, type Change, type Snapshot } from './state.js';
+import { commitState, readSnapshot, type AccountState, type Change, type Snapshot } from './state.js';
 import type { Session } from './types.js';
 import type { View } from './view.js';
 
@@ -104,3 +108,31 @@ export async function keyIn(ctx: OpsContext, snap: Snapshot, s: Session): Promis
   }
 }
 
+/**
+ * Ends every session of the account held here (service first, best effort), then drops them. Run by
+ * the logout, or by whichever operation first enters the section while a logout is pending (the tab
+ * that asked may be waiting behind it, or closed).
+ */
+export async function endAll(ctx: OpsContext, snap: Snapshot): Promise<boolean> {
+  const held = snap.state.sessions;
+  if (held.length === 0) return false;
+  const now = ctx.clock.now();
+  await Promise.allSettled(
+    held.filter((s) => !isExpired(s, now)).map(async (s) => {
+      const key = await ctx.keyStore.get(s.publicKeyHex);
+      if (key) await ctx.service.end(s.id, signerFromKey(key));
+    }),
+  );
+  // The logout wins: it writes over whatever generation it finds (only the realm-lock fallback lets
+  // another tab commit in between).
+  let written: AccountState | undefined;
+  for (let from = snap; !written; from = await readSnapshot(ctx.keyStore.meta, snap.state.accountId)) {
+    written = await commitState(ctx.keyStore.meta, from, { sessions: [], current: null, change: 'logout' }, { ignoreLogout: true });
+  }
+  for (const s of held) {
+    await ctx.keyStore.delete(s.publicKeyHex).catch(() => undefined);
+    ctx.keyStore.invalidate(s.publicKeyHex);
+  }
+  committed(ctx, written);
+  return true;
+}

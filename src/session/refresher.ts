@@ -1,10 +1,12 @@
 /**
  * Driving refreshes: the explicit one (`refresh()`) and the automatic one the schedule asks for.
  * Both run `refreshSession` inside the account's critical section; the caller gets the new session
- * as soon as it is committed, while the section goes on to end the session it replaced.
+ * as soon as it is committed, while the section goes on to end the session it replaced. The refresh
+ * code (changes.ts) is loaded on first use, before the refresh enters the account's queue and lock;
+ * a failed download fails that refresh (NETWORK_ERROR; an automatic one is retried with backoff).
  */
 import { isWalletError } from '../errors.js';
-import { refreshSession } from './changes.js';
+import type { Changes } from './changes.js';
 import type { OpsContext } from './operations.js';
 import { expiresAtMs } from './records.js';
 import type { Schedule } from './schedule.js';
@@ -26,6 +28,8 @@ export interface Refresher {
 export function createRefresher(deps: {
   ctx: OpsContext;
   run: <T>(accountId: string, fn: (snap: Snapshot) => Promise<T>) => Promise<T>;
+  /** Runs `use` with changes.ts, loaded on first use (see manager.ts). */
+  changes: <R>(use: (m: Changes) => Promise<R>) => Promise<R>;
   schedule: Schedule;
   disposed: () => boolean;
 }): Refresher {
@@ -33,9 +37,9 @@ export function createRefresher(deps: {
   const running = new Set<string>();
 
   function refresh(accountId: string, plan: KeyPlan | undefined, automatic: boolean): Promise<Session> {
-    return new Promise((resolve, reject) => {
+    return deps.changes((m) => new Promise((resolve, reject) => {
       run(accountId, async (snap) => {
-        const result = await refreshSession(ctx, snap, { plan, automatic, dueAt: schedule.refreshAt }).catch((error: unknown) => {
+        const result = await m.refreshSession(ctx, snap, { plan, automatic, dueAt: schedule.refreshAt }).catch((error: unknown) => {
           reject(error);
           return undefined;
         });
@@ -43,7 +47,7 @@ export function createRefresher(deps: {
         resolve(result.session);
         await result.retire?.();
       }).catch(reject);
-    });
+    }));
   }
 
   return {

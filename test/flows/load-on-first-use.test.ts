@@ -2,7 +2,7 @@
 // synchronously afterwards, and a failed load is a WalletError that the next call retries.
 import { describe, expect, it } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
-import { loadOnFirstUse } from '../../src/wallet.js';
+import { loadOnFirstUse } from '../../src/load-on-first-use.js';
 
 describe('loadOnFirstUse', () => {
   it('loads the module once; once loaded, `use` runs synchronously', async () => {

@@ -23,6 +23,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SessionKey } from '../../src/crypto/index.js';
+import { createKeyStore } from '../../src/keys/index.js';
 import { createSessionManager, type ManagedSessions } from '../../src/session/index.js';
 import { createClient } from '../../src/transport/index.js';
 import { Bus, Clock, Locks, MINUTE, ScriptedService, countedKeyStore, keyPool, openBackend, tabHost, type Answer } from './model/harness.js';
@@ -33,6 +34,14 @@ const RUNS = Number(process.env.SESSION_MODEL_RUNS ?? 1000);
 let pool: SessionKey[] = [];
 beforeAll(async () => {
   pool = await keyPool(400);
+  // The session changes (login commit, refresh, sign out other devices) are code loaded on first
+  // use, before an operation enters the account's queue and lock: loading it is a module read that
+  // `flush()` cannot see. Load it once here, through the manager (a refresh with no session), so
+  // that the runs below step only through what the model scripts. A slow load only makes an
+  // operation enter the section later, as if it were called later: an interleaving drawn anyway.
+  const warm = createSessionManager({ client: createClient({ baseUrl: 'http://127.0.0.1:9' }), keyStore: createKeyStore({ backend: openBackend() }), crossTab: false });
+  await warm.refresh('InternalAccount:warm-up').catch(() => undefined);
+  warm.dispose();
 });
 
 interface Tab {

@@ -1,0 +1,29 @@
+/**
+ * Code loaded on first use: the login flows and signed actions (wallet.ts), the rarer session
+ * changes (session/manager.ts), the enclave-bundle crypto of the public entry (crypto/index.ts).
+ * Each `load` is a dynamic `import()`, which an app's bundler turns into a chunk of its own, fetched
+ * at the first call; `npm run size` reports those chunks apart from the startup chunk.
+ */
+import { WalletError } from './errors.js';
+
+/**
+ * The returned function runs `use` with the module: synchronously once it is loaded (so that a
+ * passkey ceremony started after `preparePasskeyRegistration` stays inside the user's click), else
+ * after loading it. A failed load (offline, a deploy replaced the chunk) is NETWORK_ERROR and is
+ * tried again on the next call. `use` must return a promise (not throw).
+ */
+export function loadOnFirstUse<M>(load: () => Promise<M>, what: string): <R>(use: (module: M) => Promise<R>) => Promise<R> {
+  let loaded: M | undefined;
+  let loading: Promise<M> | undefined;
+  return (use) => {
+    if (loaded !== undefined) return use(loaded);
+    loading ??= load().then(
+      (module) => (loaded = module),
+      (cause: unknown) => {
+        loading = undefined;
+        throw new WalletError('NETWORK_ERROR', `could not load the ${what} code`, { cause });
+      },
+    );
+    return loading.then(use);
+  };
+}

@@ -1,0 +1,76 @@
+// What an app downloads before its first call (the main entry's startup chunks, as `npm run size`
+// measures them: esbuild, minified ESM, code splitting) holds none of the code loaded on first use:
+// the login flows, the signed actions, the session changes (login commit, refresh, signing out
+// other devices, judging a refusal) and the 0.1 storage migration. And it stays one entry chunk plus
+// one shared chunk: every lazy chunk reaches the same startup code (each extra startup chunk is
+// gzipped on its own and costs bytes; see src/session/changes.ts).
+import { build, type Metafile } from 'esbuild';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const outdir = mkdtempSync(join(tmpdir(), 'ews-startup-'));
+
+interface Chunk {
+  path: string;
+  entryPoint: string | undefined;
+  inputs: string[];
+}
+let startup: Chunk[] = [];
+let lazy: Chunk[] = [];
+
+beforeAll(async () => {
+  const result = await build({
+    entryPoints: ['src/index.ts'],
+    absWorkingDir: ROOT,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    splitting: true,
+    platform: 'browser',
+    target: 'es2022',
+    metafile: true,
+    write: false,
+    outdir,
+    logLevel: 'silent',
+  });
+  const outputs: Metafile['outputs'] = result.metafile.outputs;
+  const chunks = new Map(
+    Object.entries(outputs)
+      .filter(([path]) => path.endsWith('.js'))
+      .map(([path, meta]) => [path, { path, entryPoint: meta.entryPoint, inputs: Object.entries(meta.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([input]) => input) }]),
+  );
+  const entry = [...chunks.values()].find((c) => c.entryPoint === 'src/index.ts')!;
+  const seen = new Set<string>();
+  const walk = (path: string): void => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    for (const i of outputs[path]!.imports) if (i.kind === 'import-statement') walk(i.path);
+  };
+  walk(entry.path);
+  startup = [...seen].map((p) => chunks.get(p)!);
+  lazy = [...chunks.values()].filter((c) => !seen.has(c.path));
+});
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+describe('the main entry at startup', () => {
+  it('holds none of the code loaded on first use', () => {
+    const inputs = startup.flatMap((c) => c.inputs);
+    expect(inputs).toContain('src/session/manager.ts');
+    expect(inputs).toContain('src/session/operations.ts'); // expiry, eviction, logout: always there
+    for (const moved of ['src/session/changes.ts', 'src/session/migrate.ts']) expect(inputs).not.toContain(moved);
+    expect(inputs.filter((i) => i.startsWith('src/flows/') || i.startsWith('src/actions/'))).toEqual([]);
+  });
+
+  it('each moved part is a lazy chunk of its own', () => {
+    const entries = lazy.map((c) => c.entryPoint).filter((e) => e !== undefined);
+    expect(entries).toEqual(expect.arrayContaining(['src/session/changes.ts', 'src/session/migrate.ts', 'src/flows/otp.ts', 'src/actions/index.ts']));
+  });
+
+  it('is the entry chunk plus one shared chunk', () => {
+    expect(startup.map((c) => c.entryPoint ?? 'shared')).toEqual(['src/index.ts', 'shared']);
+  });
+});
