@@ -12,7 +12,8 @@
  * The mnemonic is returned to the caller once: it is never logged, stored, put in an error message
  * or kept by the wallet.
  */
-import { generateRecipientKey, openExportBundle } from '../crypto/index.js';
+import { openExportBundle } from '../crypto/enclave.js';
+import { generateRecipientKey } from '../crypto/index.js';
 import { WalletError } from '../errors.js';
 import type { WalletContext } from '../session/context.js';
 import { isRecord } from '../types.js';

@@ -7,10 +7,10 @@
 import { WalletError, invalidArgument } from '../errors.js';
 import { concatBytes, utf8Encode } from './encoding.js';
 import { keySchedule, kemSharedSecret } from './hpke-schedule.js';
+import { HPKE_INFO } from './hpke-info.js';
 import { toUncompressedPublicKey } from './p256.js';
 import { ECDH_P256, buf, isKey, subtle } from './webcrypto.js';
 
-export const HPKE_INFO = 'turnkey_hpke';
 
 function isKeyPair(value: unknown): value is CryptoKeyPair {
   return typeof value === 'object' && value !== null && 'privateKey' in value && 'publicKey' in value;

@@ -5,7 +5,8 @@
  * it with the new key → the session. Also adding an OTP credential (signed by the current session),
  * which is then activated by its first verify.
  */
-import { buildEncryptedOtpBundle, parseOtpTargetBundle, verifySignedBundle } from '../crypto/index.js';
+import { parseOtpTargetBundle } from '../crypto/bundles.js';
+import { buildEncryptedOtpBundle, verifySignedBundle } from '../crypto/enclave.js';
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';
 import { createKeyPlan, type Session, type WalletContext } from '../session/index.js';
 import type { AuthMethodResponse } from '../types.js';

@@ -1,7 +1,8 @@
 // What an app downloads before its first call (the main entry's startup chunks, as `npm run size`
 // measures them: esbuild, minified ESM, code splitting) holds none of the code loaded on first use:
 // the login flows, the signed actions, the session changes (login commit, refresh, signing out
-// other devices, judging a refusal) and the 0.1 storage migration. And it stays one entry chunk plus
+// other devices, judging a refusal), the 0.1 storage migration, and the enclave-bundle crypto
+// (verify, seal, open, HPKE) behind the public entry's functions. And it stays one entry chunk plus
 // one shared chunk: every lazy chunk reaches the same startup code (each extra startup chunk is
 // gzipped on its own and costs bytes; see src/session/changes.ts).
 import { build, type Metafile } from 'esbuild';
@@ -61,16 +62,33 @@ describe('the main entry at startup', () => {
     const inputs = startup.flatMap((c) => c.inputs);
     expect(inputs).toContain('src/session/manager.ts');
     expect(inputs).toContain('src/session/operations.ts'); // expiry, eviction, logout: always there
-    for (const moved of ['src/session/changes.ts', 'src/session/migrate.ts']) expect(inputs).not.toContain(moved);
+    expect(inputs).toContain('src/crypto/bundles.ts'); // parseSignedBundle, parseOtpTargetBundle: synchronous, public
+    for (const moved of ['src/session/changes.ts', 'src/session/migrate.ts', 'src/crypto/enclave.ts', 'src/crypto/hpke.ts', 'src/crypto/hpke-schedule.ts']) {
+      expect(inputs).not.toContain(moved);
+    }
     expect(inputs.filter((i) => i.startsWith('src/flows/') || i.startsWith('src/actions/'))).toEqual([]);
   });
 
   it('each moved part is a lazy chunk of its own', () => {
     const entries = lazy.map((c) => c.entryPoint).filter((e) => e !== undefined);
-    expect(entries).toEqual(expect.arrayContaining(['src/session/changes.ts', 'src/session/migrate.ts', 'src/flows/otp.ts', 'src/actions/index.ts']));
+    expect(entries).toEqual(expect.arrayContaining(['src/session/changes.ts', 'src/session/migrate.ts', 'src/enclave-bundles.ts', 'src/flows/otp.ts', 'src/actions/index.ts']));
   });
 
   it('is the entry chunk plus one shared chunk', () => {
     expect(startup.map((c) => c.entryPoint ?? 'shared')).toEqual(['src/index.ts', 'shared']);
+  });
+});
+
+describe('the enclave-bundle functions of the public entry', () => {
+  it('load their chunk at the first call and give what the code itself gives', async () => {
+    const entry = await import('../../src/index.js');
+    const enclave = await import('../../src/crypto/enclave.js');
+    const recipient = await entry.generateRecipientKey();
+    const plaintext = entry.utf8Encode('loaded on first use');
+    const sealed = await entry.hpkeSeal({ recipientPublicKey: entry.hexToBytes(recipient.publicKeyHex), plaintext });
+    expect(entry.utf8Decode(await enclave.hpkeOpen({ recipientKey: recipient, enc: sealed.enc, ciphertext: sealed.ciphertext }))).toBe('loaded on first use');
+    expect(entry.utf8Decode(await entry.hpkeOpen({ recipientKey: recipient, enc: sealed.enc, ciphertext: sealed.ciphertext }))).toBe('loaded on first use');
+    // Argument errors are the code's own (a rejection, as before: the functions were async already).
+    await expect(entry.verifySignedBundle({} as never, 'skip-verification')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });
