@@ -10,7 +10,7 @@
  *   `404 NO_DEMO_CUSTOMER` otherwise. The demo's login is deliberately trivial: signing anything
  *   still needs a wallet credential.
  * - `GET /demo/me` → `{customer, accounts, walletAccountId, trustedKeys, sandbox, payees, oauth}`;
- *   `401 LOGIN_REQUIRED {sandbox}` without a binding.
+ *   `204` without a binding (nobody yet is an answer, not an error: a first visit logs nothing).
  * - `POST /demo/logout` → clears the binding and the cookie → `204`.
  * - `POST /demo/sandbox/clock {seconds}` → advances the sandbox clock → `200 {now}`; sandbox mode
  *   only (`404` otherwise). Not tied to a user: the sandbox is a shared test service.
@@ -172,7 +172,11 @@ export function createDemoApi(options: DemoApiOptions): DemoApi {
       }
       if (route === 'GET /demo/me') {
         const user = users.fromCookieHeader(req.headers.cookie);
-        if (user === undefined) return sendJson(res, 401, { code: 'LOGIN_REQUIRED', reason: 'Create or pick a demo customer first.', sandbox: options.sandbox });
+        if (user === undefined) {
+          res.writeHead(204, { 'Cache-Control': 'no-store' });
+          res.end();
+          return;
+        }
         return sendJson(res, 200, await me(user));
       }
       throw new HttpError(404, 'NOT_FOUND', `No demo route ${route}.`);

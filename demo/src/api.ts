@@ -65,12 +65,8 @@ async function send(method: string, url: string, body?: unknown, headers: Record
 export const demoApi = {
   /** `null` when this browser is not bound to a demo customer. */
   async me(): Promise<Me | null> {
-    try {
-      return (await send('GET', '/demo/me')).data as Me;
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 401) return null;
-      throw e;
-    }
+    const { status, data } = await send('GET', '/demo/me');
+    return status === 204 ? null : (data as Me);
   },
   async signup(args: { fullName: string; email: string; phoneNumber: string }): Promise<Me> {
     return (await send('POST', '/demo/signup', args)).data as Me;

@@ -1,7 +1,8 @@
 /**
  * Log in to the wallet: email code, SMS code, OAuth (the sandbox's test sign-in page, full-page
- * redirect) or passkey. The passkey challenge is fetched when the screen opens
- * (`preparePasskeyLogin`, see passkey-prep.ts), so the WebAuthn ceremony starts right inside the click.
+ * redirect) or passkey. The passkey challenge is fetched when the passkey tab opens
+ * (`preparePasskeyLogin`, see passkey-prep.ts), so the WebAuthn ceremony starts right inside the
+ * login click; not before, so a login by code asks the service for the credentials once.
  */
 import type { App, Screen } from '../app.js';
 import { add, busy, h, replace, status, type Status } from '../dom.js';
@@ -92,13 +93,12 @@ export const loginScreen: Screen = (app: App, container: HTMLElement) => {
   const wallet = app.wallet!;
   const accountId = app.accountId;
 
-  // The passkey challenge, fetched now (not in the click: iOS wants the ceremony in the gesture).
-  // The deprecated sealed-key flow (uncompressed clientPublicKey) lives in its own entry, loaded
-  // only when asked for.
+  // The passkey challenge, fetched when the passkey tab opens (not in the click: iOS wants the
+  // ceremony in the gesture). The deprecated sealed-key flow (uncompressed clientPublicKey) lives in
+  // its own entry, loaded only when asked for.
   const passkeyNote = h('p', { class: 'muted', testid: 'passkey-state' });
   const legacy = h('input', { type: 'checkbox', id: 'login-legacy', testid: 'login-legacy' });
   const prep = passkeyPrep(wallet, accountId, () => legacy.checked, (text) => (passkeyNote.textContent = text));
-  prep.prepare();
   legacy.addEventListener('change', () => prep.prepare());
   const legacyField = h('label', { class: 'toggle small', for: 'login-legacy' }, legacy, ' Use the deprecated sealed-key flow (legacy entry)');
 
@@ -107,6 +107,7 @@ export const loginScreen: Screen = (app: App, container: HTMLElement) => {
   const select = (tab: Tab) => {
     for (const b of tabs.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.tab === tab));
     s.clear();
+    if (tab === 'passkey') prep.prepare();
     const panel = tab === 'email' ? otpPanel(app, s, 'EMAIL_OTP') : tab === 'sms' ? otpPanel(app, s, 'SMS_OTP') : tab === 'oauth' ? oauthPanel(app, s) : passkeyPanel(app, s, prep, passkeyNote, legacyField);
     replace(body, panel);
   };

@@ -1,0 +1,32 @@
+/**
+ * Journey 23: a first visit and a login leave a clean console, and the credentials are listed once.
+ * From a fresh browser (no demo customer, no session): the start screen, the demo's sign-up (its own
+ * login), then the wallet login by email code to the wallet home. No console message at warning or
+ * error level and no page error on the way (a first visit used to log the 401 of `GET /demo/me`);
+ * from the sign-up on, exactly one `GET /auth/credentials` (the login screen used to fetch the
+ * passkey challenge on opening, which lists the credentials too, before the code login listed them
+ * again).
+ */
+import type { ConsoleMessage } from '@playwright/test';
+import { autoApprove, byTest, expect, loginWithOtp, signUp, test } from './fixtures.js';
+
+test('23 · a first visit and a login: a clean console, one GET /auth/credentials', async ({ page, context }) => {
+  await autoApprove(context);
+  const noisy: string[] = [];
+  page.on('console', (m: ConsoleMessage) => {
+    if (m.type() === 'error' || m.type() === 'warning') noisy.push(`${m.type()}: ${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => noisy.push(`pageerror: ${e.message}`));
+  const listings: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (r.method() === 'GET' && url.pathname === '/api/auth/credentials') listings.push(url.search);
+  });
+
+  await signUp(page); // opens '/' (the first visit), signs up on the start screen, lands on the login screen
+  await loginWithOtp(page, 'email');
+  await expect(byTest(page, 'screen-home')).toBeVisible();
+  await page.waitForLoadState('networkidle'); // whatever the home screen loads after the login
+  expect(listings).toHaveLength(1);
+  expect(noisy).toEqual([]);
+});
