@@ -52,6 +52,7 @@ export type WalletErrorCode =
   | 'SANDBOX_START_FAILED'
   | 'DEPENDENCY_MISSING';
 
+/** The third argument of the {@link WalletError} constructor. */
 export interface WalletErrorOptions {
   /** The underlying error, e.g. a DOMException. */
   cause?: unknown;
@@ -63,13 +64,39 @@ export interface WalletErrorOptions {
 
 const BRAND = Symbol.for('embedded-wallet-signer.WalletError');
 
+/**
+ * Every failure of the library: our own {@link WalletErrorCode}s, and the service's codes passed
+ * through with its HTTP `status` and `details`. Match on `code` (with {@link isWalletError}), never
+ * on `message`; the meaning of each of our codes: `describeWalletError` in
+ * `embedded-wallet-signer/error-codes`, and ERRORS.md.
+ *
+ * @example
+ * ```ts
+ * import { isWalletError } from 'embedded-wallet-signer';
+ * try {
+ *   await wallet.updateAccount(accountId, { privateEnabled: true });
+ * } catch (err) {
+ *   if (isWalletError(err, 'SIGNING_REFUSED')) return; // the user said no
+ *   if (isWalletError(err) && err.status === 429) retryLater(err.details);
+ *   throw err;
+ * }
+ * ```
+ */
 export class WalletError extends Error {
+  /** Always `'WalletError'` (also how {@link isWalletError} knows one from another realm). */
   override readonly name = 'WalletError';
   /** Our own code, or the service's code passed through. */
   readonly code: WalletErrorCode | (string & {});
+  /** The HTTP status when the error is the service's answer; undefined for our own. */
   readonly status: number | undefined;
+  /** The service's `details` (e.g. `errors[]`, `attemptsLeft`), or ours for a few codes (e.g. `packages` of DEPENDENCY_MISSING). */
   readonly details: Record<string, unknown> | undefined;
 
+  /**
+   * @param code - one of our {@link WalletErrorCode}s, or a service code
+   * @param message - defaults to the code itself
+   * @param options - cause, status and details
+   */
   constructor(code: WalletErrorCode | (string & {}), message?: string, options: WalletErrorOptions = {}) {
     // The default message is the code itself: the descriptions (error-codes.ts) stay out of the
     // bundles; describeWalletError() there reads them.

@@ -6,6 +6,7 @@
 /** The four credential types of an embedded wallet. */
 export type CredentialType = 'EMAIL_OTP' | 'SMS_OTP' | 'OAUTH' | 'PASSKEY';
 
+/** Every {@link CredentialType}, in a fixed order (e.g. to validate input or list choices). */
 export const CREDENTIAL_TYPES: readonly CredentialType[] = ['EMAIL_OTP', 'SMS_OTP', 'OAUTH', 'PASSKEY'];
 
 /** Whether a parsed JSON value is an object (every record below is one; arrays and null are not). */
@@ -15,29 +16,39 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** A credential of an embedded-wallet account (`AuthMethod:…`). */
 export interface AuthMethod {
+  /** `AuthMethod:<uuid>` (a session's is `Session:<uuid>`). */
   id: string;
+  /** The embedded-wallet account (`InternalAccount:<uuid>`) the credential belongs to. */
   accountId: string;
+  /** Which kind of credential. */
   type: CredentialType;
   /** The email, the E.164 phone, the OIDC email claim, or the passkey's name. */
   nickname: string;
+  /** ISO 8601 creation time. */
   createdAt: string;
+  /** ISO 8601 time of the last change. */
   updatedAt: string;
   /** PASSKEY only: the WebAuthn credential id (base64url rawId). */
   credentialId?: string;
+  /** Any other field the service sends, kept as sent. */
   [field: string]: unknown;
 }
 
 /** An AuthMethod as answered by add and OTP challenge: OTP types carry the enclave's target bundle. */
 export interface AuthMethodResponse extends AuthMethod {
+  /** OTP types: the enclave-signed bundle of the key the OTP code is sealed to. */
   otpEncryptionTargetBundle?: string;
 }
 
 /** The answer to a passkey challenge: the credential plus what the WebAuthn ceremony signs. */
 export interface PasskeyAuthChallenge extends AuthMethod {
+  /** The passkey's WebAuthn credential id (base64url rawId). */
   credentialId: string;
   /** Lowercase hex SHA-256 of the canonical session-creation body (binds clientPublicKey). */
   challenge: string;
+  /** The service's id of this challenge, sent back with the assertion. */
   requestId: string;
+  /** ISO 8601 time after which the challenge is refused. */
   expiresAt: string;
 }
 
@@ -46,6 +57,7 @@ export interface PasskeyAuthChallenge extends AuthMethod {
  * id (wire-reference §5), plus its expiry.
  */
 export interface AuthSession extends AuthMethod {
+  /** ISO 8601 expiry of the session. */
   expiresAt: string;
   /** Legacy flow only: the sealed session signing key (base58check). */
   encryptedSessionSigningKey?: string;
@@ -53,15 +65,25 @@ export interface AuthSession extends AuthMethod {
 
 /** A delegated signing key held by the service for a card funding source. */
 export interface DelegatedKey {
+  /** The delegated key's id. */
   id: string;
+  /** The card it signs for. */
   cardId: string;
+  /** The card's funding source. */
   fundingSourceId: string;
+  /** The embedded-wallet account that authorized it. */
   accountId: string;
+  /** The key's public key (hex), as the service reports it. */
   publicKey: string;
+  /** A name given to the key. */
   nickname: string;
+  /** `PENDING` until authorized, `ACTIVE`, or `REVOKED`. */
   status: 'PENDING' | 'ACTIVE' | 'REVOKED';
+  /** ISO 8601 creation time. */
   createdAt: string;
+  /** ISO 8601 time of the last change. */
   updatedAt: string;
+  /** Any other field the service sends, kept as sent. */
   [field: string]: unknown;
 }
 
@@ -87,8 +109,9 @@ export interface InternalAccount {
   privateEnabled?: boolean;
   /** A name the platform gave the account. */
   nickname?: string;
-  /** ISO 8601 timestamps. */
+  /** ISO 8601 creation time. */
   createdAt: string;
+  /** ISO 8601 time of the last change. */
   updatedAt: string;
 }
 
@@ -102,25 +125,38 @@ export interface AccountBalance {
 
 /** A quote; a quote funded by an embedded wallet carries the payload its execution signs. */
 export interface Quote {
+  /** `Quote:<uuid>`. */
   id: string;
+  /** The quote's status (e.g. `PENDING`, `PENDING_AUTHORIZATION`, `COMPLETED`). */
   status: string;
+  /** ISO 8601 time after which the quote cannot be executed. */
   expiresAt?: string;
+  /** How the source is funded; for an embedded wallet, `accountOrWalletInfo.payloadToSign` is what executing signs. */
   paymentInstructions?: Array<{ accountOrWalletInfo?: { accountType?: string; payloadToSign?: string; [field: string]: unknown }; [field: string]: unknown }>;
+  /** Any other field the service sends, kept as sent. */
   [field: string]: unknown;
 }
 
 /** A customer of the platform. */
 export interface Customer {
+  /** `Customer:<uuid>`. */
   id: string;
+  /** The platform's own id for the customer. */
   platformCustomerId: string;
+  /** The customer's email, when known. */
   email?: string;
+  /** The customer's phone (E.164), when known. */
   phoneNumber?: string;
+  /** ISO 8601 creation time. */
   createdAt: string;
+  /** ISO 8601 time of the last change. */
   updatedAt: string;
+  /** Any other field the service sends, kept as sent. */
   [field: string]: unknown;
 }
 
 /** `{ data: [...] }` list answers of the auth endpoints (not paginated). */
 export interface DataList<T> {
+  /** The items. */
   data: T[];
 }

@@ -10,7 +10,9 @@ import { toUncompressedPublicKey } from './p256.js';
 /** Keys trusted to sign bundles (hex, compressed or uncompressed), or an explicit opt-out. */
 export type TrustedKeys = readonly string[] | 'skip-verification';
 
+/** An enclave-signed bundle, parsed by {@link parseSignedBundle}: `data` and the signature over it. */
 export interface SignedBundle {
+  /** The bundle format's version, as sent. */
   version: string;
   /** The hex-decoded `data` bytes (what `dataSignature` signs). */
   data: Uint8Array<ArrayBuffer>;

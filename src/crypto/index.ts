@@ -16,7 +16,7 @@ export { derFromP1363, p1363FromDer } from './der.js';
 export { generateRecipientKey, generateSessionKey, sessionKeyFromPair, verifySignature } from './keypair.js';
 export type { SessionKey } from './keypair.js';
 export { SIGNATURE_SCHEME, parseStamp, signerFromKey, stamp } from './stamp.js';
-export type { ParsedStamp, Signer } from './stamp.js';
+export type { KeyLike, ParsedStamp, Signer } from './stamp.js';
 export { HPKE_INFO } from './hpke-info.js';
 export { parseOtpTargetBundle, parseSignedBundle } from './bundles.js';
 export type { SignedBundle, TrustedKeys } from './bundles.js';

@@ -7,9 +7,11 @@ import { compressPublicKey, toUncompressedPublicKey } from './p256.js';
 import { p1363FromDer } from './der.js';
 import { ECDH_P256, ECDSA_P256, ECDSA_SHA256, buf, isKey, subtle } from './webcrypto.js';
 
+/** A P-256 key pair with its public key in both hex forms. */
 export interface SessionKey {
   /** Non-extractable private key (ECDSA 'sign' for session keys, ECDH 'deriveBits' for recipient keys). */
   privateKey: CryptoKey;
+  /** The public half, as a CryptoKey. */
   publicKey: CryptoKey;
   /** Compressed SEC1 public key, lowercase hex (66 characters). */
   publicKeyHex: string;

@@ -9,22 +9,29 @@ import { compressPublicKey, decompressPublicKey } from './p256.js';
 import type { SessionKey } from './keypair.js';
 import { ECDSA_SHA256, buf, isKey, subtle } from './webcrypto.js';
 
+/** The `scheme` of every stamp (wire reference §3). */
 export const SIGNATURE_SCHEME = 'SIGNATURE_SCHEME_TK_API_P256';
 
 /** Anything that can sign bytes: returns a DER ECDSA P-256/SHA-256 signature. */
 export interface Signer {
   /** The signing key's public key as hex (compressed preferred; an uncompressed one is compressed for the stamp). */
   readonly publicKeyHex: string;
+  /** Signs `data` (ECDSA P-256 over SHA-256 of it) and resolves to the strict minimal DER signature. */
   sign(data: Uint8Array): Promise<Uint8Array>;
 }
 
+/** The three fields of a stamp, as {@link parseStamp} returns them (hex as sent). */
 export interface ParsedStamp {
+  /** The signer's compressed P-256 public key, hex. */
   publicKey: string;
+  /** Always {@link SIGNATURE_SCHEME}. */
   scheme: string;
+  /** The DER ECDSA signature, hex. */
   signature: string;
 }
 
-type KeyLike = Pick<SessionKey, 'privateKey' | 'publicKeyHex'>;
+/** What {@link stamp} and {@link signerFromKey} sign with when not given a {@link Signer}: a {@link SessionKey}'s private key and public key hex. */
+export type KeyLike = Pick<SessionKey, 'privateKey' | 'publicKeyHex'>;
 
 /** A Signer over a WebCrypto ECDSA P-256 private key: WebCrypto's r‖s is converted to minimal DER. */
 export function signerFromKey(key: KeyLike): Signer {

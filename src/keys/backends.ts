@@ -36,6 +36,7 @@ export class IndexedDbMissingError extends Error {
   override readonly name = 'IndexedDbMissingError';
 }
 
+/** Where {@link createIndexedDbBackend} keeps its records. */
 export interface IndexedDbBackendOptions {
   /** Database name; default `embedded-wallet-signer`. */
   dbName?: string;

@@ -29,6 +29,7 @@ import {
   type StoredKey,
 } from './types.js';
 
+/** Options of {@link createKeyStore}; every one has a default. */
 export interface KeyStoreOptions {
   /** Where records live; default IndexedDB (database `embedded-wallet-signer`, store `keys`). */
   backend?: KeyStoreBackend;
@@ -45,12 +46,21 @@ export interface KeyStoreOptions {
   now?: () => number;
 }
 
+/** What {@link KeyStore.generate} makes a key for. */
 export interface GenerateKeyArgs {
+  /** What the key is for (ECDSA for `session` and `otp`, ECDH for `legacy-recipient`). */
   purpose: KeyPurpose;
+  /** The account whose session it will back, when known. */
   accountId?: string;
+  /** The session it backs, when known. */
   sessionId?: string;
 }
 
+/**
+ * Non-extractable P-256 keys kept across reloads (IndexedDB, or memory where IndexedDB cannot hold
+ * a CryptoKey), with session metadata beside them. Made by {@link createKeyStore}; `createWallet`
+ * makes one unless given one.
+ */
 export interface KeyStore {
   /** 'pending' until the first operation (or `ready()`) has probed the backend. */
   readonly status: KeyStoreStatus;
@@ -58,6 +68,7 @@ export interface KeyStore {
   readonly fallbackReason: FallbackReason | undefined;
   /** Result of the `persist` request: undefined when not asked, or not answered yet (Firefox asks the user). */
   readonly persisted: boolean | undefined;
+  /** How often the backend was read and written, and how often the cache answered. */
   readonly stats: KeyStoreStats;
   /** Session metadata beside the keys (same backend: it falls back with them). */
   readonly meta: MetadataStore;

@@ -8,11 +8,13 @@ import type { KeyStoreBackend } from './types.js';
 
 export const META_PREFIX = 'meta:';
 
+/** Small JSON records beside the keys (the session manager's state), in the key store's backend. */
 export interface MetadataStore {
   /** Stores a JSON-safe value (a copy made with JSON.stringify/parse; undefined fields are dropped). */
   put(name: string, value: unknown): Promise<void>;
   /** The stored value, or undefined. The type parameter is the caller's assertion about the shape. */
   get<T = unknown>(name: string): Promise<T | undefined>;
+  /** Removes the record (nothing when absent). */
   delete(name: string): Promise<void>;
   /** Every metadata record as [name, value] pairs. */
   list(): Promise<Array<[string, unknown]>>;

@@ -6,6 +6,7 @@
  */
 export type KeyPurpose = 'session' | 'otp' | 'legacy-recipient';
 
+/** Every {@link KeyPurpose}. */
 export const KEY_PURPOSES: readonly KeyPurpose[] = ['session', 'otp', 'legacy-recipient'];
 
 /** One stored key pair, keyed by its compressed public key hex. */
@@ -14,9 +15,13 @@ export interface StoredKey {
   readonly publicKeyHex: string;
   /** Non-extractable private key (ECDSA 'sign' for session/OTP keys, ECDH 'deriveBits' for recipients). */
   readonly privateKey: CryptoKey;
+  /** The public half, as a CryptoKey. */
   readonly publicKey: CryptoKey;
+  /** What the key is for. */
   readonly purpose: KeyPurpose;
+  /** The account whose session the key backs, once known. */
   readonly accountId?: string;
+  /** The session (`Session:<uuid>`) the key backs, once known. */
   readonly sessionId?: string;
   /** Milliseconds since the epoch (local clock) when the record was first stored. */
   readonly createdAt: number;
@@ -24,26 +29,39 @@ export interface StoredKey {
 
 /** What `put` accepts: a StoredKey whose `createdAt` may be left to the store. */
 export interface KeyRecordInput {
+  /** Compressed SEC1 public key, lowercase hex: the record's key. */
   publicKeyHex: string;
+  /** The non-extractable private key. */
   privateKey: CryptoKey;
+  /** The public half. */
   publicKey: CryptoKey;
+  /** What the key is for. */
   purpose: KeyPurpose;
+  /** The account whose session the key backs. */
   accountId?: string;
+  /** The session the key backs. */
   sessionId?: string;
+  /** Milliseconds since the epoch; now when absent. */
   createdAt?: number;
 }
 
 /** Fields `update` may change on an existing record. */
 export interface KeyRecordPatch {
+  /** A new purpose. */
   purpose?: KeyPurpose;
+  /** The account whose session the key now backs. */
   accountId?: string;
+  /** The session the key now backs. */
   sessionId?: string;
 }
 
 /** `list` filter: every given field must match. */
 export interface KeyFilter {
+  /** Only keys with this purpose. */
   purpose?: KeyPurpose;
+  /** Only keys of this account. */
   accountId?: string;
+  /** Only the key of this session. */
   sessionId?: string;
 }
 
@@ -55,10 +73,15 @@ export interface KeyFilter {
 export interface KeyStoreBackend {
   /** 'indexeddb' backends are probed at first use and replaced by memory when they cannot hold a CryptoKey. */
   readonly kind: 'indexeddb' | 'memory';
+  /** The value stored under `key`, or undefined. */
   get(key: string): Promise<unknown>;
+  /** Stores `value` (structured-cloneable) under `key`. */
   set(key: string, value: unknown): Promise<void>;
+  /** Removes `key` (nothing when absent). */
   delete(key: string): Promise<void>;
+  /** Every stored `[key, value]`. */
   entries(): Promise<Array<[string, unknown]>>;
+  /** Removes everything. */
   clear(): Promise<void>;
 }
 

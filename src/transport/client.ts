@@ -95,6 +95,12 @@ function optionalFunction(value: unknown, name: string): void {
   if (value !== undefined && typeof value !== 'function') throw invalidArgument(name, 'a function');
 }
 
+/**
+ * A client of the service's HTTP contract below `baseUrl`: error bodies become `WalletError`s,
+ * `429`s wait `Retry-After`, `200 {"status":"PROCESSING"}` is resent, and `signed()` runs the
+ * signed-retry legs (a `202` challenge → stamp → resend). `createWallet` makes one; use it directly
+ * for a call the wallet has no method for. Bad options → `INVALID_ARGUMENT`.
+ */
 export function createClient(options: ClientOptions): Client {
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object');
   if (typeof options.baseUrl !== 'string' || options.baseUrl === '') throw invalidArgument('options.baseUrl', 'a non-empty URL or path');

@@ -1,7 +1,9 @@
 /** Public shapes of the transport. */
 import type { SessionKey, Signer } from '../crypto/index.js';
 
+/** The HTTP methods the transport sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** A query parameter's value; undefined leaves the parameter out. */
 export type QueryValue = string | number | boolean | undefined;
 
 /** A Signer, or a stored key pair it can be made from. */
@@ -28,6 +30,7 @@ export interface RequestLogEntry {
   error?: string;
 }
 
+/** Options of {@link createClient}; `createWallet` takes the same ones in its config. */
 export interface ClientOptions {
   /** Base URL ending in the version, e.g. `https://api.example.com/2025-10-13`, or a same-origin proxy path like `/api/wallet`. */
   baseUrl: string;
@@ -66,14 +69,19 @@ export interface ClientOptions {
   onRequest?: (entry: RequestLogEntry) => void;
 }
 
+/** One plain JSON call of {@link Client.request}. */
 export interface RequestOptions {
+  /** The HTTP method. */
   method: HttpMethod;
   /** Path below the base URL, starting with '/'. */
   path: string;
   /** A JSON-safe value, serialised once with JSON.stringify. */
   body?: unknown;
+  /** Query parameters (an undefined value is left out). */
   query?: Record<string, QueryValue>;
+  /** Headers of this call, beside the client's. */
   headers?: Record<string, string>;
+  /** Aborts the call (ABORTED). */
   signal?: AbortSignal;
   /** Sent as `Idempotency-Key` (on every leg of a signed call). */
   idempotencyKey?: string;
@@ -81,9 +89,13 @@ export interface RequestOptions {
 
 /** What `onBeforeSign` is shown: exactly the bytes about to be signed and what for. */
 export interface SignRequest {
+  /** Exactly the text about to be signed (the service's challenge payload, or the stamped payload). */
   payloadToSign: string;
+  /** The call's HTTP method. */
   method: HttpMethod;
+  /** The call's path below the base URL. */
   path: string;
+  /** What the signature is for, e.g. `update-internal-account`, `refresh-session`. */
   purpose: string;
   /** The leg this signature will be sent on (2 or 3; 1 for the single-leg stamped form). */
   leg: number;
@@ -111,6 +123,7 @@ export interface SignRequest {
  */
 export type OnBeforeSign = (request: SignRequest) => boolean | void | Promise<boolean | void>;
 
+/** One signed-retry call of {@link Client.signed}: a plain call's options plus who signs and how. */
 export interface SignedRequestOptions extends RequestOptions {
   /** The key that answers every challenge of this call. */
   signer?: SignerLike;
@@ -149,6 +162,7 @@ export interface SignedRequestOptions extends RequestOptions {
   signingSignal?: AbortSignal;
 }
 
+/** The HTTP client of the service's contract (made by {@link createClient}): plain calls and signed-retry calls. */
 export interface Client {
   /** A plain JSON call: 2xx → parsed body (204/205 → undefined), else a WalletError. */
   request<T>(options: RequestOptions): Promise<T>;
