@@ -16,7 +16,10 @@ export type { OAuthLogin } from './flows/oauth.js';
 export type { PasskeyLogin } from './flows/passkey.js';
 export { createSessionManager, signedWithSession, walletContext, WALLET_CONTEXT } from './session/index.js';
 export type {
+  ChannelLike,
   KeyPlan,
+  LockManagerLike,
+  LoginTicket,
   LogoutReason,
   ManagedSessions,
   PasskeyConfig,
@@ -25,11 +28,23 @@ export type {
   SessionEvents,
   SessionManager,
   SessionManagerOptions,
+  SessionHost,
+  SessionService,
+  ServerClock,
   SignerOptions,
+  SigningOptions,
   WalletContext,
 } from './session/index.js';
 export { CREDENTIAL_TYPES } from './types.js';
-export type { InternalAccountPatch } from './actions/index.js';
+export type {
+  ChangeContactOptions,
+  ContactChange,
+  CreateDelegatedKeyArgs,
+  CreateQuoteArgs,
+  DelegatedKeyFilter,
+  ExecuteQuoteOptions,
+  InternalAccountPatch,
+} from './actions/index.js';
 export type {
   AccountBalance,
   AuthMethod,
@@ -44,6 +59,32 @@ export type {
   Quote,
 } from './types.js';
 export { createKeyStore, createIndexedDbBackend, createMemoryBackend, isStoragePersisted, requestPersistentStorage } from './keys/index.js';
-export type { FallbackReason, KeyPurpose, KeyStore, KeyStoreBackend, KeyStoreOptions, KeyStoreStatus, StoredKey } from './keys/index.js';
+export type {
+  FallbackReason,
+  GenerateKeyArgs,
+  IndexedDbBackendOptions,
+  KeyFilter,
+  KeyPurpose,
+  KeyRecordInput,
+  KeyRecordPatch,
+  KeyStore,
+  KeyStoreBackend,
+  KeyStoreOptions,
+  KeyStoreStats,
+  KeyStoreStatus,
+  MetadataStore,
+  StoredKey,
+} from './keys/index.js';
 export { createClient, DEFAULT_SIGNATURE_HEADER } from './transport/index.js';
-export type { Client, ClientOptions, OnBeforeSign, RequestLogEntry, RequestOptions, SignRequest, SignedRequestOptions } from './transport/index.js';
+export type {
+  Client,
+  ClientOptions,
+  HttpMethod,
+  OnBeforeSign,
+  QueryValue,
+  RequestLogEntry,
+  RequestOptions,
+  SignRequest,
+  SignedRequestOptions,
+  SignerLike,
+} from './transport/index.js';

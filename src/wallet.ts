@@ -27,14 +27,36 @@ import type { AuthMethod, AuthSession } from './types.js';
 import type { ChangeContactOptions, ContactChange, CreateDelegatedKeyArgs, CreateQuoteArgs, DelegatedKeyFilter, ExecuteQuoteOptions, InternalAccountPatch } from './actions/index.js';
 import type { Customer, DelegatedKey, InternalAccount, Quote } from './types.js';
 
+/**
+ * The config of {@link createWallet}: where the proxy is, which enclave keys to trust, and the
+ * hooks of the app. Only `baseUrl` and `trustedKeys` are required.
+ *
+ * @example
+ * ```ts
+ * const config: WalletConfig = {
+ *   baseUrl: '/api',                                  // the proxy mounted on your backend
+ *   trustedKeys: [ENCLAVE_PUBLIC_KEY_HEX],           // signs OTP bundles and export envelopes
+ *   headers: { 'X-CSRF-Token': csrfToken },          // never platform credentials
+ *   onBeforeSign: ({ payloadToSign, purpose, automatic }) => automatic || confirm(`Sign ${purpose}?`),
+ *   passkey: { rpId: 'example.com', rpName: 'Example' },
+ * };
+ * const wallet = createWallet(config);
+ * ```
+ */
 export interface WalletConfig {
   /** The proxy (e.g. '/api/wallet'), or the service's `{base_url}` in tests. */
   baseUrl: string;
   /** Enclave keys trusted to sign OTP target bundles and export envelopes, or 'skip-verification'. */
   trustedKeys: TrustedKeys;
+  /**
+   * The fetch every request goes through; default `globalThis.fetch`, looked up at each call (so a
+   * test or a service worker can replace it later). The wallet reads each answer's `Date` header
+   * from it to estimate the service's clock.
+   */
   fetch?: typeof globalThis.fetch;
   /** Sent with every request (e.g. a CSRF token for the proxy). Never platform credentials in a browser. */
   headers?: Record<string, string>;
+  /** Time allowed for each HTTP request, answer body included, in ms; default 30 000 (then TIMEOUT). */
   timeoutMs?: number;
   /** Stamp header name; default `Service-Wallet-Signature`. */
   signatureHeader?: string;
@@ -63,12 +85,36 @@ export interface WalletConfig {
   autoRefresh?: boolean;
   /** Coordinate tabs (Web Locks + BroadcastChannel where present); default true. `name` separates wallets on different key stores. */
   crossTab?: boolean | { name?: string };
+  /** Passkey settings: `rpId` (default the page's host), `rpName`, the ceremony's `timeoutMs` (default 60 000). */
   passkey?: PasskeyConfig;
 }
 
+/** The events of {@link Wallet.on}, with each one's payload. */
 export type WalletEvents = SessionEvents;
 
+/**
+ * An embedded wallet in this browser: its login flows, its sessions (kept across reloads, shared
+ * by the tabs) and its signed actions. Made by {@link createWallet}. Every method fails with a
+ * {@link WalletError}; a login flow's or the signed actions' code loads at its first call.
+ *
+ * @example
+ * ```ts
+ * wallet.on('expired', () => showLogin());
+ * const [session] = await wallet.restore();
+ * if (!session) {
+ *   const login = await wallet.startOtpLogin({ accountId });
+ *   await login.verify(await askForCode());
+ * }
+ * await wallet.updateAccount(accountId, { privateEnabled: true });
+ * await wallet.logout();
+ * ```
+ */
 export interface Wallet {
+  /**
+   * Calls `listener` on each `event` (`session`, `expiring`, `expired`, `refreshed`,
+   * `refresh-failed`, `logged-out`, `key-evicted`, `storage-fallback`; see {@link SessionEvents});
+   * returns the function that removes it. Attach before `restore()` to hear what it finds.
+   */
   on<E extends keyof WalletEvents>(event: E, listener: (payload: WalletEvents[E]) => void): () => void;
   /** Loads the sessions kept in this browser (call at startup, after attaching listeners). */
   restore(): Promise<Session[]>;
@@ -113,18 +159,31 @@ export interface Wallet {
 
   // ---- sessions (src/session/) ----
   /**
-   * Replaces the account's current session by a new one (a fresh key), then ends the old one on the
-   * service. SIGNING_REFUSED when onBeforeSign refuses or does not answer in time; NOT_LOGGED_IN
-   * when a logout (in any tab) came while it was on its way (the session it made is ended).
+   * Replaces the account's current session (default: the account used last) by a new one with a
+   * fresh key, signed by the old one, then ends the old one on the service; resolves to the new
+   * session (`refreshed` fires in every tab). Sessions also refresh themselves (`autoRefresh`).
+   * Errors: NOT_LOGGED_IN, SESSION_EXPIRED or KEY_EVICTED when there is no usable session;
+   * SIGNING_REFUSED when onBeforeSign refuses or does not answer in time; NOT_LOGGED_IN when a
+   * logout (in any tab) came while it was on its way (the session it made is ended).
    */
   refresh(accountId?: string): Promise<Session>;
   /**
-   * Ends every session of the account held in this browser, on the service and here, in every tab.
+   * Ends every session of the account (default: the account used last) held in this browser, on
+   * the service and here, in every tab (`logged-out` with reason `user` here, `other-tab` there).
    * It wins over anything in flight: a refresh on the wire in any tab is waited for and its session
    * ended too. When it resolves, no tab holds a session of the account and no key of it is stored.
    */
   logout(accountId?: string): Promise<void>;
+  /**
+   * The account's active sessions on the service (`GET /auth/sessions`): this browser's and other
+   * devices' (at most 4 per browser). One request; needs no session of this browser.
+   */
   listSessions(accountId?: string): Promise<AuthSession[]>;
+  /**
+   * Ends the account's sessions on the service that this browser does not hold (other devices and
+   * browsers), each signed by this browser's session; resolves to how many were ended. A login
+   * under way in any tab of this browser is waited for, so its session is never among them.
+   */
   signOutOtherDevices(accountId?: string): Promise<number>;
 
   // ==== signed actions (src/actions/): wired here by the actions layer; loaded at the first call ====
@@ -140,6 +199,7 @@ export interface Wallet {
   createDelegatedKey(args: CreateDelegatedKeyArgs): Promise<DelegatedKey>;
   /** Delegated keys by wallet and/or funding source (every page). */
   listDelegatedKeys(filter: DelegatedKeyFilter): Promise<DelegatedKey[]>;
+  /** One delegated key by id (plain `GET`). One request. */
   getDelegatedKey(id: string): Promise<DelegatedKey>;
   /** Revokes a delegated key → REVOKED (signed with `accountId`'s session only if the service asks). */
   revokeDelegatedKey(id: string, accountId?: string): Promise<DelegatedKey>;
@@ -178,6 +238,28 @@ function checkTrustedKeys(value: unknown): TrustedKeys {
   throw invalidArgument('config.trustedKeys', "an array of enclave public keys (hex) or 'skip-verification'");
 }
 
+/**
+ * Makes the wallet of this browser. Nothing is opened or requested until the first call; call
+ * `restore()` at startup to pick up the sessions kept here. Bad config → `INVALID_ARGUMENT`.
+ *
+ * @example
+ * ```ts
+ * import { createWallet, isWalletError } from 'embedded-wallet-signer';
+ *
+ * const wallet = createWallet({ baseUrl: '/api', trustedKeys: [ENCLAVE_PUBLIC_KEY_HEX] });
+ * wallet.on('expired', () => showLogin());
+ * await wallet.restore();
+ *
+ * const login = await wallet.startOtpLogin({ accountId });   // emails a code
+ * await login.verify(codeTheUserTyped);                      // fresh P-256 key, signed retry
+ * try {
+ *   await wallet.executeQuote(quote);
+ * } catch (err) {
+ *   if (isWalletError(err, 'SIGNING_REFUSED')) return;
+ *   throw err;
+ * }
+ * ```
+ */
 export function createWallet(config: WalletConfig): Wallet {
   if (typeof config !== 'object' || config === null) throw invalidArgument('config', 'an object');
   const trustedKeys = checkTrustedKeys(config.trustedKeys);

@@ -13,6 +13,7 @@ import { signedIfAsked } from './signing.js';
 /** Exactly one contact field per call. */
 export type ContactChange = { email: string } | { phoneNumber: string };
 
+/** Options of `wallet.changeContact`. */
 export interface ChangeContactOptions {
   /** The wallet whose session signs when the service asks; default the current session's account. */
   accountId?: string;

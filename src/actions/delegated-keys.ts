@@ -9,17 +9,21 @@ import { isRecord, type DelegatedKey } from '../types.js';
 import { ACCOUNT_ID, expectRecord, optionalString, requireString, seg } from './args.js';
 import { signedIfAsked, signedNow } from './signing.js';
 
+/** What `wallet.createDelegatedKey` creates a key for. */
 export interface CreateDelegatedKeyArgs {
   /** The card (`Card:…`) whose funding source gets the key. */
   cardId: string;
   /** The embedded wallet that funds the card; its session signs. */
   internalAccountId: string;
+  /** A name for the key. */
   nickname: string;
 }
 
 /** Which delegated keys to list: by wallet, by funding source, or both (they combine). */
 export interface DelegatedKeyFilter {
+  /** Keys that this embedded wallet authorized. */
   accountId?: string;
+  /** Keys of this card funding source. */
   fundingSourceId?: string;
 }
 

@@ -10,17 +10,21 @@ import { isRecord, type Quote } from '../types.js';
 import { ACCOUNT_ID, accountOf, expectRecord, optionalString, requireString, seg } from './args.js';
 import { signedNow } from './signing.js';
 
+/** What `wallet.createQuote` asks a quote for: a payment between two accounts. */
 export interface CreateQuoteArgs {
   /** The paying account (an embedded wallet for a quote that `executeQuote` signs). */
   sourceAccountId: string;
+  /** The receiving account. */
   destinationAccountId: string;
   /** Integer amount in the smallest unit of the locked side's currency (cents for USD). */
   amount: number;
   /** Which side `amount` fixes; default 'SENDING'. */
   lockedCurrencySide?: 'SENDING' | 'RECEIVING';
+  /** A description kept with the quote. */
   description?: string;
 }
 
+/** Options of `wallet.executeQuote`. */
 export interface ExecuteQuoteOptions {
   /** Sent as `Idempotency-Key`; default a fresh random UUID. Pass your own to retry safely after a lost answer. */
   idempotencyKey?: string;

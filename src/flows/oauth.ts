@@ -17,6 +17,11 @@ import { accountIdOf, addCredential, checkAccountId, credentialPath, findCredent
 const PENDING_PREFIX = 'oauth-pending:';
 const PENDING_TTL_MS = 60 * 60 * 1000;
 
+/**
+ * A prepared OAuth login (`wallet.prepareOAuth`): a session key is made and its nonce waits for the
+ * IdP. Send the user to the IdP with `nonce`, then call `complete` with the ID token it returns
+ * (also after a redirect: the prepared login is kept in the key store for an hour).
+ */
 export interface OAuthLogin {
   /** Put this in the IdP's authorization request (`nonce=`). */
   readonly nonce: string;

@@ -12,11 +12,17 @@ import { createKeyPlan, type Session, type WalletContext } from '../session/inde
 import type { AuthMethodResponse } from '../types.js';
 import { accountIdOf, addCredential, credentialPath, findCredential, refusedAs } from './credentials.js';
 
+/** The one-time-code credential types: a code by email or by SMS. */
 export type OtpType = 'EMAIL_OTP' | 'SMS_OTP';
 
+/**
+ * An OTP login under way (`wallet.startOtpLogin`): the code was sent; `verify` it with what the user
+ * typed, or `resend`.
+ */
 export interface OtpLogin {
   /** The credential (`AuthMethod:…`) the code was sent for. */
   readonly credentialId: string;
+  /** Whether the code went by email or SMS. */
   readonly type: OtpType;
   /**
    * Checks the code and creates the session. Errors: OTP_CODE_INVALID (retype; details.attemptsLeft

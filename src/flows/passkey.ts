@@ -26,6 +26,10 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_USER_VERIFICATION = 'required';
 const MAX_USER_ID_BYTES = 64;
 
+/**
+ * A prepared passkey login (`wallet.preparePasskeyLogin`): the challenge is fetched ahead, so that
+ * `login()`, called from the user's click, runs the WebAuthn ceremony within that gesture.
+ */
 export interface PasskeyLogin {
   /** The PASSKEY credential (`AuthMethod:…`). */
   readonly credentialId: string;

@@ -2,6 +2,7 @@
 import { invalidArgument } from '../errors.js';
 import { ProxyRefusal } from './responses.js';
 
+/** The wallet signature header forwarded by default (`ProxyOptions.signatureHeader` renames it). */
 export const DEFAULT_SIGNATURE_HEADER = 'Service-Wallet-Signature';
 
 /** Always forwarded (with the signature header) when the caller sends them. */

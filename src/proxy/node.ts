@@ -16,6 +16,7 @@ export type FetchHandler = ((request: Request) => Response | Promise<Response>) 
   readonly maxBodyBytes?: number;
 };
 
+/** Options of {@link toNodeHandler} and {@link nodeMiddleware}. */
 export interface NodeAdapterOptions {
   /**
    * `nodeMiddleware` only: requests whose path is not under this prefix go to `next()`.
@@ -29,7 +30,9 @@ export interface NodeAdapterOptions {
   readonly maxBodyBytes?: number;
 }
 
+/** A request listener of `http.createServer` (what {@link toNodeHandler} returns). */
 export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+/** An Express/Connect middleware (what {@link nodeMiddleware} returns). */
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
 const BODYLESS = new Set(['GET', 'HEAD']);

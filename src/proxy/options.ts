@@ -8,7 +8,9 @@ import { ownershipCheck, type OwnershipCheck } from './ownership.js';
 import { serviceClient } from './service.js';
 import type { AllowRule, AuthorizeHook, ProxyLogger, ProxyOptions } from './types.js';
 
+/** `ProxyOptions.maxBodyBytes` by default: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** `ProxyOptions.timeoutMs` by default: 30 s. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface ProxyConfig {

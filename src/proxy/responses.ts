@@ -16,6 +16,7 @@ export const PROXY_ERROR_CODES = {
   UPSTREAM_TIMEOUT: '504: the service did not answer within timeoutMs.',
 } as const;
 
+/** A code the proxy answers with by itself (`{ code, reason }`), as listed in {@link PROXY_ERROR_CODES}. */
 export type ProxyErrorCode = keyof typeof PROXY_ERROR_CODES;
 
 const STATUS: Record<ProxyErrorCode, number> = {

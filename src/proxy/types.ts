@@ -12,7 +12,9 @@ export type ProxyMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
  * of the pattern.
  */
 export interface AllowRule {
+  /** The HTTP method. */
   readonly method: ProxyMethod;
+  /** The path pattern, e.g. `/auth/credentials/{credentialId}/verify`. */
   readonly pattern: string;
 }
 
@@ -30,6 +32,7 @@ export interface AllowRule {
  * (`403`) unless its route is in `allowUnscoped`.
  */
 export interface AuthorizeContext {
+  /** The request's method. */
   readonly method: ProxyMethod;
   /** Canonical path relative to the base URL (prefix stripped, each segment decoded once). */
   readonly path: string;
@@ -37,12 +40,19 @@ export interface AuthorizeContext {
   readonly pattern: string;
   /** Every placeholder of the matched pattern, decoded. */
   readonly params: Readonly<Record<string, string>>;
+  /** The customer (`Customer:…`) the request names. */
   readonly customerId?: string;
+  /** The internal account (`InternalAccount:…`) the request names. */
   readonly accountId?: string;
+  /** The credential (`AuthMethod:…`) the request names. */
   readonly credentialId?: string;
+  /** The session (`Session:…`) the request names. */
   readonly sessionId?: string;
+  /** The delegated key the request names. */
   readonly delegatedKeyId?: string;
+  /** The quote (`Quote:…`) the request names. */
   readonly quoteId?: string;
+  /** The card (`Card:…`) the request names. */
   readonly cardId?: string;
   /** A card funding source; in the spec this is an internal account id. */
   readonly fundingSourceId?: string;
@@ -65,10 +75,13 @@ export type AuthorizeHook = (
 
 /** One finished request, as given to the logger. Never holds headers, bodies or credentials. */
 export interface ProxyLogEntry {
+  /** The request's method. */
   readonly method: string;
   /** The canonical path, or the request's path with non-printable characters escaped when it was refused as invalid. */
   readonly path: string;
+  /** The status answered. */
   readonly status: number;
+  /** How long the request took, in ms. */
   readonly ms: number;
   /** The proxy's own error code when the proxy answered by itself. */
   readonly code?: string;
@@ -77,10 +90,35 @@ export interface ProxyLogEntry {
 /** Receives one line per request, e.g. `proxy POST /quotes 202 14ms`, and the same facts as an object. */
 export type ProxyLogger = (line: string, entry: ProxyLogEntry) => void;
 
+/**
+ * The config of `createProxy`: the service, the platform credentials, and who may do what. Without
+ * `currentUser` or `authorize` (or the explicit `dangerouslyAllowEveryCaller`) `createProxy`
+ * refuses to be created: the proxy is deny by default.
+ *
+ * @example
+ * ```ts
+ * import { createProxy, nodeMiddleware, type ProxyOptions } from 'embedded-wallet-signer/proxy';
+ *
+ * const options: ProxyOptions = {
+ *   baseUrl: 'https://api.example-payments.com/2025-10-13',
+ *   clientId: process.env.SERVICE_CLIENT_ID!,
+ *   clientSecret: process.env.SERVICE_CLIENT_SECRET!,
+ *   prefix: '/api',
+ *   // the signed-in user's customer: every id a request names must be theirs (null → 401)
+ *   currentUser: async (request) => {
+ *     const user = await userOf(request); // your own session lookup
+ *     return user ? { customerId: user.customerId } : null;
+ *   },
+ * };
+ * app.use(nodeMiddleware(createProxy(options)));
+ * ```
+ */
 export interface ProxyOptions {
   /** The service's base URL, e.g. `https://api.example.com/2025-10-13` or the local sandbox's URL. */
   readonly baseUrl: string;
+  /** The platform client id (HTTP Basic to the service). Read it from the server's environment. */
   readonly clientId: string;
+  /** The platform client secret (HTTP Basic to the service): it never leaves the proxy, never reaches a log. */
   readonly clientSecret: string;
   /** The routes that are forwarded. Default {@link DEFAULT_ALLOW}; extend it with `[...DEFAULT_ALLOW, …]`. */
   readonly allow?: readonly AllowRule[];
@@ -129,8 +167,10 @@ export interface ProxyOptions {
 
 /** The handler `createProxy` returns: fetch-standard, plus the settings the Node adapter reuses. */
 export interface ProxyHandler {
+  /** Answers one request: forwarded to the service, or refused by the proxy (`{ code, reason }`). */
   (request: Request): Promise<Response>;
   /** The mount prefix, `''` when none. */
   readonly prefix: string;
+  /** The largest request body accepted, in bytes. */
   readonly maxBodyBytes: number;
 }

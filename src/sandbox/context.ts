@@ -8,6 +8,7 @@ import type { Logger } from './log.js';
 import type { SandboxProfile } from './profile.js';
 import type { Store } from './store.js';
 
+/** The API version the sandbox serves: its base URL ends in `/2025-10-13`. */
 export const API_VERSION = '2025-10-13';
 export const BASE_PATH = `/${API_VERSION}`;
 

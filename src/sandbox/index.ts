@@ -11,7 +11,7 @@
  * ```
  * Behaviour and decisions: src/sandbox/README.md.
  */
-export { startSandbox, createSandboxServer, createSandboxState, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_ORIGIN, DEFAULT_RP_ID } from './server.js';
+export { startSandbox, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_ORIGIN, DEFAULT_RP_ID } from './server.js';
 export type { SandboxOptions, RunningSandbox } from './server.js';
 export { PROFILE_ENV, SANDBOX_PROFILES, type SandboxProfile } from './profile.js';
 export type { LogSink } from './log.js';

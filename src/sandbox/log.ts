@@ -17,6 +17,7 @@ export interface RequestLogEntry {
   error?: string;
 }
 
+/** Receives the sandbox's request log, one JSON line per request (never a secret, code or key). */
 export type LogSink = (line: string) => void;
 
 export interface Logger {

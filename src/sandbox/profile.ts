@@ -17,7 +17,12 @@
 import { invalidArgument } from '../errors.js';
 import type { SandboxError } from './errors.js';
 
+/**
+ * How the sandbox answers: `sandbox` adds explanations (`details.cause`, `reason`, …); `service`
+ * answers only what the real service sends.
+ */
 export type SandboxProfile = 'sandbox' | 'service';
+/** Every {@link SandboxProfile}. */
 export const SANDBOX_PROFILES: readonly SandboxProfile[] = ['sandbox', 'service'];
 /** The environment variable read when `startSandbox` gets no `profile`. */
 export const PROFILE_ENV = 'SANDBOX_PROFILE';

@@ -25,6 +25,7 @@ import { Store } from './store.js';
 import { invalidArgument, WalletError } from '../errors.js';
 import { loadSandboxPeers } from './peers.js';
 
+/** Options of {@link startSandbox}; every one has a default. */
 export interface SandboxOptions {
   /** TCP port; default 0 (a free port). The CLI defaults to 8787. */
   port?: number;
@@ -51,9 +52,11 @@ export interface SandboxOptions {
   profile?: SandboxProfile;
 }
 
+/** A sandbox that {@link startSandbox} started. */
 export interface RunningSandbox {
   /** `{base_url}`: `http://host:port/2025-10-13`. */
   readonly url: string;
+  /** The port it listens on (the one picked when `port` was 0). */
   readonly port: number;
   /** The enclave's uncompressed public key (hex): trust it for OTP and export bundles. */
   readonly enclavePublicKey: string;
@@ -65,13 +68,18 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/** The platform client id the sandbox accepts by default (HTTP Basic). */
 export const DEFAULT_CLIENT_ID = 'sandbox-client';
+/** The platform client secret the sandbox accepts by default (HTTP Basic): a test value, not a secret. */
 export const DEFAULT_CLIENT_SECRET = 'sandbox-secret';
+/** The WebAuthn origin the sandbox accepts by default (the demo's dev server). */
 export const DEFAULT_ORIGIN = 'http://localhost:5173';
+/** The WebAuthn relying-party id the sandbox accepts by default. */
 export const DEFAULT_RP_ID = 'localhost';
 
 const PRUNE_EVERY = 256;
 
+/** The sandbox's state (config, clock, store, enclave, logger); internal: `startSandbox` is the public way in. */
 export function createSandboxState(options: SandboxOptions = {}): SandboxState {
   const config: SandboxConfig = {
     clientId: options.clientId ?? DEFAULT_CLIENT_ID,
@@ -156,6 +164,7 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
   };
 }
 
+/** An HTTP server over a sandbox state (not listening yet); internal: `startSandbox` is the public way in. */
 export function createSandboxServer(state: SandboxState): Server {
   const router = new Router();
   registerRoutes(router);
@@ -193,6 +202,25 @@ function checkOptions(options: SandboxOptions): void {
  * an optional peer dependency it needs is not installed → `WalletError('DEPENDENCY_MISSING')`
  * (the message says what to install); the port cannot be bound →
  * `WalletError('SANDBOX_START_FAILED')` with the cause.
+ *
+ * Needs the optional peer dependencies `@hpke/core`, `@simplewebauthn/server` and `@scure/bip39`
+ * (`npm install --save-dev` them); from the command line: `npx embedded-wallet-signer-sandbox`.
+ *
+ * @example
+ * ```ts
+ * import { startSandbox, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from 'embedded-wallet-signer/sandbox';
+ * import { createProxy } from 'embedded-wallet-signer/proxy';
+ *
+ * const sandbox = await startSandbox({ port: 0, log: false });
+ * const proxy = createProxy({
+ *   baseUrl: sandbox.url,
+ *   clientId: DEFAULT_CLIENT_ID,
+ *   clientSecret: DEFAULT_CLIENT_SECRET,
+ *   dangerouslyAllowEveryCaller: true, // a test proxy no user can reach
+ * });
+ * // … point createWallet({ baseUrl, trustedKeys: [sandbox.enclavePublicKey] }) at the proxy …
+ * await sandbox.close();
+ * ```
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   checkOptions(options);

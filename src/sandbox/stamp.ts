@@ -21,9 +21,16 @@ import type { SandboxState } from './context.js';
 import { isActive, type SessionRecord, type SignerRule } from './store.js';
 import { isPlainObject } from './validate.js';
 
+/** The stamp header the sandbox reads (the library's default name). */
 export const SIGNATURE_HEADER = 'Service-Wallet-Signature';
+/** The header that names the challenge a signed retry answers. */
 export const REQUEST_ID_HEADER = 'Request-Id';
+/** The stamp scheme the sandbox accepts. */
 export const SIGNATURE_SCHEME = 'SIGNATURE_SCHEME_TK_API_P256';
+/**
+ * A stamp header value the sandbox accepts in place of a real stamp, for tests that exercise a
+ * signed route without keys. A real stamp is always verified for real.
+ */
 export const SANDBOX_VALID_SIGNATURE = 'sandbox-valid-signature';
 
 const MAX_STAMP_LENGTH = 4096;

@@ -8,8 +8,10 @@ import type { KeyStore } from '../keys/index.js';
 import type { Client } from '../transport/index.js';
 import type { ManagedSessions } from './manager.js';
 
+/** The key under which a wallet made by `createWallet` holds its {@link WalletContext}. */
 export const WALLET_CONTEXT: unique symbol = Symbol.for('embedded-wallet-signer.wallet-context') as never;
 
+/** Passkey settings of a wallet (`WalletConfig.passkey`). */
 export interface PasskeyConfig {
   /** WebAuthn relying-party id; default: the page's host (the browser's default). */
   rpId?: string;
@@ -24,11 +26,20 @@ export interface PasskeyConfig {
   userVerification?: 'required' | 'preferred' | 'discouraged';
 }
 
+/**
+ * What a wallet is made of, for code that builds on a wallet beyond its methods (the legacy entry,
+ * a signed call of your own with {@link signedWithSession}): read it with {@link walletContext}.
+ */
 export interface WalletContext {
+  /** The wallet's HTTP client. */
   readonly client: Client;
+  /** The wallet's session manager. */
   readonly sessions: ManagedSessions;
+  /** The wallet's key store. */
   readonly keyStore: KeyStore;
+  /** The keys the wallet trusts to sign bundles. */
   readonly trustedKeys: TrustedKeys;
+  /** The wallet's passkey settings. */
   readonly passkey: PasskeyConfig;
 }
 

@@ -10,23 +10,31 @@ import type { KeyPlan } from './types.js';
 
 /** The part of `navigator.locks` the manager uses. */
 export interface LockManagerLike {
+  /** Runs `callback` holding the lock `name` (as `navigator.locks.request` does). */
   request<T>(name: string, options: { mode: 'exclusive' | 'shared' }, callback: () => Promise<T>): Promise<T>;
 }
 
 /** The part of a BroadcastChannel the manager uses. */
 export interface ChannelLike {
+  /** Sends `message` to the other tabs. */
   postMessage(message: unknown): void;
+  /** Closes the channel. */
   close(): void;
+  /** Receives the other tabs' messages. */
   onmessage: ((event: { data: unknown }) => void) | null;
+  /** Node only: lets the process exit with the channel open. */
   unref?: () => void;
 }
 
+/** What the session manager takes from its surroundings; the defaults are the browser's. */
 export interface SessionHost {
   /** The lock manager shared by the tabs (default `navigator.locks`), or undefined where missing. */
   locks(): LockManagerLike | undefined;
   /** A channel to the other tabs (default `new BroadcastChannel(name)`), or undefined where missing. */
   openChannel(name: string): ChannelLike | undefined;
+  /** Calls `callback` after `ms` (default `setTimeout`); returns a handle for `clearTimer`. */
   setTimer(callback: () => void, ms: number): unknown;
+  /** Cancels a timer of `setTimer`. */
   clearTimer(handle: unknown): void;
   /** Calls `wake` when the page comes back (visible again, online); returns the detacher. */
   onWake(wake: () => void): () => void;

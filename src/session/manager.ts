@@ -67,6 +67,10 @@ const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': '
  */
 const withChanges = loadOnFirstUse(() => import('./changes.js'), 'session');
 
+/**
+ * A session manager over a client and a key store, without the rest of the wallet (`createWallet`
+ * makes one for you). Nothing is read until `restore()` or the first call.
+ */
 export function createSessionManager(options: SessionManagerOptions): ManagedSessions {
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object');
   const { client, keyStore } = options;

@@ -7,8 +7,16 @@ import { isWalletError } from '../errors.js';
 import type { Client, SignedRequestOptions } from '../transport/index.js';
 import type { Session, SessionManager, SignerOptions } from './types.js';
 
+/** A signed call's options, less the signer: {@link signedWithSession} signs with a session. */
 export type SessionCallOptions = Omit<SignedRequestOptions, 'signer' | 'getSigner'>;
 
+/**
+ * A signed-retry call (`client.signed`) signed with a session of this browser: the account's current
+ * one (`who.accountId`, default the account used last), resolved only when the service asks for a
+ * signature. A refusal that means the session is gone becomes SESSION_REVOKED (and the session is
+ * dropped). For a signed endpoint the wallet has no method for; reach `client` and `sessions` with
+ * `walletContext(wallet)`.
+ */
 export async function signedWithSession<T>(
   client: Client,
   sessions: SessionManager,

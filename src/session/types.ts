@@ -16,6 +16,7 @@ export interface Session {
   accountId: string;
   /** `AuthMethod:…`: the credential that created the session (kept across refreshes). */
   credentialId: string;
+  /** The type of that credential. */
   credentialType: CredentialType;
   /** Compressed hex of the session key in the key store. */
   publicKeyHex: string;
@@ -27,8 +28,13 @@ export interface Session {
   legacy?: boolean;
 }
 
+/**
+ * Why an account was logged out: `user` (logout here), `other-tab` (logout in another tab),
+ * `expired` (the session ran out), `revoked` (the service no longer accepts it).
+ */
 export type LogoutReason = 'user' | 'other-tab' | 'expired' | 'revoked';
 
+/** The events of a wallet (`wallet.on`) and of a session manager, with each one's payload. */
 export interface SessionEvents {
   /** A new session became current (login here, or in another tab). */
   session: Session;
@@ -48,6 +54,7 @@ export interface SessionEvents {
   'storage-fallback': { reason: string };
 }
 
+/** Which session signs, when it must not be the current one. */
 export interface SignerOptions {
   /** Use a session made by a credential other than this one (deleting that credential needs it). */
   excludeCredentialId?: string;
@@ -63,6 +70,11 @@ export interface KeyPlan {
   readonly legacy: boolean;
 }
 
+/**
+ * The sessions of this browser, across tabs: one critical section per account, refreshes,
+ * logout. `createWallet` makes one (the wallet's methods use it); {@link createSessionManager}
+ * makes one alone.
+ */
 export interface SessionManager {
   /** The current session of the account (default: the account used last), or null. */
   current(accountId?: string): Session | null;
@@ -96,14 +108,19 @@ export interface SessionManager {
    * is returned; otherwise `error` is returned unchanged.
    */
   rejected(session: Session, error: WalletError): Promise<WalletError>;
+  /** Calls `listener` on each `event`; returns the function that removes it. */
   on<E extends keyof SessionEvents>(event: E, listener: (payload: SessionEvents[E]) => void): () => void;
   /** Server clock estimate (epoch ms). */
   serverNow(): number;
+  /** Stops timers, closes the channel to other tabs and removes every listener. */
   dispose(): void;
 }
 
+/** Options of {@link createSessionManager}. */
 export interface SessionManagerOptions {
+  /** The client the session calls go through. */
   client: Client;
+  /** Where session keys and records are kept. */
   keyStore: KeyStore;
   /** Fraction of a session's lifetime left when it is refreshed (and `expiring` fires); default 1/3. */
   refreshWhenRemaining?: number;
@@ -123,6 +140,7 @@ export interface SessionManagerOptions {
 
 /** When a login started, for its commit (see ManagedSessions.loggingIn). */
 export interface LoginTicket {
+  /** The account logging in. */
   readonly accountId: string;
   /** The account's logout nonce when the login started. */
   readonly logoutNonce: string | null;

@@ -11,6 +11,7 @@ export type SignerLike = Signer | Pick<SessionKey, 'privateKey' | 'publicKeyHex'
 
 /** One HTTP request as reported to `onRequest`. */
 export interface RequestLogEntry {
+  /** The HTTP method. */
   method: HttpMethod;
   /** The path as given (without base URL or query). */
   path: string;

@@ -28,6 +28,7 @@ import type { SandboxState } from '../context.js';
 import type { AuthMethodRecord, OtpIssuance } from '../store.js';
 import { isPlainObject } from '../validate.js';
 
+/** The one-time code every OTP login of the sandbox accepts (no email or SMS is sent). */
 export const SANDBOX_OTP_CODE = '000000';
 export const OTP_TTL_MS = 5 * 60 * 1000;
 export const OTP_MAX_ATTEMPTS = 5;

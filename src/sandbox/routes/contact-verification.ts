@@ -17,6 +17,7 @@ import type { Router } from '../router.js';
 import { Fields } from '../validate.js';
 import { customerView } from '../views.js';
 
+/** The code every contact verification (email or phone change) of the sandbox accepts. */
 export const CONTACT_VERIFICATION_CODE = '123456';
 const CODE_TTL_MS = 10 * 60 * 1000;
 
