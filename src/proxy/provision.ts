@@ -15,10 +15,13 @@ import { clientFromOptions, listData, ServiceUnavailable, type ServiceAnswer, ty
 
 export type { ServiceOptions } from './service.js';
 
+/** The user to create a customer (and its embedded wallet) for, with {@link provisionCustomer}. */
 export interface NewCustomer {
   /** Your own id for this user: unique per platform. Provisioning the same one again returns the same customer. */
   readonly platformCustomerId: string;
+  /** The user's email: the EMAIL_OTP credential of the embedded wallet. */
   readonly email: string;
+  /** The user's full name (individuals). */
   readonly fullName?: string;
   /** E.164, e.g. `+14155550123`. */
   readonly phoneNumber?: string;
@@ -30,7 +33,9 @@ export interface NewCustomer {
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
+/** What {@link provisionCustomer} resolves to. */
 export interface ProvisionedCustomer {
+  /** The customer (`Customer:…`). */
   readonly customerId: string;
   /** The customer's `EMBEDDED_WALLET` internal account: what the browser's wallet signs for. */
   readonly accountId: string;

@@ -69,7 +69,9 @@ export function serviceClient(config: ServiceClientConfig): ServiceClient {
 export interface ServiceOptions {
   /** The service's base URL, e.g. `https://api.example.com/2025-10-13` or the local sandbox's URL. */
   readonly baseUrl: string;
+  /** The platform client id (HTTP Basic to the service). */
   readonly clientId: string;
+  /** The platform client secret (HTTP Basic to the service); never sent anywhere else or logged. */
   readonly clientSecret: string;
   /** Default `globalThis.fetch`, looked up per call. */
   readonly fetch?: (input: string, init: RequestInit) => Promise<Response>;
