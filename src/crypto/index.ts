@@ -1,6 +1,6 @@
 /** The crypto core: pure functions over bytes and WebCrypto keys. No I/O, nothing at import time. */
 import { loadOnFirstUse } from '../load-on-first-use.js';
-import type * as Enclave from './enclave.js';
+import type { SignedBundle, TrustedKeys } from './bundles.js';
 
 export {
   base64urlDecode,
@@ -29,8 +29,31 @@ export { oauthNonce } from './oauth.js';
 // download (offline, a deploy replaced the chunk) is NETWORK_ERROR, and the next call tries again.
 // Pure: an app that uses none of them (or a bundle of only some exports) drops the loader, and the chunk.
 const enclave = /* @__PURE__ */ loadOnFirstUse(() => import('../enclave-bundles.js'), 'enclave bundle');
-export const hpkeSeal: typeof Enclave.hpkeSeal = (args) => enclave((m) => m.hpkeSeal(args));
-export const hpkeOpen: typeof Enclave.hpkeOpen = (args) => enclave((m) => m.hpkeOpen(args));
-export const verifySignedBundle: typeof Enclave.verifySignedBundle = (bundle, trusted) => enclave((m) => m.verifySignedBundle(bundle, trusted));
-export const buildEncryptedOtpBundle: typeof Enclave.buildEncryptedOtpBundle = (args) => enclave((m) => m.buildEncryptedOtpBundle(args));
-export const openExportBundle: typeof Enclave.openExportBundle = (args) => enclave((m) => m.openExportBundle(args));
+// The signatures are spelt out (not `typeof` the lazy module's) so that the public .d.ts names only
+// exported types; the compiler checks that they still match crypto/enclave.ts.
+
+/**
+ * HPKE-seals `plaintext` to a P-256 recipient (wire reference §7: DHKEM(P-256, HKDF-SHA256),
+ * HKDF-SHA256, AES-256-GCM, info {@link HPKE_INFO}); `ekm` fixes the ephemeral key pair (known-answer
+ * tests only). Resolves to `enc` (65 bytes) and the ciphertext with its tag.
+ */
+export const hpkeSeal: (args: { recipientPublicKey: Uint8Array; plaintext: Uint8Array; ekm?: CryptoKeyPair }) => Promise<{ enc: Uint8Array<ArrayBuffer>; ciphertext: Uint8Array<ArrayBuffer> }> = (args) =>
+  enclave((m) => m.hpkeSeal(args));
+/** Opens a single-shot HPKE ciphertext with the recipient's ECDH key pair. A wrong key, a tampered enc, ciphertext or tag → DECRYPTION_FAILED. */
+export const hpkeOpen: (args: { recipientKey: CryptoKeyPair; enc: Uint8Array; ciphertext: Uint8Array }) => Promise<Uint8Array<ArrayBuffer>> = (args) => enclave((m) => m.hpkeOpen(args));
+/**
+ * Verifies a parsed bundle's signature against the trusted keys (nothing with 'skip-verification'):
+ * BUNDLE_SIGNATURE_INVALID (no signature, or it does not verify), BUNDLE_SIGNER_UNTRUSTED (signed by
+ * a key not in the list).
+ */
+export const verifySignedBundle: (bundle: SignedBundle, trusted: TrustedKeys) => Promise<void> = (bundle, trusted) => enclave((m) => m.verifySignedBundle(bundle, trusted));
+/**
+ * The `encryptedOtpBundle` of an OTP login: verifies the target bundle, HPKE-seals
+ * `{otp_code, public_key}` to its key and resolves to the JSON string `{"encappedPublic","ciphertext"}`.
+ * `sessionPublicKeyHex` must be compressed.
+ */
+export const buildEncryptedOtpBundle: (args: { targetBundle: string; otpCode: string; sessionPublicKeyHex: string; trustedKeys: TrustedKeys; ekm?: CryptoKeyPair }) => Promise<string> = (args) =>
+  enclave((m) => m.buildEncryptedOtpBundle(args));
+/** Opens a wallet export's `encryptedWalletCredentials`: verifies the envelope and HPKE-opens the mnemonic with the export's recipient key. */
+export const openExportBundle: (args: { bundle: string; recipientKey: CryptoKeyPair; trustedKeys: TrustedKeys }) => Promise<{ mnemonic: string; organizationId: string }> = (args) =>
+  enclave((m) => m.openExportBundle(args));

@@ -15,9 +15,13 @@ import { nodeMiddleware, type FetchHandler, type NodeAdapterOptions, type NodeMi
 
 /** The request methods the library uses, each answered by the proxy. */
 export interface RouteHandlers {
+  /** Answers `GET` requests (lists, reads). */
   readonly GET: (request: Request) => Promise<Response>;
+  /** Answers `POST` requests (logins, signed actions). */
   readonly POST: (request: Request) => Promise<Response>;
+  /** Answers `PATCH` requests (account updates, contact changes). */
   readonly PATCH: (request: Request) => Promise<Response>;
+  /** Answers `DELETE` requests (credentials, sessions). */
   readonly DELETE: (request: Request) => Promise<Response>;
 }
 
@@ -37,13 +41,17 @@ export function expressMiddleware(proxy: FetchHandler, options?: NodeAdapterOpti
 
 /** The part of Vite's dev (and preview) server the plugin uses. */
 export interface ConnectServerLike {
+  /** The Connect stack the plugin adds the proxy to. */
   readonly middlewares: { use(middleware: NodeMiddleware): unknown };
 }
 
 /** A Vite plugin, structurally (`name`, `configureServer`, `configurePreviewServer`). */
 export interface ProxyVitePlugin {
+  /** The plugin's name. */
   readonly name: string;
+  /** Mounts the proxy on the dev server. */
   configureServer(server: ConnectServerLike): void;
+  /** Mounts the proxy on the preview server. */
   configurePreviewServer(server: ConnectServerLike): void;
 }
 
