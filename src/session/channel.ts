@@ -7,7 +7,7 @@
  * account at most one runs and at most one more is pending, however many messages arrive, so a flood
  * costs at most two storage reads per account and never delays signing.
  */
-import type { ChannelLike, SessionHost } from './host.js';
+import { randomId, type ChannelLike, type SessionHost } from './host.js';
 
 export interface TabChannel {
   /** Starts listening (idempotent; a no-op without a channel). */
@@ -20,11 +20,6 @@ export interface TabChannel {
 interface Message {
   from: string;
   account?: string;
-}
-
-function randomId(): string {
-  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
-  return typeof c?.randomUUID === 'function' ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
 /** Runs `sync(key)` for each key scheduled: at most one running and one pending per key. */

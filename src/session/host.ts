@@ -57,6 +57,12 @@ function browserChannel(name: string): ChannelLike | undefined {
   }
 }
 
+/** A random id (a tab's id on the channel, a logout nonce): randomUUID where present. */
+export function randomId(): string {
+  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  return typeof c?.randomUUID === 'function' ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
 export const browserHost: SessionHost = {
   locks: browserLocks,
   openChannel: browserChannel,

@@ -14,6 +14,7 @@
  * - `last-account` → `{ accountId }`: the default account of the manager's methods.
  */
 import type { MetadataStore } from '../keys/index.js';
+import { randomId } from './host.js';
 import { isRecord } from '../types.js';
 import { parseStoredSession } from './records.js';
 import type { Session } from './types.js';
@@ -101,15 +102,10 @@ export async function commitState(meta: MetadataStore, from: Snapshot, next: Nex
   return state;
 }
 
-function nonce(): string {
-  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
-  return typeof c?.randomUUID === 'function' ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
-
 /** Records that a logout of the account was requested (at the generation it sees); returns the new nonce. */
 export async function requestLogout(meta: MetadataStore, accountId: string): Promise<string> {
   const { state } = await readSnapshot(meta, accountId);
-  const value = nonce();
+  const value = randomId();
   await meta.put(LOGOUT_PREFIX + accountId, { nonce: value, generation: state.generation });
   return value;
 }
