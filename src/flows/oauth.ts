@@ -8,6 +8,9 @@
  * after the redirect `completeOAuth({ oidcToken })` finds the key by the token's `nonce` claim.
  * Prepared logins are forgotten after an hour (an IdP round trip takes minutes).
  */
+// Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
+// (why: src/load-on-first-use.ts).
+import '../index.js';
 import { base64urlDecode, oauthNonce, sessionKeyFromPair, utf8Decode, type SessionKey } from '../crypto/index.js';
 import { WalletError, invalidArgument } from '../errors.js';
 import { parseAuthSession, type KeyPlan, type Session, type WalletContext } from '../session/index.js';

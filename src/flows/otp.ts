@@ -5,6 +5,9 @@
  * it with the new key → the session. Also adding an OTP credential (signed by the current session),
  * which is then activated by its first verify.
  */
+// Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
+// (why: src/load-on-first-use.ts).
+import '../index.js';
 import { parseOtpTargetBundle } from '../crypto/bundles.js';
 import { buildEncryptedOtpBundle, verifySignedBundle } from '../crypto/enclave.js';
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';

@@ -13,6 +13,9 @@
  * utf8(challenge) — the 64 ASCII bytes, never hex- or base64url-decoded — and sends the assertion to
  * `/verify` with the challenge's `Request-Id`.
  */
+// Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
+// (why: src/load-on-first-use.ts).
+import '../index.js';
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialDescriptorJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { base64urlEncode, utf8Encode } from '../crypto/index.js';

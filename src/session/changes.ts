@@ -7,13 +7,10 @@
  * signing never need it). The manager loads it before the operation enters the account's queue and
  * lock (manager.ts, `withChanges`), never inside the critical section, so a slow or failed download
  * holds no lock and cannot delay a logout; nothing here enters the section itself.
- *
- * It imports startup code through the session barrel (./index.js), as the flows and actions do: an
- * app's bundler puts the startup code every lazy chunk shares in one chunk, and a lazy chunk that
- * reached only part of it (importing view.js directly, say) would split that chunk in two, each part
- * gzipped on its own (measured: two extra startup chunks cost 1.3 KB gz). The startup-chunks test
- * (test/size) checks it.
  */
+// Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
+// (why: src/load-on-first-use.ts).
+import '../index.js';
 import { signerFromKey, type SessionKey } from '../crypto/index.js';
 import { WalletError, isWalletError } from '../errors.js';
 import type { AuthSession } from '../types.js';
@@ -21,7 +18,7 @@ import { committed, isExpired, keyIn, removeSessions, type OpsContext } from './
 import { sessionFromAnswer } from './records.js';
 import { LAST_ACCOUNT, commitState, type AccountState, type Snapshot } from './state.js';
 import type { KeyPlan, LoginTicket, Session } from './types.js';
-import { currentOf } from './index.js';
+import { currentOf } from './view.js';
 
 /** This module, as the manager gets it on first use. */
 export type Changes = typeof import('./changes.js');

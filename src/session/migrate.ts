@@ -1,12 +1,14 @@
 /**
  * Version 0.1's storage layout, converted once: a chunk of its own, loaded only when such records are
- * found (load.ts). Like changes.ts, it takes startup code through the session barrel (./index.js).
+ * found (load.ts).
  */
+// Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
+// (why: src/load-on-first-use.ts).
+import '../index.js';
 import type { MetadataStore } from '../keys/index.js';
 import { isRecord } from '../types.js';
-import { ACCOUNT_PREFIX } from './index.js';
 import { parseStoredSession } from './records.js';
-import type { AccountState } from './state.js';
+import { ACCOUNT_PREFIX, type AccountState } from './state.js';
 import type { Session } from './types.js';
 
 /**

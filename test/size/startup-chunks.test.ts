@@ -2,9 +2,10 @@
 // measures them: esbuild, minified ESM, code splitting) holds none of the code loaded on first use:
 // the login flows, the signed actions, the session changes (login commit, refresh, signing out
 // other devices, judging a refusal), the 0.1 storage migration, and the enclave-bundle crypto
-// (verify, seal, open, HPKE) behind the public entry's functions. And it stays one entry chunk plus
-// one shared chunk: every lazy chunk reaches the same startup code (each extra startup chunk is
-// gzipped on its own and costs bytes; see src/session/changes.ts).
+// (verify, seal, open, HPKE) behind the public entry's functions. And it stays the entry chunk plus
+// one shared chunk: every module loaded on first use imports the package entry, so every lazy chunk
+// reaches all the startup code (each extra startup chunk is gzipped on its own and costs bytes; see
+// src/load-on-first-use.ts).
 import { build, type Metafile } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ interface Chunk {
 }
 let startup: Chunk[] = [];
 let lazy: Chunk[] = [];
+let importsOf: (input: string) => string[] = () => [];
 
 beforeAll(async () => {
   const result = await build({
@@ -39,6 +41,8 @@ beforeAll(async () => {
     logLevel: 'silent',
   });
   const outputs: Metafile['outputs'] = result.metafile.outputs;
+  const inputs: Metafile['inputs'] = result.metafile.inputs;
+  importsOf = (input) => inputs[input]?.imports.map((i) => i.path) ?? [];
   const chunks = new Map(
     Object.entries(outputs)
       .filter(([path]) => path.endsWith('.js'))
@@ -76,6 +80,12 @@ describe('the main entry at startup', () => {
 
   it('is the entry chunk plus one shared chunk', () => {
     expect(startup.map((c) => c.entryPoint ?? 'shared')).toEqual(['src/index.ts', 'shared']);
+  });
+
+  it('every module loaded on first use imports the package entry', () => {
+    const entries = lazy.map((c) => c.entryPoint).filter((e) => e !== undefined);
+    expect(entries.length).toBeGreaterThanOrEqual(7);
+    expect(entries.filter((e) => !importsOf(e).includes('src/index.ts'))).toEqual([]);
   });
 });
 
