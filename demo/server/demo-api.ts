@@ -2,8 +2,8 @@
  * The demo backend's own routes under `/demo` (JSON, same origin as the app):
  *
  * - `POST /demo/signup {fullName, email, phoneNumber}` → creates an INDIVIDUAL customer upstream
- *   (holding USDC, so the embedded wallet has a same-currency account to pay) with the platform
- *   credentials, binds it to this browser (httpOnly cookie) → `201` the `/demo/me` answer. The
+ *   (holding USDC, so the embedded wallet has a same-currency account to pay) with the library's
+ *   `provisionCustomer`, binds it to this browser (httpOnly cookie) → `201` the `/demo/me` answer. The
  *   service's validation errors pass through (`{code, reason, details}`).
  * - `POST /demo/signin {email}` → binds this browser to the newest customer this demo created with
  *   that email (a second device or browser of the same person) → `200` the `/demo/me` answer;
@@ -21,6 +21,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isWalletError } from '../../src/errors.js';
+import { provisionCustomer, type ServiceOptions } from '../../src/proxy/index.js';
 import { errorBody, listData, type Upstream } from './upstream.js';
 import { bindingCookie, clearedCookie, type DemoCustomer, type DemoUsers } from './users.js';
 import { HttpError, readJson, sendError, sendJson, stringField } from './http-util.js';
@@ -33,6 +35,8 @@ export interface Payee {
 export interface DemoApiOptions {
   readonly users: DemoUsers;
   readonly upstream: Upstream;
+  /** The same service and credentials, for `provisionCustomer`. */
+  readonly service: ServiceOptions;
   readonly sandbox: boolean;
   /** Enclave keys the browser trusts for OTP and export bundles. */
   readonly trustedKeys: () => Promise<readonly string[] | 'skip-verification'>;
@@ -122,14 +126,17 @@ export function createDemoApi(options: DemoApiOptions): DemoApi {
     // Spaces, parentheses and dashes are dropped before the service checks E.164 (at most 16
     // characters), so the raw field may be longer than that: "+1 (415) 555-0123" is fine.
     const phoneNumber = stringField(body, 'phoneNumber', 32).replace(/[\s()-]/g, '');
-    const answer = await upstream.call('POST', '/customers', {
-      body: { customerType: 'INDIVIDUAL', platformCustomerId: `demo-${randomUUID()}`, fullName, email, phoneNumber, currencies: ['USDC'] },
-    });
-    if (answer.status !== 201 && answer.status !== 200) {
-      const e = errorBody(answer);
-      throw new HttpError(answer.status, e.code, e.reason, e.details);
+    let customerId: string;
+    try {
+      // The library's provisioning: the customer (holding USDC, so the embedded wallet has a
+      // same-currency account to pay) and its embedded wallet.
+      ({ customerId } = await provisionCustomer(options.service, { platformCustomerId: `demo-${randomUUID()}`, fullName, email, phoneNumber, currencies: ['USDC'] }));
+    } catch (e) {
+      // The service's refusals (validation, a taken email) pass through as they came.
+      if (isWalletError(e) && e.status !== undefined) throw new HttpError(e.status, e.code, e.message, e.details);
+      if (isWalletError(e, 'INVALID_ARGUMENT')) throw new HttpError(400, 'INVALID_INPUT', e.message);
+      throw e;
     }
-    const customerId = String((answer.body as { id?: unknown }).id);
     const user = await register(customerId, email);
     const token = users.bind(user.customerId);
     sendJson(res, 201, await me(user), { 'Set-Cookie': bindingCookie(token) });

@@ -131,6 +131,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     const demoApi = createDemoApi({
       users,
       upstream,
+      service: { baseUrl, clientId, clientSecret },
       sandbox: sandbox !== undefined,
       trustedKeys,
       extraPayees,

@@ -60,7 +60,9 @@ function serviceError(answer: ServiceAnswer, what: string): WalletError {
   const body = (typeof answer.body === 'object' && answer.body !== null ? answer.body : {}) as Record<string, unknown>;
   const code = typeof body.code === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(body.code) ? body.code : 'BAD_RESPONSE';
   const details = typeof body.details === 'object' && body.details !== null ? (body.details as Record<string, unknown>) : undefined;
-  return new WalletError(code, `${what} answered ${answer.status} ${code}`, { status: answer.status, ...(details ? { details } : {}) });
+  // The service's own reason is kept (it describes the caller's input, never the credentials).
+  const reason = typeof body.reason === 'string' && body.reason !== '' ? body.reason.slice(0, 300) : `${what} answered ${answer.status} ${code}`;
+  return new WalletError(code, reason, { status: answer.status, ...(details ? { details } : {}) });
 }
 
 async function call(service: ServiceClient, ...args: Parameters<ServiceClient['call']>): Promise<ServiceAnswer> {
@@ -107,7 +109,8 @@ export async function provisionCustomer(options: ServiceOptions, customer: NewCu
   const service = clientFromOptions(options);
   if (typeof customer !== 'object' || customer === null) throw invalidArgument('customer', 'an object');
   if (typeof customer.platformCustomerId !== 'string' || customer.platformCustomerId === '') throw invalidArgument('customer.platformCustomerId', 'a non-empty string');
-  if (typeof customer.email !== 'string' || !customer.email.includes('@')) throw invalidArgument('customer.email', 'an email address');
+  // The service validates the values (its INVALID_INPUT names each bad field); only the types are checked here.
+  if (typeof customer.email !== 'string' || customer.email === '') throw invalidArgument('customer.email', 'a non-empty string');
   const body = {
     ...customer.extra,
     customerType: customer.customerType ?? 'INDIVIDUAL',
