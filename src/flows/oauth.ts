@@ -11,6 +11,9 @@
 // Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
 // (why: src/load-on-first-use.ts).
 import '../index.js';
+// The login's commit (session/changes.ts) comes with this chunk: it runs inside the login lock
+// (loggingIn → establish), where nothing may wait for a download (see session/manager.ts).
+import '../session/changes.js';
 import { base64urlDecode, oauthNonce, sessionKeyFromPair, utf8Decode, type SessionKey } from '../crypto/index.js';
 import { WalletError, invalidArgument } from '../errors.js';
 import { parseAuthSession, type KeyPlan, type Session, type WalletContext } from '../session/index.js';

@@ -8,6 +8,9 @@
 // Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
 // (why: src/load-on-first-use.ts).
 import '../index.js';
+// The login's commit (session/changes.ts) comes with this chunk: it runs inside the login lock
+// (loggingIn → establish), where nothing may wait for a download (see session/manager.ts).
+import '../session/changes.js';
 import { parseOtpTargetBundle } from '../crypto/bundles.js';
 import { buildEncryptedOtpBundle, verifySignedBundle } from '../crypto/enclave.js';
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';

@@ -16,6 +16,9 @@
 // Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
 // (why: src/load-on-first-use.ts).
 import '../index.js';
+// The login's commit (session/changes.ts) comes with this chunk: it runs inside the login lock
+// (loggingIn → establish), where nothing may wait for a download (see session/manager.ts).
+import '../session/changes.js';
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialDescriptorJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { base64urlEncode, utf8Encode } from '../crypto/index.js';

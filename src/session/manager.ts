@@ -63,7 +63,9 @@ const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': '
  * section (a logout never waits for it) nor deadlock, and operations enter the section in the order
  * they call `run`, as before. What restoring, signing, expiry and logout need stays in the startup
  * code (operations.ts): a logout works offline, and a pending logout is carried out inside `run`
- * without loading anything.
+ * without loading anything. The one place a change runs under a lock its caller took is a login's
+ * commit (`establish` inside `loggingIn`, under the shared login lock that a logout waits for): the
+ * login flows import changes.ts, so it comes with their chunk and is loaded by then.
  */
 const withChanges = loadOnFirstUse(() => import('./changes.js'), 'session');
 
