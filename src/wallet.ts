@@ -9,7 +9,9 @@
  * crypto core: enough to restore the sessions kept in this browser and to sign. The login flows and
  * the signed actions are loaded the first time one of their methods is called, each flow a chunk of
  * its own in the app's bundle (an app that logs in by email code never downloads the passkey code
- * and @simplewebauthn/browser), the actions one chunk. `npm run size` reports both.
+ * and @simplewebauthn/browser), the actions one chunk. The session's rarer changes and the
+ * enclave-bundle crypto are loaded on first use too (src/load-on-first-use.ts). `npm run size`
+ * reports every chunk.
  */
 import type { TrustedKeys } from './crypto/index.js';
 import { invalidArgument } from './errors.js';
