@@ -1,7 +1,4 @@
 /** The signed actions (wired into the wallet facade in wallet.ts). */
-// Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
-// (why: src/load-on-first-use.ts).
-import '../index.js';
 export { changeContact, type ChangeContactOptions, type ContactChange } from './contact.js';
 export { deleteCredential, listCredentials } from './credentials.js';
 export {

@@ -25,10 +25,10 @@ export { oauthNonce } from './oauth.js';
 // Verifying, sealing and opening enclave bundles, and HPKE (crypto/enclave.ts): no startup path
 // needs them (the OTP flow and the export action, themselves loaded on first use, import
 // crypto/enclave.ts directly). Here they are loaded at the first call of one of these, a chunk of
-// its own (src/enclave-bundles.ts). Each was async already: same results, same errors; only a failed
+// its own (src/chunks/enclave-bundles.ts). Each was async already: same results, same errors; only a failed
 // download (offline, a deploy replaced the chunk) is NETWORK_ERROR, and the next call tries again.
 // Pure: an app that uses none of them (or a bundle of only some exports) drops the loader, and the chunk.
-const enclave = /* @__PURE__ */ loadOnFirstUse(() => import('../enclave-bundles.js'), 'enclave bundle');
+const enclave = /* @__PURE__ */ loadOnFirstUse(() => import('../chunks/enclave-bundles.js'), 'enclave bundle');
 // The signatures are spelt out (not `typeof` the lazy module's) so that the public .d.ts names only
 // exported types; the compiler checks that they still match crypto/enclave.ts.
 

@@ -8,9 +8,6 @@
  * after the redirect `completeOAuth({ oidcToken })` finds the key by the token's `nonce` claim.
  * Prepared logins are forgotten after an hour (an IdP round trip takes minutes).
  */
-// Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
-// (why: src/load-on-first-use.ts).
-import '../index.js';
 // The login's commit (session/changes.ts) comes with this chunk: it runs inside the login lock
 // (loggingIn → establish), where nothing may wait for a download (see session/manager.ts).
 import '../session/changes.js';

@@ -13,9 +13,6 @@
  * utf8(challenge) — the 64 ASCII bytes, never hex- or base64url-decoded — and sends the assertion to
  * `/verify` with the challenge's `Request-Id`.
  */
-// Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
-// (why: src/load-on-first-use.ts).
-import '../index.js';
 // The login's commit (session/changes.ts) comes with this chunk: it runs inside the login lock
 // (loggingIn → establish), where nothing may wait for a download (see session/manager.ts).
 import '../session/changes.js';

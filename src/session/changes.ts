@@ -8,9 +8,6 @@
  * lock (manager.ts, `withChanges`), never inside the critical section, so a slow or failed download
  * holds no lock and cannot delay a logout; nothing here enters the section itself.
  */
-// Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
-// (why: src/load-on-first-use.ts).
-import '../index.js';
 import { signerFromKey, type SessionKey } from '../crypto/index.js';
 import { WalletError, isWalletError } from '../errors.js';
 import type { AuthSession } from '../types.js';

@@ -2,9 +2,6 @@
  * Version 0.1's storage layout, converted once: a chunk of its own, loaded only when such records are
  * found (load.ts).
  */
-// Loaded on first use: imports the package entry so that every lazy chunk shares one startup chunk
-// (why: src/load-on-first-use.ts).
-import '../index.js';
 import type { MetadataStore } from '../keys/index.js';
 import { isRecord } from '../types.js';
 import { parseStoredSession } from './records.js';
