@@ -98,8 +98,10 @@ const plainAnswer = fc
 // ---- the oracles ----
 
 /** The text as it arrives: sent as UTF-8, so lone surrogates become U+FFFD. */
+/** The text `response.text()` gives for a body sent as `text`: UTF-8 there and back (lone surrogates
+ * become U+FFFD) and a leading byte order mark dropped (Fetch's "UTF-8 decode"), as TextDecoder does. */
 function wire(text: string): string {
-  return Buffer.from(text, 'utf8').toString('utf8');
+  return new TextDecoder().decode(Buffer.from(text, 'utf8'));
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
