@@ -97,7 +97,6 @@ const plainAnswer = fc
 
 // ---- the oracles ----
 
-/** The text as it arrives: sent as UTF-8, so lone surrogates become U+FFFD. */
 /** The text `response.text()` gives for a body sent as `text`: UTF-8 there and back (lone surrogates
  * become U+FFFD) and a leading byte order mark dropped (Fetch's "UTF-8 decode"), as TextDecoder does. */
 function wire(text: string): string {
