@@ -5,7 +5,7 @@
  * error level and no page error on the way (a first visit used to log the 401 of `GET /demo/me`);
  * from the sign-up on, exactly one `GET /auth/credentials` (the login screen used to fetch the
  * passkey challenge on opening, which lists the credentials too, before the code login listed them
- * again).
+ * again). The credentials screen then lists them once (its passkey preparation reuses that list).
  */
 import type { ConsoleMessage } from '@playwright/test';
 import { autoApprove, byTest, expect, loginWithOtp, signUp, test } from './fixtures.js';
@@ -28,5 +28,12 @@ test('23 · a first visit and a login: a clean console, one GET /auth/credential
   await expect(byTest(page, 'screen-home')).toBeVisible();
   await page.waitForLoadState('networkidle'); // whatever the home screen loads after the login
   expect(listings).toHaveLength(1);
+
+  // The credentials screen lists them once more, and prepares the passkey registration from that
+  // list (excludeCredentials) without a second GET.
+  await byTest(page, 'nav-credentials').click();
+  await expect(byTest(page, 'cred-list')).not.toHaveAttribute('aria-busy', 'true');
+  await page.waitForLoadState('networkidle');
+  expect(listings).toHaveLength(2);
   expect(noisy).toEqual([]);
 });

@@ -142,9 +142,14 @@ export interface Wallet {
    * `excludeCredentials`. Call it before the click that registers a passkey (e.g. when the screen
    * shows, and again after the credentials changed) so that `registerPasskey` starts the WebAuthn
    * ceremony at once inside the click: browsers that tie the ceremony to the user's gesture (Safari)
-   * refuse it after a wait.
+   * refuse it after a wait. An app that has just read the account's credentials (`listCredentials`)
+   * passes them as `credentials`: the passkeys are taken from that list, with no second request.
+   * @example
+   * const credentials = await wallet.listCredentials(accountId);
+   * await wallet.preparePasskeyRegistration({ accountId, credentials });
+   * button.onclick = () => wallet.registerPasskey({ accountId, nickname: 'Laptop' });
    */
-  preparePasskeyRegistration(args: { accountId: string }): Promise<void>;
+  preparePasskeyRegistration(args: { accountId: string; credentials?: readonly AuthMethod[] }): Promise<void>;
   /**
    * Creates a passkey and adds it as a credential (needs a session). Call it from the user's click,
    * after `preparePasskeyRegistration` has resolved: the ceremony then starts synchronously within

@@ -63,25 +63,39 @@ function pageHost(): string | undefined {
   return typeof host === 'string' && host !== '' ? host : undefined;
 }
 
-/** The account's passkeys as WebAuthn descriptors (their `credentialId`, the base64url rawId). */
-async function accountPasskeys(ctx: WalletContext, accountId: string): Promise<PublicKeyCredentialDescriptorJSON[]> {
-  const credentials = await listCredentials(ctx.client, accountId);
+/** The passkeys among `credentials` as WebAuthn descriptors (their `credentialId`, the base64url rawId). */
+function passkeyDescriptors(credentials: readonly AuthMethod[]): PublicKeyCredentialDescriptorJSON[] {
   return credentials.flatMap((c) =>
     c.type === 'PASSKEY' && typeof c.credentialId === 'string' && c.credentialId !== '' ? [{ type: 'public-key' as const, id: c.credentialId }] : [],
   );
+}
+
+/** The account's passkeys, as the service lists them (`GET /auth/credentials`). */
+async function accountPasskeys(ctx: WalletContext, accountId: string): Promise<PublicKeyCredentialDescriptorJSON[]> {
+  return passkeyDescriptors(await listCredentials(ctx.client, accountId));
+}
+
+/** A credentials list the app passed: an array of the account's AuthMethods (anything else is refused). */
+function givenCredentials(credentials: unknown, accountId: string): readonly AuthMethod[] {
+  const valid =
+    Array.isArray(credentials) &&
+    credentials.every((c: unknown) => typeof c === 'object' && c !== null && (c as { accountId?: unknown }).accountId === accountId);
+  if (!valid) throw invalidArgument('credentials', `the AuthMethods of ${accountId} (as listCredentials answers them)`);
+  return credentials as readonly AuthMethod[];
 }
 
 /** Per wallet and account: the passkeys fetched by `preparePasskeyRegistration`, for the next registration only. */
 const preparedExclusions = new WeakMap<WalletContext, Map<string, PublicKeyCredentialDescriptorJSON[]>>();
 
 /**
- * Fetches the account's passkeys ahead of the click, so that `registerPasskey` can start the
+ * Fetches the account's passkeys ahead of the click (or takes them from `credentials`, a list the app
+ * has just read with listCredentials: no second request), so that `registerPasskey` can start the
  * ceremony at once with them in `excludeCredentials`. Used by the next registration for the
  * account only: prepare again before another one (the list may have changed).
  */
-export async function preparePasskeyRegistration(ctx: WalletContext, args: { accountId: string }): Promise<void> {
+export async function preparePasskeyRegistration(ctx: WalletContext, args: { accountId: string; credentials?: readonly AuthMethod[] }): Promise<void> {
   const accountId = accountIdOf(args);
-  const passkeys = await accountPasskeys(ctx, accountId);
+  const passkeys = args.credentials === undefined ? await accountPasskeys(ctx, accountId) : passkeyDescriptors(givenCredentials(args.credentials, accountId));
   let byAccount = preparedExclusions.get(ctx);
   if (byAccount === undefined) preparedExclusions.set(ctx, (byAccount = new Map()));
   byAccount.set(accountId, passkeys);

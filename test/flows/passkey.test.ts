@@ -7,6 +7,7 @@ import { base64urlEncode, utf8Encode } from '../../src/crypto/index.js';
 import { webauthnError } from '../../src/flows/webauthn-errors.js';
 import { installAuthenticator, type SoftwareAuthenticator } from './helpers/authenticator.js';
 import { ORIGIN, codeOf, emailLogin, errorOf, explained, useTestSandbox, testWallet } from './helpers/sandbox.js';
+import type { AuthMethod } from '../../src/types.js';
 
 const env = useTestSandbox();
 let authenticator: SoftwareAuthenticator;
@@ -79,6 +80,25 @@ describe('passkey registration', () => {
     await owner.wallet.registerPasskey({ accountId, nickname: 'Tablet' });
     expect(owner.requests[sent]).toMatchObject({ method: 'GET', path: '/auth/credentials' });
     expect(excluded(authenticator.lastCreate).map((c) => c.id).sort()).toEqual([credential.credentialId, second.credentialId].sort());
+    owner.wallet.dispose();
+  });
+
+  it('preparePasskeyRegistration takes the passkeys from a list the app has just read: no second GET', async () => {
+    const { accountId, credential, owner } = await withPasskey();
+    const credentials = await owner.wallet.listCredentials(accountId);
+    authenticator = installAuthenticator(ORIGIN, 'localhost');
+    const sent = owner.requests.length;
+    await owner.wallet.preparePasskeyRegistration({ accountId, credentials });
+    expect(owner.requests.length).toBe(sent); // nothing fetched
+    await owner.wallet.registerPasskey({ accountId, nickname: 'Phone' });
+    expect(owner.requests.slice(sent).map((r) => `${r.method} ${r.path}`)).not.toContain('GET /auth/credentials');
+    const excluded = (authenticator.lastCreate?.excludeCredentials ?? []).map((c) => Buffer.from(c.id as ArrayBuffer).toString('base64url'));
+    expect(excluded).toEqual([credential.credentialId]);
+    // Not the account's list (another account's credential, or not a list): refused before anything else.
+    const foreign = [{ ...credentials[0]!, accountId: 'InternalAccount:someone-else' }];
+    expect((await errorOf(owner.wallet.preparePasskeyRegistration({ accountId, credentials: foreign }))).code).toBe('INVALID_ARGUMENT');
+    const notAList = 'nope' as unknown as AuthMethod[];
+    expect((await errorOf(owner.wallet.preparePasskeyRegistration({ accountId, credentials: notAList }))).code).toBe('INVALID_ARGUMENT');
     owner.wallet.dispose();
   });
 

@@ -115,13 +115,13 @@ export const credentialsScreen: Screen = (app: App, container: HTMLElement) => {
   showFlash(app, s);
   const list = h('ul', { class: 'rows', testid: 'cred-list', 'aria-busy': 'true' });
   const reload = async () => {
-    // The passkey code and the wallet's passkeys (excludeCredentials), fetched before the click so the
-    // ceremony starts inside it (Safari ties navigator.credentials.create to the user's click); again
-    // after every change to the list.
-    void app.wallet!.preparePasskeyRegistration({ accountId: app.accountId }).catch(() => undefined);
     try {
       const credentials = await app.wallet!.listCredentials(app.accountId);
       replace(list, ...credentials.map((c) => credentialRow(app, s, c, reload)));
+      // The passkey code, and the wallet's passkeys (excludeCredentials) taken from the list just read
+      // (no second GET), ready before the click so the ceremony starts inside it (Safari ties
+      // navigator.credentials.create to the user's click); again after every change to the list.
+      void app.wallet!.preparePasskeyRegistration({ accountId: app.accountId, credentials }).catch(() => undefined);
     } catch (e) {
       app.fail(s, e);
     } finally {
