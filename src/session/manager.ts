@@ -50,7 +50,7 @@ import { createServerClock } from './server-clock.js';
 import { createSessionService } from './service.js';
 import { readAll, readSnapshot, requestLogout, type Change, type Snapshot } from './state.js';
 import type { LoginTicket, LogoutReason, ManagedSessions, Session, SessionEvents, SessionManagerOptions, SignerOptions } from './types.js';
-import { createView, currentOf, pickSession } from './view.js';
+import { accountFor, createView, currentOf, defaultAccountOf, noSessionError, pickSession } from './view.js';
 
 export type { ManagedSessions, SessionManagerOptions } from './types.js';
 
@@ -93,6 +93,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   const sections = createCriticalSections({ namespace, shared, locks: () => host.locks() });
   const view = createView(events, (accountId) => schedule.plan(accountId));
   const channel = createTabChannel({ name: `${namespace}:sessions`, host, enabled: shared, onSync: (key) => (key === ALL ? syncAll() : observe(key).then(() => undefined)) });
+  const noSession = (accountId: string): WalletError => noSessionError(view, accountId);
   const cancellers = createCancellers();
   const loggingOut = new Set<string>();
   const finishing = new Set<string>();
@@ -151,24 +152,8 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     });
   }
 
-  function defaultAccount(): string | undefined {
-    if (lastAccountId !== undefined && currentOf(view.get(lastAccountId))) return lastAccountId;
-    return view.accounts().find((s) => currentOf(s) !== null)?.accountId;
-  }
-
-  function accountOf(accountId: string | undefined): string {
-    if (accountId !== undefined && (typeof accountId !== 'string' || accountId === '')) throw invalidArgument('accountId', 'a non-empty string');
-    const account = accountId ?? defaultAccount();
-    if (account === undefined) throw new WalletError('NOT_LOGGED_IN', 'no session in this browser (and no accountId given)');
-    return account;
-  }
-
-  function noSession(accountId: string): WalletError {
-    const why = view.ended(accountId);
-    if (why === 'expired') return new WalletError('SESSION_EXPIRED', `the session of ${accountId} expired: log in again`);
-    if (why === 'revoked') return new WalletError('SESSION_REVOKED', `the session of ${accountId} was ended elsewhere: log in again`);
-    return new WalletError('NOT_LOGGED_IN', `no session for ${accountId} in this browser`);
-  }
+  const defaultAccount = (): string | undefined => defaultAccountOf(view, lastAccountId);
+  const accountOf = (accountId: string | undefined): string => accountFor(view, lastAccountId, accountId);
 
   async function load(): Promise<void> {
     await keyStore.ready();

@@ -45,6 +45,28 @@ export function currentOf(state: AccountState): Session | null {
   return state.sessions.find((s) => s.id === state.current) ?? null;
 }
 
+/** The error of a call for an account with no usable session here: why its last one ended, if known. */
+export function noSessionError(view: View, accountId: string): WalletError {
+  const why = view.ended(accountId);
+  if (why === 'expired') return new WalletError('SESSION_EXPIRED', `the session of ${accountId} expired: log in again`);
+  if (why === 'revoked') return new WalletError('SESSION_REVOKED', `the session of ${accountId} was ended elsewhere: log in again`);
+  return new WalletError('NOT_LOGGED_IN', `no session for ${accountId} in this browser`);
+}
+
+/** The account a call without one is for: the last one used while it has a current session, else the first that has one. */
+export function defaultAccountOf(view: View, last: string | undefined): string | undefined {
+  if (last !== undefined && currentOf(view.get(last))) return last;
+  return view.accounts().find((s) => currentOf(s) !== null)?.accountId;
+}
+
+/** The account a call is for: `accountId` (checked) or the default one; NOT_LOGGED_IN when there is none. */
+export function accountFor(view: View, last: string | undefined, accountId: string | undefined): string {
+  if (accountId !== undefined && (typeof accountId !== 'string' || accountId === '')) throw invalidArgument('accountId', 'a non-empty string');
+  const account = accountId ?? defaultAccountOf(view, last);
+  if (account === undefined) throw new WalletError('NOT_LOGGED_IN', 'no session in this browser (and no accountId given)');
+  return account;
+}
+
 /**
  * The session a signature of the account uses: the current one, or with `excludeCredentialId` the
  * best unexpired one of another credential (the current first, then the longest-lasting).
