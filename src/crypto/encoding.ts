@@ -39,34 +39,6 @@ export function bytesToHex(bytes: Uint8Array): string {
   return s;
 }
 
-/**
- * Writes the unpadded base64url of `bytes[0, length)` into `out` as ASCII codes (room for
- * ⌈4 × length / 3⌉); returns how many it wrote. For callers that reuse their buffers.
- */
-export function base64urlInto(bytes: Uint8Array, length: number, out: Uint8Array): number {
-  let o = 0;
-  let i = 0;
-  for (; i + 2 < length; i += 3) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    out[o++] = B64URL.charCodeAt(n >> 18);
-    out[o++] = B64URL.charCodeAt((n >> 12) & 63);
-    out[o++] = B64URL.charCodeAt((n >> 6) & 63);
-    out[o++] = B64URL.charCodeAt(n & 63);
-  }
-  const rest = length - i;
-  if (rest === 1) {
-    const n = bytes[i]! << 16;
-    out[o++] = B64URL.charCodeAt(n >> 18);
-    out[o++] = B64URL.charCodeAt((n >> 12) & 63);
-  } else if (rest === 2) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
-    out[o++] = B64URL.charCodeAt(n >> 18);
-    out[o++] = B64URL.charCodeAt((n >> 12) & 63);
-    out[o++] = B64URL.charCodeAt((n >> 6) & 63);
-  }
-  return o;
-}
-
 /** Bytes → base64url without padding. */
 export function base64urlEncode(bytes: Uint8Array): string {
   let s = '';
