@@ -5,7 +5,7 @@ import { DEFAULT_SIGNATURE_HEADER, forwardedHeaderNames } from './headers.js';
 import { canonicalSegments } from './path.js';
 import { ProxyRefusal } from './responses.js';
 import { ownershipCheck, type OwnershipCheck } from './ownership.js';
-import { serviceClient } from './service.js';
+import { serviceClient, serviceCredentials } from './service.js';
 import type { AllowRule, AuthorizeHook, ProxyLogger, ProxyOptions } from './types.js';
 
 /** `ProxyOptions.maxBodyBytes` by default: 1 MiB. */
@@ -35,12 +35,6 @@ export interface ProxyConfig {
   readonly forwarded: readonly string[];
 }
 
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
 function positiveInteger(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw invalidArgument(name, 'a positive integer');
@@ -51,25 +45,8 @@ const defaultLogger: ProxyLogger = (line) => console.info(line);
 
 export function resolveOptions(options: ProxyOptions): ProxyConfig {
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object');
-  const { baseUrl, clientId, clientSecret } = options;
-  if (typeof baseUrl !== 'string') throw invalidArgument('baseUrl', 'an http(s) URL string');
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw invalidArgument('baseUrl', 'an http(s) URL string');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidArgument('baseUrl', 'an http(s) URL');
-  if (url.username !== '' || url.password !== '') throw invalidArgument('baseUrl', 'free of user name and password (use clientId and clientSecret)');
-  if (url.search !== '' || url.hash !== '') throw invalidArgument('baseUrl', 'free of query and fragment');
-  // Basic auth: the user id cannot hold a colon (RFC 7617); neither value may be empty or hold control characters.
-  if (typeof clientId !== 'string' || clientId === '' || clientId.includes(':') || /[\x00-\x1f\x7f]/.test(clientId)) {
-    throw invalidArgument('clientId', 'a non-empty string without colon or control characters');
-  }
-  if (typeof clientSecret !== 'string' || clientSecret === '' || /[\x00-\x1f\x7f]/.test(clientSecret)) {
-    throw invalidArgument('clientSecret', 'a non-empty string without control characters');
-  }
-  const token = base64(new TextEncoder().encode(`${clientId}:${clientSecret}`));
+  const { clientSecret } = options;
+  const { baseHref, token } = serviceCredentials(options);
   const encoder = new TextEncoder();
   const secrets = [encoder.encode(token)];
   // A very short secret could occur in any body by chance; the encoded pair is checked always.
@@ -110,7 +87,6 @@ export function resolveOptions(options: ProxyOptions): ProxyConfig {
   const injectedFetch = options.fetch;
   const fetchFn: ProxyConfig['fetch'] = injectedFetch ?? ((input, init) => globalThis.fetch(input, init));
   const timeoutMs = positiveInteger(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
-  const baseHref = url.href.replace(/\/+$/, '');
   const ownership =
     options.currentUser === undefined
       ? undefined

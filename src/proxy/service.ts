@@ -79,40 +79,53 @@ export interface ServiceOptions {
   readonly timeoutMs?: number;
 }
 
-/** Checks `ServiceOptions` (the same rules as `createProxy`'s) and builds a client. */
-export function clientFromOptions(options: ServiceOptions): ServiceClient {
-  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object');
+/** The service's address and the platform credentials, checked: what `createProxy` and the provisioning helpers share. */
+export interface ServiceCredentials {
+  /** The base URL without a trailing slash. */
+  readonly baseHref: string;
+  /** `base64(clientId:clientSecret)`, the HTTP Basic token. */
+  readonly token: string;
+}
+
+/** Checks `baseUrl`, `clientId` and `clientSecret` (WalletError INVALID_ARGUMENT naming the option) and makes the Basic token. */
+export function serviceCredentials(options: { readonly baseUrl: unknown; readonly clientId: unknown; readonly clientSecret: unknown }): ServiceCredentials {
   const { baseUrl, clientId, clientSecret } = options;
+  if (typeof baseUrl !== 'string') throw invalidArgument('baseUrl', 'an http(s) URL string');
   let url: URL;
   try {
-    url = new URL(String(baseUrl));
+    url = new URL(baseUrl);
   } catch {
     throw invalidArgument('baseUrl', 'an http(s) URL string');
   }
-  if (typeof baseUrl !== 'string' || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.search !== '') {
-    throw invalidArgument('baseUrl', 'an http(s) URL without credentials or query');
-  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidArgument('baseUrl', 'an http(s) URL');
+  if (url.username !== '' || url.password !== '') throw invalidArgument('baseUrl', 'free of user name and password (use clientId and clientSecret)');
+  if (url.search !== '' || url.hash !== '') throw invalidArgument('baseUrl', 'free of query and fragment');
+  // Basic auth: the user id cannot hold a colon (RFC 7617); neither value may be empty or hold control characters.
   if (typeof clientId !== 'string' || clientId === '' || clientId.includes(':') || /[\x00-\x1f\x7f]/.test(clientId)) {
     throw invalidArgument('clientId', 'a non-empty string without colon or control characters');
   }
   if (typeof clientSecret !== 'string' || clientSecret === '' || /[\x00-\x1f\x7f]/.test(clientSecret)) {
     throw invalidArgument('clientSecret', 'a non-empty string without control characters');
   }
+  let binary = '';
+  for (const byte of new TextEncoder().encode(`${clientId}:${clientSecret}`)) binary += String.fromCharCode(byte);
+  return { baseHref: url.href.replace(/\/+$/, ''), token: btoa(binary) };
+}
+
+/** Checks `ServiceOptions` (the same rules as `createProxy`'s) and builds a client. */
+export function clientFromOptions(options: ServiceOptions): ServiceClient {
+  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object');
+  const { baseHref, token } = serviceCredentials(options);
   const timeoutMs = options.timeoutMs ?? 15_000;
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw invalidArgument('timeoutMs', 'a positive integer');
   const injected = options.fetch;
+  if (injected !== undefined && typeof injected !== 'function') throw invalidArgument('fetch', 'a function');
   return serviceClient({
-    baseUrl: url.href.replace(/\/+$/, ''),
-    authorization: `Basic ${basicToken(clientId, clientSecret)}`,
+    baseUrl: baseHref,
+    authorization: `Basic ${token}`,
     fetch: injected ?? ((input, init) => globalThis.fetch(input, init)),
     timeoutMs,
   });
-}
-
-export function basicToken(clientId: string, clientSecret: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(`${clientId}:${clientSecret}`)) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }
 
 /** The `data` array of a list answer (`{data:[…]}`), or `[]`. */
