@@ -4,14 +4,13 @@
  * Nothing here runs at load except installing `globalThis.bench`.
  */
 import {
-  buildEncryptedOtpBundle,
   generateSessionKey,
   hexToBytes,
-  openExportBundle,
   signerFromKey,
   stamp,
   utf8Encode,
 } from '../src/crypto/index.js';
+import { buildEncryptedOtpBundle, openExportBundle } from '../src/crypto/enclave.js';
 import { importHpkeRecipientKey } from '../test/helpers/hpke-keys.js';
 import { createIndexedDbBackend, createKeyStore, type KeyStore } from '../src/keys/index.js';
 import { createClient, type RequestLogEntry } from '../src/transport/index.js';

@@ -26,13 +26,12 @@ import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import {
-  buildEncryptedOtpBundle,
   generateRecipientKey,
   generateSessionKey,
   oauthNonce,
-  openExportBundle,
   type SessionKey,
 } from '../src/crypto/index.js';
+import { buildEncryptedOtpBundle, openExportBundle } from '../src/crypto/enclave.js';
 import { isWalletError } from '../src/errors.js';
 import { createClient, type Client, type RequestLogEntry } from '../src/transport/index.js';
 

@@ -7,6 +7,8 @@
 export { WalletError, isWalletError } from './errors.js';
 export type { WalletErrorCode, WalletErrorOptions } from './errors.js';
 export * from './crypto/index.js';
+// The enclave-bundle functions, as loaders of their chunk (src/enclave-bundles.ts).
+export { buildEncryptedOtpBundle, hpkeOpen, hpkeSeal, openExportBundle, verifySignedBundle } from './enclave-bundles.js';
 
 // ---- the wallet: facade, flows, sessions, key store, transport ----
 export { createWallet } from './wallet.js';

@@ -1,7 +1,7 @@
 /**
  * Code loaded on first use: the login flows and signed actions (wallet.ts), the rarer session
  * changes and the 0.1 migration (session/manager.ts, load.ts), the enclave-bundle crypto of the
- * public entry (crypto/index.ts). Each `load` is a dynamic `import()`, which an app's bundler turns
+ * public entry (src/enclave-bundles.ts). Each `load` is a dynamic `import()`, which an app's bundler turns
  * into a chunk of its own, fetched at the first call; `npm run size` reports those chunks apart from
  * the startup chunks.
  *

@@ -2,24 +2,26 @@ import { describe, expect, it, vi } from 'vitest';
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
 import { p256 } from '@noble/curves/nist.js';
 import {
-  buildEncryptedOtpBundle,
   bytesToHex,
   compressPublicKey,
   concatBytes,
   generateRecipientKey,
   generateSessionKey,
-  hpkeSeal,
   oauthNonce,
-  openExportBundle,
   parseOtpTargetBundle,
   parseSignedBundle,
   signerFromKey,
   utf8Decode,
   utf8Encode,
-  verifySignedBundle,
   type SessionKey,
   type TrustedKeys,
 } from '../../src/crypto/index.js';
+import {
+  buildEncryptedOtpBundle,
+  hpkeSeal,
+  openExportBundle,
+  verifySignedBundle,
+} from '../../src/crypto/enclave.js';
 import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { createHash } from 'node:crypto';
 import { asyncCodeOf, codeOf, hex, vectors } from './helpers.js';

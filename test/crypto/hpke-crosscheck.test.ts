@@ -8,11 +8,10 @@ import {
   concatBytes,
   decompressPublicKey,
   generateRecipientKey,
-  hpkeOpen,
-  hpkeSeal,
   utf8Decode,
   utf8Encode,
 } from '../../src/crypto/index.js';
+import { hpkeOpen, hpkeSeal } from '../../src/crypto/enclave.js';
 import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { ECDH, coreOpen, coreSeal, info, otpSealSchedule, rawPublic, suite } from './hpke-reference.js';
 import { asyncCodeOf, hex, vectors } from './helpers.js';

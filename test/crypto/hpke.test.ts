@@ -7,11 +7,10 @@ import {
   compressPublicKey,
   generateRecipientKey,
   generateSessionKey,
-  hpkeOpen,
-  hpkeSeal,
   utf8Decode,
   utf8Encode,
 } from '../../src/crypto/index.js';
+import { hpkeOpen, hpkeSeal } from '../../src/crypto/enclave.js';
 import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { asyncCodeOf, hex, vectors } from './helpers.js';
 import { suite } from './hpke-reference.js';

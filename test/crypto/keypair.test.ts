@@ -5,9 +5,9 @@ import {
   generateRecipientKey,
   generateSessionKey,
   sessionKeyFromPair,
-  verifySignedBundle,
   type SignedBundle,
 } from '../../src/crypto/index.js';
+import { verifySignedBundle } from '../../src/crypto/enclave.js';
 import { asyncCodeOf } from './helpers.js';
 
 describe('generated keys (Node WebCrypto)', () => {

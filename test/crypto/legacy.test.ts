@@ -7,11 +7,11 @@ import {
   compressPublicKey,
   concatBytes,
   generateRecipientKey,
-  hpkeSeal,
   parseStamp,
   stamp,
   utf8Encode,
 } from '../../src/crypto/index.js';
+import { hpkeSeal } from '../../src/crypto/enclave.js';
 import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { asyncCodeOf, hex, nodeVerifies, vectors } from './helpers.js';
 

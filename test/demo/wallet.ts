@@ -4,7 +4,8 @@
  * action (first leg, then the retry stamped by the session key).
  */
 import { expect } from 'vitest';
-import { buildEncryptedOtpBundle, generateSessionKey, stamp, type SessionKey } from '../../src/crypto/index.js';
+import { generateSessionKey, stamp, type SessionKey } from '../../src/crypto/index.js';
+import { buildEncryptedOtpBundle } from '../../src/crypto/enclave.js';
 import { enc, type Answer, type Browser, type Me } from './browser.js';
 
 export const SIGNATURE_HEADER = 'Service-Wallet-Signature';

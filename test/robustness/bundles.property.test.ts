@@ -11,12 +11,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   bytesToHex,
   hexToBytes,
-  hpkeSeal,
-  openExportBundle,
   parseOtpTargetBundle,
-  verifySignedBundle,
   type TrustedKeys,
 } from '../../src/crypto/index.js';
+import { hpkeSeal, openExportBundle, verifySignedBundle } from '../../src/crypto/enclave.js';
 import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { openSealedSessionKey } from '../../src/legacy.js';
 import { createEnclave } from '../../src/sandbox/enclave.js';

@@ -11,13 +11,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  buildEncryptedOtpBundle,
-  generateRecipientKey,
-  generateSessionKey,
-  hexToBytes,
-  openExportBundle,
-} from '../../src/crypto/index.js';
+import { generateRecipientKey, generateSessionKey, hexToBytes } from '../../src/crypto/index.js';
+import { buildEncryptedOtpBundle, openExportBundle } from '../../src/crypto/enclave.js';
 import { importHpkeRecipientKey } from '../helpers/hpke-keys.js';
 import { createLegacyKeyPlan, openSealedSessionKey } from '../../src/legacy.js';
 import { KEY_PURPOSES, createKeyStore, createMemoryBackend } from '../../src/keys/index.js';

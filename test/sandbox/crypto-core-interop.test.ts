@@ -4,16 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildEncryptedOtpBundle,
   generateRecipientKey,
   generateSessionKey,
   oauthNonce,
-  openExportBundle,
   parseOtpTargetBundle,
   stamp,
-  verifySignedBundle,
   type SessionKey,
 } from '../../src/crypto/index.js';
+import { buildEncryptedOtpBundle, openExportBundle, verifySignedBundle } from '../../src/crypto/enclave.js';
 import { Api, enc, start } from './helpers/http.js';
 import { createCustomer } from './helpers/flows.js';
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEncryptedOtpBundle, generateSessionKey, stamp as coreStamp } from '../../src/crypto/index.js';
+import { generateSessionKey, stamp as coreStamp } from '../../src/crypto/index.js';
+import { buildEncryptedOtpBundle } from '../../src/crypto/enclave.js';
 import { Api, enc, start } from './helpers/http.js';
 import { createCustomer, otpLogin, type Wallet } from './helpers/flows.js';
 import { newKey, stamp, type TestKey } from './helpers/keys.js';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { buildEncryptedOtpBundle } from '../../src/crypto/index.js';
+import { buildEncryptedOtpBundle } from '../../src/crypto/enclave.js';
 import { createKeyStore, createMemoryBackend, type KeyStore } from '../../src/keys/index.js';
 import { createClient, type Client, type ClientOptions, type RequestLogEntry } from '../../src/transport/index.js';
 
