@@ -19,6 +19,7 @@
 // src/ folder, then the largest single inputs, then what each lazy chunk holds. `--why=<bundle>`
 // (main, keyAndStamp, legacy; comma-separated) picks other bundles.
 import { build } from 'esbuild';
+import { measureConsumers } from './size-consumers.mjs';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -304,6 +305,23 @@ printTable(['bundle', 'part', 'chunks', 'raw KB', 'min KB', 'gz KB', 'budget gz 
 
 for (const r of rows) if (r.explain) printBreakdown(r);
 
+// The budgeted numbers: the packed package in real consumer builds (scripts/size-consumers.mjs).
+const CONSUMER_BUDGET_GZ = 20 * KB;
+const consumers = measureConsumers(root, { keep: process.argv.includes('--keep-consumer') });
+console.log(`\nThe packed package in consumer builds (test/size/app/: restore at load; email login and one signed action on a click):\n`);
+const consumerRows = [];
+for (const [label, c] of [['Vite', consumers.vite], ['Next.js', consumers.next]]) {
+  const over = c.startup.gzipBytes > CONSUMER_BUDGET_GZ;
+  if (over) failures.push(`${label} build: the library adds ${fmt(c.startup.gzipBytes)} KB gz at startup, over the ${fmt(CONSUMER_BUDGET_GZ)} KB budget`);
+  consumerRows.push([label, 'startup (budgeted)', c.startup.chunks, fmt(c.startup.gzipBytes), fmt(CONSUMER_BUDGET_GZ), over ? 'FAIL' : 'ok']);
+  consumerRows.push(['', 'lazy (loaded on first use)', c.lazy.chunks, fmt(c.lazy.gzipBytes), '', '']);
+  consumerRows.push(['', 'total', c.total.chunks, fmt(c.total.gzipBytes), '', '']);
+}
+printTable(['build', 'part', 'chunks', 'gz KB', 'budget gz KB', 'status'], consumerRows, 2);
+console.log('\nStartup chunks (gz each): ' + ['vite', 'next'].map((k) => `${k}: ${consumers[k].startup.files.map((f) => `${f.name ?? f.file} ${fmt(f.gzipBytes)}`).join(', ')}`).join('; '));
+if (consumers.next.startup.baselineOnly.length) console.log(`(Next.js: minus the baseline page's own chunk${consumers.next.startup.baselineOnly.length === 1 ? '' : 's'}, ${consumers.next.startup.baselineOnly.map((f) => fmt(f.gzipBytes)).join(' + ')} KB gz)`);
+console.log(`Timings: ${consumers.timings.map((t) => `${t.step} ${t.seconds.toFixed(1)} s`).join(', ')}`);
+
 mkdirSync(join(root, 'bench'), { recursive: true });
 writeFileSync(
   join(root, 'bench', 'size.json'),
@@ -315,6 +333,13 @@ writeFileSync(
         '(a bundle with splitting: false is one chunk, see scripts/size.mjs); ' +
         'breakdown from the esbuild metafile (estGzipBytes = share of minified bytes × gzip size)',
       bundles: rows.map(({ explain, ...r }) => r),
+      consumers: {
+        tool: 'npm pack → tarball installed into a consumer → vite build and next build of test/size/app/; gzip level 9 per chunk (scripts/size-consumers.mjs)',
+        budgetGzipBytes: CONSUMER_BUDGET_GZ,
+        vite: consumers.vite,
+        next: consumers.next,
+        timings: consumers.timings,
+      },
     },
     null,
     2,

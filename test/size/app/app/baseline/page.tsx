@@ -1,0 +1,5 @@
+import { BaselinePanel } from '../baseline-panel';
+
+export default function Page() {
+  return <BaselinePanel />;
+}

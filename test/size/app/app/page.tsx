@@ -1,0 +1,5 @@
+import { WalletPanel } from './wallet-panel';
+
+export default function Page() {
+  return <WalletPanel />;
+}
