@@ -1,6 +1,6 @@
 /**
  * The public entry's enclave-bundle functions (verify, seal, open, HPKE), loaded on first use: the
- * code is crypto/enclave.ts, a chunk of its own (src/chunks/enclave-bundles.ts) fetched at the first
+ * code is crypto/enclave.ts, which an app's bundler makes a chunk of its own, fetched at the first
  * call of one of these. No startup path needs it (the OTP flow and the export action, themselves
  * loaded on first use, import crypto/enclave.ts directly), so an app downloads it only when it calls
  * one. Each was async already: same results, same errors; only a failed download (offline, a deploy
@@ -12,7 +12,7 @@ import type { SignedBundle, TrustedKeys } from './crypto/index.js';
 import { loadOnFirstUse } from './load-on-first-use.js';
 
 // Pure: an app that uses none of them (or a bundle of only some exports) drops the loader, and the chunk.
-const enclave = /* @__PURE__ */ loadOnFirstUse(() => import('./chunks/enclave-bundles.js'), 'enclave bundle');
+const enclave = /* @__PURE__ */ loadOnFirstUse(() => import('./crypto/enclave.js'), 'enclave bundle');
 // The signatures are spelt out (not `typeof` the lazy module's) so that the public .d.ts names only
 // exported types; the compiler checks that they still match crypto/enclave.ts.
 

@@ -229,10 +229,10 @@ export interface Wallet {
 }
 
 // Each loaded the first time one of its methods is called (src/load-on-first-use.ts).
-const otp = loadOnFirstUse(() => import('./chunks/otp.js'), 'one-time-code login');
-const oauth = loadOnFirstUse(() => import('./chunks/oauth.js'), 'OAuth login');
-const passkeys = loadOnFirstUse(() => import('./chunks/passkey.js'), 'passkey');
-const actions = loadOnFirstUse(() => import('./chunks/actions.js'), 'signed actions');
+const otp = loadOnFirstUse(() => import('./flows/otp.js'), 'one-time-code login');
+const oauth = loadOnFirstUse(() => import('./flows/oauth.js'), 'OAuth login');
+const passkeys = loadOnFirstUse(() => import('./flows/passkey.js'), 'passkey');
+const actions = loadOnFirstUse(() => import('./actions/index.js'), 'signed actions');
 
 /** The fields of `value` that are not undefined (an absent option must not be passed as undefined). */
 function defined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {

@@ -15,7 +15,7 @@ export async function loadStored(ctx: OpsContext, run: <T>(accountId: string, fn
   if (stored.oldLayout) {
     // Version 0.1's records: the converter is a chunk of its own, downloaded only here (once per
     // browser that still has them). Should it fail to load or to convert, the next load tries again.
-    await import('../chunks/session-migrate.js').then((m) => m.migrateOldLayout(keyStore.meta)).catch(() => undefined);
+    await import('./migrate.js').then((m) => m.migrateOldLayout(keyStore.meta)).catch(() => undefined);
     stored = await readAll(keyStore.meta);
   }
   const { states, lastAccountId } = stored;

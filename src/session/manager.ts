@@ -67,7 +67,7 @@ const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': '
  * commit (`establish` inside `loggingIn`, under the shared login lock that a logout waits for): the
  * login flows import changes.ts, so it comes with their chunk and is loaded by then.
  */
-const withChanges = loadOnFirstUse(() => import('../chunks/session-changes.js'), 'session');
+const withChanges = loadOnFirstUse(() => import('./changes.js'), 'session');
 
 /**
  * A session manager over a client and a key store, without the rest of the wallet (`createWallet`
