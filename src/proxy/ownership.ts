@@ -24,21 +24,11 @@ import type { Ids } from './ids.js';
 import { OwnerCache, type OwnerCacheOptions } from './owner-cache.js';
 import { errorResponse } from './responses.js';
 import { listData, ServiceUnavailable, type ServiceClient } from './service.js';
-import type { AuthorizeContext } from './types.js';
+import type { AuthorizeContext, CurrentUser, CurrentUserResolver } from './types.js';
 
-/** The signed-in user, as the app knows them. */
-export interface CurrentUser {
-  /** The platform customer this user acts for. */
-  readonly customerId: string;
-  /**
-   * Narrows the accounts the user may touch to these (they must also be the customer's).
-   * Default: every internal account of the customer.
-   */
-  readonly accountIds?: readonly string[];
-}
+// CurrentUser and CurrentUserResolver are declared in types.ts (beside ProxyOptions, which uses them).
+export type { CurrentUser, CurrentUserResolver };
 
-/** Finds the signed-in user of a request (its session cookie, a bearer token…); `null` → 401 `LOGIN_REQUIRED`. */
-export type CurrentUserResolver = (request: Request) => CurrentUser | null | undefined | Promise<CurrentUser | null | undefined>;
 
 type Owner = { readonly customerId: string } | { readonly accountId: string };
 

@@ -1,5 +1,4 @@
 /** Public types of `embedded-wallet-signer/proxy`. */
-import type { CurrentUserResolver } from './ownership.js';
 import type { OwnerCacheOptions } from './owner-cache.js';
 
 /** The methods the proxy forwards; any other method is answered `405`. */
@@ -72,6 +71,20 @@ export type AuthorizeHook = (
   request: Request,
   context: AuthorizeContext,
 ) => boolean | Response | Promise<boolean | Response>;
+
+/** The signed-in user, as the app knows them. */
+export interface CurrentUser {
+  /** The platform customer this user acts for. */
+  readonly customerId: string;
+  /**
+   * Narrows the accounts the user may touch to these (they must also be the customer's).
+   * Default: every internal account of the customer.
+   */
+  readonly accountIds?: readonly string[];
+}
+
+/** Finds the signed-in user of a request (its session cookie, a bearer token…); `null` → 401 `LOGIN_REQUIRED`. */
+export type CurrentUserResolver = (request: Request) => CurrentUser | null | undefined | Promise<CurrentUser | null | undefined>;
 
 /** One finished request, as given to the logger. Never holds headers, bodies or credentials. */
 export interface ProxyLogEntry {

@@ -17,9 +17,6 @@ import { LAST_ACCOUNT, commitState, type AccountState, type Snapshot } from './s
 import type { KeyPlan, LoginTicket, Session } from './types.js';
 import { currentOf } from './view.js';
 
-/** This module, as the manager gets it on first use. */
-export type Changes = typeof import('./changes.js');
-
 /**
  * What a refusal of a signed call made with `session` means: 'expired' (the answer's Date showed it),
  * 'revoked' (the service no longer lists it), or undefined (the error stands as it is).

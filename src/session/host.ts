@@ -4,9 +4,8 @@
  * where missing); tests and unusual hosts replace any of them (`SessionManagerOptions.host`), e.g.
  * several managers over one shared lock manager and channel to simulate tabs.
  */
-import { createKeyPlan } from './key-plan.js';
+import { createKeyPlan, type KeyPlan } from './key-plan.js';
 import { onPageWake } from './page-events.js';
-import type { KeyPlan } from './types.js';
 
 /** The part of `navigator.locks` the manager uses. */
 export interface LockManagerLike {

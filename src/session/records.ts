@@ -4,7 +4,26 @@
  */
 import { WalletError } from '../errors.js';
 import { CREDENTIAL_TYPES, isRecord, type AuthSession, type CredentialType } from '../types.js';
-import type { Session } from './types.js';
+
+/** One session this browser holds. Persisted as key-store metadata beside its key. */
+export interface Session {
+  /** `Session:…` */
+  id: string;
+  /** `InternalAccount:…` */
+  accountId: string;
+  /** `AuthMethod:…`: the credential that created the session (kept across refreshes). */
+  credentialId: string;
+  /** The type of that credential. */
+  credentialType: CredentialType;
+  /** Compressed hex of the session key in the key store. */
+  publicKeyHex: string;
+  /** ISO, server time. */
+  expiresAt: string;
+  /** ISO, server time. */
+  createdAt: string;
+  /** Made by the deprecated sealed-key flow (`embedded-wallet-signer/legacy`). */
+  legacy?: boolean;
+}
 
 function isoOrUndefined(value: unknown): string | undefined {
   return typeof value === 'string' && Number.isFinite(Date.parse(value)) ? value : undefined;

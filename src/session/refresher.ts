@@ -6,12 +6,14 @@
  * a failed download fails that refresh (NETWORK_ERROR; an automatic one is retried with backoff).
  */
 import { isWalletError } from '../errors.js';
-import type { Changes } from './changes.js';
 import type { OpsContext } from './operations.js';
 import { expiresAtMs } from './records.js';
 import type { Schedule } from './schedule.js';
 import type { Snapshot } from './state.js';
 import type { KeyPlan, Session } from './types.js';
+
+/** The session changes (changes.ts), as the manager gets them on first use. */
+type Changes = typeof import('./changes.js');
 
 const RETRY_MIN_MS = 5_000;
 const RETRY_MAX_MS = 60_000;

@@ -4,29 +4,15 @@ import type { WalletError } from '../errors.js';
 import type { KeyStore } from '../keys/index.js';
 import type { Client } from '../transport/index.js';
 import type { SessionHost } from './host.js';
+import type { KeyPlan } from './key-plan.js';
+import type { Session } from './records.js';
 import type { ServerClock } from './server-clock.js';
 import type { SessionService } from './service.js';
 import type { AuthSession, CredentialType } from '../types.js';
 
-/** One session this browser holds. Persisted as key-store metadata beside its key. */
-export interface Session {
-  /** `Session:…` */
-  id: string;
-  /** `InternalAccount:…` */
-  accountId: string;
-  /** `AuthMethod:…`: the credential that created the session (kept across refreshes). */
-  credentialId: string;
-  /** The type of that credential. */
-  credentialType: CredentialType;
-  /** Compressed hex of the session key in the key store. */
-  publicKeyHex: string;
-  /** ISO, server time. */
-  expiresAt: string;
-  /** ISO, server time. */
-  createdAt: string;
-  /** Made by the deprecated sealed-key flow (`embedded-wallet-signer/legacy`). */
-  legacy?: boolean;
-}
+// Session and KeyPlan live in leaf files (records.ts, key-plan.ts), which host.ts and service.ts
+// import: declared here, they made import cycles through types.ts.
+export type { KeyPlan, Session };
 
 /**
  * Why an account was logged out: `user` (logout here), `other-tab` (logout in another tab),
@@ -58,16 +44,6 @@ export interface SessionEvents {
 export interface SignerOptions {
   /** Use a session made by a credential other than this one (deleting that credential needs it). */
   excludeCredentialId?: string;
-}
-
-/** What a flow hands the manager to turn a service answer into a stored key (modern or legacy). */
-export interface KeyPlan {
-  /** The `clientPublicKey` to send: compressed (client-held key) or uncompressed (legacy). */
-  readonly clientPublicKey: string;
-  /** The session key for the service's answer (the key itself, or the sealed one opened). */
-  finish(answer: AuthSession): Promise<SessionKey>;
-  /** Whether the resulting session is a legacy one. */
-  readonly legacy: boolean;
 }
 
 /**
