@@ -72,7 +72,6 @@ module.exports = {
   ],
   options: {
     tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '(^|/)node_modules/' },
     moduleSystems: ['es6'],
