@@ -111,6 +111,8 @@ export function measureConsumers(root, { keep = false } = {}) {
     const nodeModules = join(root, 'node_modules');
     if (!existsSync(join(nodeModules, 'next')) || !existsSync(join(nodeModules, 'vite'))) throw new Error('vite and next must be installed (npm install)');
 
+    // The app is real code: checked against the packed package's types before it is measured.
+    run('type-check the app (tsc)', process.execPath, [join(nodeModules, 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], consumer, timings);
     run('vite build', process.execPath, [join(nodeModules, 'vite', 'bin', 'vite.js'), 'build'], consumer, timings);
     const vite = viteSizes(consumer);
     run('next build', process.execPath, [join(nodeModules, 'next', 'dist', 'bin', 'next'), 'build'], consumer, timings);
