@@ -54,6 +54,12 @@ interface SizeRow extends SizePart {
   lazy?: Array<SizePart & { name: string }>;
   total?: SizePart;
 }
+/** One consumer build of bench/size.json (scripts/size-consumers.mjs). */
+interface ConsumerSize {
+  startup: { chunks: number; gzipBytes: number };
+  lazy: { chunks: number; gzipBytes: number };
+  total: { chunks: number; gzipBytes: number };
+}
 
 const ms = (x: number): string => (x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const kb = (n: number): string => (n / 1024).toFixed(2);
@@ -69,8 +75,22 @@ function row(name: string, s: Summary, note = ''): string[] {
 
 function sizeTable(sizeJson: string): string {
   if (!existsSync(sizeJson)) return '_bench/size.json not found: run `npm run size`._';
-  const { bundles } = JSON.parse(readFileSync(sizeJson, 'utf8')) as { bundles: SizeRow[] };
-  return table(
+  const { bundles, consumers } = JSON.parse(readFileSync(sizeJson, 'utf8')) as {
+    bundles: SizeRow[];
+    consumers?: { budgetGzipBytes: number; vite: ConsumerSize; next: ConsumerSize };
+  };
+  const built = consumers
+    ? table(
+        ['consumer build of the packed package', 'startup gz KB (chunks)', 'lazy gz KB (chunks)', 'total gz KB', 'budget gz KB'],
+        (
+          [
+            ['Vite', consumers.vite],
+            ['Next.js', consumers.next],
+          ] as const
+        ).map(([name, c]) => [name, `${kb(c.startup.gzipBytes)} (${c.startup.chunks})`, `${kb(c.lazy.gzipBytes)} (${c.lazy.chunks})`, kb(c.total.gzipBytes), kb(consumers.budgetGzipBytes)]),
+      ) + '\n\nesbuild over the source (a report):\n\n'
+    : '';
+  return built + table(
     ['bundle', 'min KB', 'gz KB', 'goal gz KB', 'status'],
     bundles.flatMap((b) => [
       [
@@ -132,7 +152,7 @@ export function renderResults(results: ReportInput, sizeJson: string): string {
     '',
     `Key store reads in the end-to-end run (store reopened after login, like a reload): first action ${a.storeReadsFirstAction}, all later actions ${a.storeReadsAfterFirstAction}. Login (challenge + two-leg verify): ${ms(a.login.ms)} ms, ${a.login.requests} requests.`,
     '',
-    '### Bundle sizes (`npm run size`: esbuild minify, split at dynamic imports, gzip -9 per chunk; startup = entry + its static imports)',
+    '### Bundle sizes (`npm run size`: the packed package in Vite and Next.js production builds; then esbuild minify, split at dynamic imports; gzip -9 per chunk; startup = entry + its static imports)',
     '',
     sizeTable(sizeJson),
     END,
