@@ -48,6 +48,20 @@ module.exports = {
       to: { path: '^src/(flows|actions|session|wallet\\.ts|react|legacy\\.ts|enclave-bundles\\.ts)' },
     },
     {
+      name: 'session-below-flows',
+      severity: 'error',
+      comment: 'session/ serves the flows and actions (and the wallet): it imports none of them.',
+      from: { path: '^src/session/' },
+      to: { path: '^src/(flows|actions|wallet\\.ts|react)' },
+    },
+    {
+      name: 'wallet-is-the-top',
+      severity: 'error',
+      comment: 'wallet.ts wires the layers; only the entries and the bindings above it (react/, testing/) import it.',
+      from: { path: '^src/', pathNot: ['^src/index\\.ts$', '^src/legacy\\.ts$', '^src/react/', '^src/testing/'] },
+      to: { path: '^src/wallet\\.ts$' },
+    },
+    {
       name: 'sandbox-shares-only-crypto',
       severity: 'error',
       comment:

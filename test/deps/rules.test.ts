@@ -24,6 +24,9 @@ const tree: Record<string, string> = {
   'src/proxy/handler.ts': "export const handler = 1;\n",
   'src/keys/store.ts': "import { handler } from '../proxy/handler.js';\nimport { hook } from '../react/hooks.js';\nexport const k = [handler, hook];\n",
   'src/react/hooks.ts': 'export const hook = 1;\n',
+  // session/ reaching a flow; a flow reaching the wallet facade.
+  'src/session/manager.ts': "export const m = (): unknown => import('../flows/otp.js');\n",
+  'src/flows/oauth.ts': "import type { w } from '../wallet.js';\nexport type O = typeof w;\n",
 };
 
 let dir = '';
@@ -55,6 +58,8 @@ describe('npm run deps on a tree that breaks every rule', () => {
     ['keys-below-transport', 'src/keys/store.ts → src/proxy/handler.ts'],
     ['browser-code-without-sandbox-or-proxy', 'src/keys/store.ts → src/proxy/handler.ts'],
     ['nothing-imports-react', 'src/keys/store.ts → src/react/hooks.ts'],
+    ['session-below-flows', 'src/session/manager.ts → src/flows/otp.ts'],
+    ['wallet-is-the-top', 'src/flows/oauth.ts → src/wallet.ts'],
   ])('reports %s (%s)', (rule, edge) => {
     const lines = output.split('\n').filter((line) => line.includes(`error ${rule}:`));
     expect(lines.length, output).toBeGreaterThan(0);
