@@ -325,6 +325,7 @@ for (const [label, c] of [['Vite', consumers.vite], ['Next.js', consumers.next]]
 }
 printTable(['build', 'part', 'chunks', 'gz KB', 'budget gz KB', 'status'], consumerRows, 2);
 console.log('\nStartup chunks (gz each): ' + ['vite', 'next'].map((k) => `${k}: ${consumers[k].startup.files.map((f) => `${f.name ?? f.file} ${fmt(f.gzipBytes)}`).join(', ')}`).join('; '));
+console.log('Lazy chunks (gz each): ' + ['vite', 'next'].map((k) => `${k}: ${consumers[k].lazy.files.map((f) => `${f.name ?? f.file} ${fmt(f.gzipBytes)}`).join(', ')}`).join('; '));
 if (consumers.next.startup.baselineOnly.length) console.log(`(Next.js: minus the baseline page's own chunk${consumers.next.startup.baselineOnly.length === 1 ? '' : 's'}, ${consumers.next.startup.baselineOnly.map((f) => fmt(f.gzipBytes)).join(' + ')} KB gz)`);
 console.log(`Timings: ${consumers.timings.map((t) => `${t.step} ${t.seconds.toFixed(1)} s`).join(', ')}`);
 
