@@ -5,7 +5,8 @@
  * exist; `toNodeHandler` and `nodeMiddleware` adapt it to `http.createServer` and Express/Connect.
  */
 export { createProxy } from './create-proxy.js';
-export { DEFAULT_ALLOW } from './allowlist.js';
+export { DEFAULT_ALLOW, type IdKind, type RecordKind, type RouteScope } from './routes.js';
+export { DEFAULT_OWNERS, type OwnerResolver, type OwnerResolvers, type RecordOwner } from './owners.js';
 export { DEFAULT_SIGNATURE_HEADER, RESPONSE_HEADERS } from './headers.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './options.js';
 export { PROXY_ERROR_CODES, type ProxyErrorCode } from './responses.js';
