@@ -18,7 +18,8 @@
  *   payer's wallet; and whatever the sender itself wrote into the service in a forwarded request).
  * - S6: a forwarded Idempotency-Key is never the browser's key.
  * - never a 500.
- * LEAK_RUNS (default 1 000 sequences of 10 requests = 10 000 requests) sets the size.
+ * LEAK_RUNS (default 1 000 sequences of 10 requests = 10 000 requests) sets the size, LEAK_SEED
+ * fixes fast-check's seed (the mutation run does, so that a mutant's fate does not depend on luck).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -300,12 +301,12 @@ describe('leak property (S1–S4, S6 of src/proxy/scope.ts)', () => {
       fc.asyncProperty(fc.array(step, { minLength: PER_RUN, maxLength: PER_RUN }), async (steps) => {
         for (const s of steps) await run(s);
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, ...(process.env.LEAK_SEED === undefined ? {} : { seed: Number(process.env.LEAK_SEED) }) },
     );
     expect(sent).toBeGreaterThanOrEqual(RUNS * PER_RUN);
     const reached = forwarded.filter((f) => f.marker?.startsWith('Request:leak-')).length;
     console.info(`leak property: ${sent} requests, ${reached} forwarded, ${forwarded.length - reached} lookups, ${Date.now() - started} ms; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
     // The property must exercise forwarding too, not only refusals.
-    expect(reached).toBeGreaterThan(sent / 5);
+    expect(reached).toBeGreaterThan(sent / 10);
   }, 600_000);
 });

@@ -1,0 +1,20 @@
+// `npm run mutate:proxy`: StrykerJS on the proxy's scoping and ownership code (src/proxy/scope.ts,
+// ownership.ts, owners.ts, routes.ts) with only the proxy's node tests (vitest.proxy-mutation.config.ts).
+// TypeScript 7 has no JS API, so no type checker: `tsconfigFile` names a file that does not exist.
+// CPU is shared: concurrency 1. Results: reports/mutation/proxy.{json,html}; summary in test/proxy/MUTATION.md.
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.proxy-mutation.config.ts' },
+  mutate: ['src/proxy/scope.ts', 'src/proxy/ownership.ts', 'src/proxy/owners.ts', 'src/proxy/routes.ts'],
+  tsconfigFile: 'tsconfig.stryker-none.json',
+  checkers: [],
+  concurrency: 1,
+  coverageAnalysis: 'perTest',
+  ignoreStatic: false,
+  timeoutMS: 30_000,
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: 'reports/mutation/proxy.json' },
+  htmlReporter: { fileName: 'reports/mutation/proxy.html' },
+  tempDirName: '.stryker-tmp-proxy',
+  cleanTempDir: true,
+};
