@@ -14,5 +14,7 @@ export { toNodeHandler, nodeMiddleware, type FetchHandler, type NodeAdapterOptio
 export type { CurrentUser, CurrentUserResolver } from './ownership.js';
 export type { OwnerCacheOptions } from './owner-cache.js';
 export type { AllowRule, AuthorizeContext, AuthorizeHook, ProxyHandler, ProxyLogEntry, ProxyLogger, ProxyMethod, ProxyOptions } from './types.js';
-export { provisionCustomer, findEmbeddedWallet, walletBootstrap, bootstrapResponse, type NewCustomer, type ProvisionedCustomer, type WalletBootstrap, type ServiceOptions } from './provision.js';
+export { provisionCustomer, findEmbeddedWallet, type NewCustomer, type ProvisionedCustomer, type ServiceOptions } from './provision.js';
+export { walletBootstrap, bootstrapResponse, type WalletBootstrap } from './bootstrap.js';
+export { serviceFromEnv, SERVICE_ENV } from './service.js';
 export { nextRouteHandlers, expressMiddleware, proxyPlugin, type RouteHandlers, type ProxyVitePlugin, type ConnectServerLike } from './adapters.js';

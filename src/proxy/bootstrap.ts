@@ -1,0 +1,42 @@
+/**
+ * The browser's bootstrap document: what the app hands the signed-in user's browser so it can
+ * create the wallet. No Node import here: the type is also exported by the browser entry
+ * (`import type { WalletBootstrap } from 'embedded-wallet-signer'`), which must not pull `node:http`.
+ */
+import { invalidArgument } from '../errors.js';
+
+/** What the browser needs to create its wallet: pass `baseUrl` and `trustedKeys` to `createWallet`. */
+export interface WalletBootstrap {
+  /** The user's embedded wallet account. */
+  readonly accountId: string;
+  /** Enclave public keys (uncompressed P-256 hex) the browser trusts for OTP and export bundles. */
+  readonly trustedKeys: readonly string[];
+  /** Where the proxy is mounted, as the browser reaches it (e.g. `/api`). */
+  readonly baseUrl: string;
+}
+
+const HEX_KEY = /^04[0-9a-fA-F]{128}$/;
+
+/**
+ * The browser's bootstrap document, checked: `accountId` non-empty, each trusted key an
+ * uncompressed P-256 public key in hex (`04…`, 130 characters), `baseUrl` a path (`/api`) or an
+ * http(s) URL. Serve it to the signed-in user only (it names their account).
+ */
+export function walletBootstrap(input: WalletBootstrap): WalletBootstrap {
+  if (typeof input !== 'object' || input === null) throw invalidArgument('bootstrap', 'an object');
+  const { accountId, trustedKeys, baseUrl } = input;
+  if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'a non-empty string');
+  if (!Array.isArray(trustedKeys) || trustedKeys.length === 0 || !trustedKeys.every((k) => typeof k === 'string' && HEX_KEY.test(k))) {
+    throw invalidArgument('trustedKeys', 'a non-empty array of uncompressed P-256 public keys in hex (04…, 130 characters)');
+  }
+  if (typeof baseUrl !== 'string' || !(/^\/[^/\\]/.test(baseUrl) || /^https?:\/\//.test(baseUrl))) throw invalidArgument('baseUrl', "a path such as '/api' or an http(s) URL");
+  return { accountId, trustedKeys: [...trustedKeys], baseUrl: baseUrl.replace(/\/+$/, '') };
+}
+
+/** {@link walletBootstrap} as a `200` JSON answer that no cache keeps. */
+export function bootstrapResponse(input: WalletBootstrap): Response {
+  return new Response(JSON.stringify(walletBootstrap(input)), {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
+}
