@@ -24,13 +24,13 @@ import { invalidArgument } from '../errors.js';
 /** The methods the proxy forwards; any other method is answered `405`. */
 export type ProxyMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** The kinds of id a request can name. `fundingSourceId` is an internal account used as a card's funding source. */
-export const ID_KINDS = ['customerId', 'accountId', 'credentialId', 'sessionId', 'delegatedKeyId', 'quoteId', 'cardId', 'fundingSourceId', 'transactionId'] as const;
-export type IdKind = (typeof ID_KINDS)[number];
+/** A kind of id a request can name. `fundingSourceId` is an internal account used as a card's funding source. */
+export type IdKind = 'customerId' | 'accountId' | 'credentialId' | 'sessionId' | 'delegatedKeyId' | 'quoteId' | 'cardId' | 'fundingSourceId' | 'transactionId';
+export const ID_KINDS: readonly IdKind[] = ['customerId', 'accountId', 'credentialId', 'sessionId', 'delegatedKeyId', 'quoteId', 'cardId', 'fundingSourceId', 'transactionId'];
 
-/** The kinds of record an answer holds; each has an owner resolver (`ProxyOptions.owners`). */
-export const RECORD_KINDS = ['customer', 'account', 'credential', 'session', 'delegatedKey', 'quote', 'card', 'transaction'] as const;
-export type RecordKind = (typeof RECORD_KINDS)[number];
+/** A kind of record an answer holds; each has an owner resolver (`ProxyOptions.owners`). */
+export type RecordKind = 'customer' | 'account' | 'credential' | 'session' | 'delegatedKey' | 'quote' | 'card' | 'transaction';
+export const RECORD_KINDS: readonly RecordKind[] = ['customer', 'account', 'credential', 'session', 'delegatedKey', 'quote', 'card', 'transaction'];
 
 /**
  * What ties a route's calls to one customer:
