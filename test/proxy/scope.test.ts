@@ -3,6 +3,7 @@
  * well-behaved sandbox never does: answers naming another customer (S4), owners the resolver cannot
  * read (S7), lookups failing; and the cache, narrowing (S5) and Idempotency-Key (S6) rules.
  */
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createProxy, PROXY_ERROR_CODES, type ProxyLogEntry, type ProxyOptions } from '../../src/proxy/index.js';
 
@@ -164,6 +165,26 @@ describe('S4: every record of an answer is the user\'s', () => {
     expect((await call(`/internal-accounts/${A1}`, { ...json({ nickname: 'x' }), method: 'PATCH' })).status).toBe(204);
   });
 
+  it('a PROCESSING marker that carries an id is a record, and is checked', async () => {
+    const { call } = setup({ answer: () => Response.json({ status: 'PROCESSING', id: B }) });
+    expect((await call(`/customers/${A}`)).status).toBe(502);
+  });
+
+  it('an empty 200, and 3xx/4xx/5xx answers, are not records', async () => {
+    for (const status of [200, 301, 404, 503]) {
+      const { call } = setup({ answer: () => new Response(status === 200 ? '' : '{"id":"Customer:b"}', { status }) });
+      expect((await call(`/customers/${A}`)).status, String(status)).toBe(status);
+    }
+  });
+
+  it('a single-record answer that is an array or a string, or a list item that is not an object, is withheld', async () => {
+    for (const body of [[{ id: A }], 'x', { data: [{ id: 'Transaction:1', customerId: A }, 'Transaction:2'] }]) {
+      const route = Array.isArray(body) || typeof body === 'string' ? `/customers/${A}` : '/transactions';
+      const { call } = setup({ answer: () => Response.json(body) });
+      expect((await call(route)).status, JSON.stringify(body)).toBe(502);
+    }
+  });
+
   it('a 2xx answer that is not JSON, or a list without data, is withheld', async () => {
     const { call } = setup({ answer: () => new Response('<html>', { status: 200 }) });
     expect((await call(`/customers/${A}`)).status).toBe(502);
@@ -218,6 +239,15 @@ describe('S6: Idempotency-Key per customer', () => {
       expect(key).not.toBe('same-key');
       expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
     }
+  });
+
+  it('is exactly HMAC-SHA256(HMAC-SHA256(secret, label), customerId ‖ 0x00 ‖ key), base64url without padding', async () => {
+    const { call, sent } = setup({ answer: () => Response.json({ id: 'Card:1', fundingSource: A1 }, { status: 201 }) });
+    const keys = ['k', 'a+b/c==', 'Ünïcode-key', 'x'.repeat(255)];
+    for (const key of keys) await call('/cards', json({ fundingSource: A1 }, { 'idempotency-key': encodeURIComponent(key) }));
+    const derived = createHmac('sha256', 'secret-0123456789').update('embedded-wallet-signer/proxy idempotency-key v1').digest();
+    const expected = keys.map((key) => createHmac('sha256', derived).update(`${A}\u0000${encodeURIComponent(key)}`).digest('base64url'));
+    expect(sent.filter((s) => !s.lookup).map((s) => new Headers(s.init.headers).get('idempotency-key'))).toEqual(expected);
   });
 
   it('depends on the client secret (another deployment derives other keys)', async () => {
