@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tsBlocks } from './blocks.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const DOCS = ['README.md', 'src/proxy/README.md'];
@@ -31,12 +32,6 @@ declare global {
 export {};
 `;
 
-export function tsBlocks(markdown: string): string[] {
-  const blocks: string[] = [];
-  const fence = /^```ts[ \t]*\n([\s\S]*?)^```[ \t]*$/gm;
-  for (let match = fence.exec(markdown); match !== null; match = fence.exec(markdown)) blocks.push(match[1] ?? '');
-  return blocks;
-}
 
 const dir = join(REPO, `.tmp-readme-${process.pid}`);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
