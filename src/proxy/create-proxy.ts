@@ -2,6 +2,7 @@
 import { isJsonContentType, parseJsonBody, readBody } from './body.js';
 import { downstreamHeaders, upstreamHeaders } from './headers.js';
 import type { CurrentUser } from './ownership.js';
+import { signedInUser } from './current-user.js';
 import { resolveOptions, type ProxyConfig } from './options.js';
 import { matchRoute, ruleKey, type CompiledRule } from './routes.js';
 import { applyCustomerFilter, checkAnswer, scopeRequest } from './scope.js';
@@ -168,28 +169,6 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
     return contactConflict(request, config, match.rule, outcome, user);
   }
   return outcome;
-}
-
-/** The signed-in user, checked; a refusal when there is none (401) or the resolver misbehaves (500). */
-async function signedInUser(request: Request, config: ProxyConfig): Promise<CurrentUser | ProxyRefusal> {
-  let user: unknown;
-  try {
-    user = await config.currentUser?.(request);
-  } catch {
-    return new ProxyRefusal('INTERNAL_ERROR', 'The currentUser resolver failed.');
-  }
-  if (user === null || user === undefined) return new ProxyRefusal('LOGIN_REQUIRED', 'Sign in first.');
-  const candidate = user as { customerId?: unknown; accountIds?: unknown };
-  const accountIds = candidate.accountIds;
-  if (
-    typeof user !== 'object' ||
-    typeof candidate.customerId !== 'string' ||
-    candidate.customerId === '' ||
-    (accountIds !== undefined && !(Array.isArray(accountIds) && accountIds.every((a) => typeof a === 'string')))
-  ) {
-    return new ProxyRefusal('INTERNAL_ERROR', 'currentUser must answer {customerId, accountIds?} or null.');
-  }
-  return { customerId: candidate.customerId, ...(accountIds === undefined ? {} : { accountIds: [...(accountIds as string[])] }) };
 }
 
 const CONTACT_CONFLICTS = new Set(['EMAIL_OTP_EMAIL_ALREADY_EXISTS', 'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS']);

@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ALLOW } from '../../src/proxy/index.js';
-import { compileRules, routesMarkdown } from '../../src/proxy/routes.js';
+import { compileRules } from '../../src/proxy/routes.js';
+import { routesMarkdown } from '../../src/proxy/routes-doc.js';
 
 const README = fileURLToPath(new URL('../../src/proxy/README.md', import.meta.url));
 const BEGIN = /<!-- routes:begin[^>]*-->\n/;
