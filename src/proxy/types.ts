@@ -14,7 +14,8 @@ export type { AllowRule, ProxyMethod } from './routes.js';
  * from it). Undeclared query parameters and id-named body fields, and two different values of one
  * kind, are refused (`400 INVALID_INPUT`) before the hook runs, so each field below is the only
  * value of that kind the service will act on. An id the request does not name is `undefined`.
- * A request lacking the id that scopes its route is refused (`403`) unless the route's scope is `'none'`.
+ * A request lacking the id that scopes its route is refused (`403`, after the hook) unless its route
+ * is in `allowUnscoped` or its scope is `'none'`.
  */
 export interface AuthorizeContext {
   /** The request's method. */
@@ -114,7 +115,9 @@ export interface ProxyOptions {
   /**
    * The signed-in user of a request: turns on the ownership checks (every id the request names must
    * be this user's customer, accounts, or things of theirs, looked up with the platform
-   * credentials; `null` → `401 LOGIN_REQUIRED`). See `src/proxy/README.md`.
+   * credentials; `null` → `401 LOGIN_REQUIRED`), sets a list's customer filter to the user's
+   * customer, checks every record of an answer, and keys `Idempotency-Key`s per customer
+   * (invariants S1–S7 of src/proxy/scope.ts). See `src/proxy/README.md`.
    */
   readonly currentUser?: CurrentUserResolver;
   /**
