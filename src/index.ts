@@ -90,3 +90,5 @@ export type {
   SignedRequestOptions,
   SignerLike,
 } from './transport/index.js';
+/** The bootstrap document the app's backend serves (`bootstrapResponse` of `embedded-wallet-signer/proxy`); a type only, no Node types. */
+export type { WalletBootstrap } from './types.js';

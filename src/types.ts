@@ -160,3 +160,16 @@ export interface DataList<T> {
   /** The items. */
   data: T[];
 }
+
+/**
+ * The browser's bootstrap document (served by the backend with `bootstrapResponse` of
+ * `embedded-wallet-signer/proxy`). Declared here, with no Node types, so browser code can import it.
+ */
+export interface WalletBootstrap {
+  /** The user's embedded wallet account. */
+  readonly accountId: string;
+  /** Enclave public keys (uncompressed P-256 hex) the browser trusts for OTP and export bundles. */
+  readonly trustedKeys: readonly string[];
+  /** Where the proxy is mounted, as the browser reaches it (e.g. `/api`). */
+  readonly baseUrl: string;
+}

@@ -1,9 +1,11 @@
 /** The fetch-standard proxy handler. */
-import { matchRoute } from './allowlist.js';
 import { isJsonContentType, parseJsonBody, readBody } from './body.js';
 import { downstreamHeaders, upstreamHeaders } from './headers.js';
-import { extractIds, namesAnId } from './ids.js';
-import { resolveOptions, ruleKey, type ProxyConfig } from './options.js';
+import type { CurrentUser } from './ownership.js';
+import { signedInUser } from './current-user.js';
+import { resolveOptions, type ProxyConfig } from './options.js';
+import { matchRoute, ruleKey, type CompiledRule } from './routes.js';
+import { applyCustomerFilter, checkAnswer, scopeRequest } from './scope.js';
 import { canonicalSegments, encodeSegments, printable, stripPrefix } from './path.js';
 import { errorResponse, ProxyRefusal, type ProxyErrorCode } from './responses.js';
 import type { AuthorizeContext, ProxyHandler, ProxyMethod, ProxyOptions } from './types.js';
@@ -23,6 +25,7 @@ interface Outcome {
   readonly response: Response;
   readonly path: string;
   readonly code?: string;
+  readonly detail?: string;
 }
 
 /**
@@ -59,16 +62,16 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
 }
 
 function refuse(refusal: ProxyRefusal, path: string): Outcome {
-  return { response: errorResponse(refusal.code, refusal.reason), path, code: refusal.code };
+  return { response: errorResponse(refusal.code, refusal.reason), path, code: refusal.code, ...(refusal.detail === undefined ? {} : { detail: refusal.detail }) };
 }
 
 function log(config: ProxyConfig, method: string, outcome: Outcome, ms: number): void {
   if (config.logger === undefined) return;
-  const { path, code } = outcome;
+  const { path, code, detail } = outcome;
   const status = outcome.response.status;
-  const line = `proxy ${method} ${path} ${status} ${ms}ms${code === undefined ? '' : ' ' + code}`;
+  const line = `proxy ${method} ${path} ${status} ${ms}ms${code === undefined ? '' : ' ' + code}${detail === undefined ? '' : ` (${detail})`}`;
   try {
-    config.logger(line, code === undefined ? { method, path, status, ms } : { method, path, status, ms, code });
+    config.logger(line, { method, path, status, ms, ...(code === undefined ? {} : { code }), ...(detail === undefined ? {} : { detail }) });
   } catch {
     // A failing logger must not turn an answered request into a failure.
   }
@@ -111,36 +114,81 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
     if (body instanceof ProxyRefusal) return refuse(body, path);
   }
 
+  // S1, S3: only declared query parameters; only declared id fields; one value per id kind.
+  let scoped = scopeRequest(match.rule, match.params, url.searchParams, body);
+  if (scoped instanceof ProxyRefusal) return refuse(scoped, path);
+  let user: CurrentUser | undefined;
   if (config.checked) {
-    const ids = extractIds(match.params, url.searchParams, body);
-    if (ids instanceof ProxyRefusal) return refuse(ids, path);
-    const context: AuthorizeContext = {
-      method: method as ProxyMethod,
-      path,
-      pattern: match.rule.pattern,
-      params: Object.freeze({ ...match.params }),
-      ...ids,
-      ...(body === undefined ? {} : { body }),
-    };
-    const checks = [config.ownership, config.authorize].filter((c) => c !== undefined);
-    for (const check of checks) {
+    if (config.currentUser !== undefined) {
+      const found = await signedInUser(request, config);
+      if (found instanceof ProxyRefusal) return refuse(found, path);
+      user = found;
+    }
+    // S2: a customer-filtered list is forwarded with the filter set to the user's customer.
+    scoped = applyCustomerFilter(match.rule, scoped, user);
+    if (user !== undefined && config.ownership !== undefined) {
+      try {
+        await config.ownership.checkIds(user, scoped.ids);
+      } catch (e) {
+        return refuse(e instanceof ProxyRefusal ? e : new ProxyRefusal('INTERNAL_ERROR', 'The ownership check failed.'), path);
+      }
+    }
+    if (config.authorize !== undefined) {
+      const context: AuthorizeContext = {
+        method: method as ProxyMethod,
+        path,
+        pattern: match.rule.pattern,
+        params: Object.freeze({ ...match.params }),
+        query: new URLSearchParams(scoped.query),
+        ...scoped.ids,
+        ...(body === undefined ? {} : { body }),
+      };
       let verdict: boolean | Response;
       try {
-        verdict = await check(request, context);
+        verdict = await config.authorize(request, context);
       } catch {
         return refuse(new ProxyRefusal('INTERNAL_ERROR', 'The authorization check failed.'), path);
       }
       if (isResponse(verdict)) return { response: verdict, path };
       if (verdict !== true) return refuse(new ProxyRefusal('FORBIDDEN', 'This request is not allowed for the current user.'), path);
     }
-    // Deny by default: a call that names no customer, account or other id would act on (or list)
-    // the whole platform, whatever the rules above said.
-    if (!namesAnId(ids) && !config.unscoped.has(ruleKey(match.rule))) {
+    // Deny by default: a call without the id that scopes its route would act on (or list) the
+    // whole platform, whatever the rules above said.
+    if (!scoped.named && !config.unscoped.has(ruleKey(match.rule))) {
       return refuse(new ProxyRefusal('FORBIDDEN', 'The request names no customer, account or other id to check it against.'), path);
     }
+    // S6: one customer's keys never meet another's on the service.
+    const key = headers.get('idempotency-key');
+    if (user !== undefined && key !== null) headers.set('idempotency-key', await config.idempotencyKey(user.customerId, key));
   }
 
-  return forward(request, method, config, `${config.baseUrl}${path}${url.search}`, headers, bytes, path);
+  // Ids keep a literal colon, as in paths (path.ts).
+  const search = [...scoped.query].map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v).replace(/%3A/g, ':')}`).join('&');
+  const outcome = await forward(request, method, config, `${config.baseUrl}${path}${search === '' ? '' : '?' + search}`, headers, bytes, path, user, match.rule);
+  if (user !== undefined && config.onContactConflict !== undefined && outcome.code === undefined) {
+    return contactConflict(request, config, match.rule, outcome, user);
+  }
+  return outcome;
+}
+
+const CONTACT_CONFLICTS = new Set(['EMAIL_OTP_EMAIL_ALREADY_EXISTS', 'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS']);
+
+/** The email/phone membership oracle of `PATCH /customers/{id}`: the app's `onContactConflict` decides the answer. */
+async function contactConflict(request: Request, config: ProxyConfig, rule: CompiledRule, outcome: Outcome, user: CurrentUser): Promise<Outcome> {
+  if (rule.method !== 'PATCH' || rule.pattern !== '/customers/{customerId}' || outcome.response.status !== 409) return outcome;
+  let code: unknown;
+  try {
+    code = ((await outcome.response.clone().json()) as { code?: unknown }).code;
+  } catch {
+    return outcome;
+  }
+  if (typeof code !== 'string' || !CONTACT_CONFLICTS.has(code)) return outcome;
+  try {
+    const replacement = await config.onContactConflict?.(request, { code, customerId: user.customerId });
+    return replacement === undefined ? outcome : { response: replacement, path: outcome.path };
+  } catch {
+    return refuse(new ProxyRefusal('INTERNAL_ERROR', 'The onContactConflict hook failed.'), outcome.path);
+  }
 }
 
 async function forward(
@@ -151,6 +199,8 @@ async function forward(
   headers: Headers,
   bytes: Uint8Array<ArrayBuffer>,
   path: string,
+  user: CurrentUser | undefined,
+  rule: CompiledRule,
 ): Promise<Outcome> {
   const controller = new AbortController();
   let timedOut = false;
@@ -204,6 +254,17 @@ async function forward(
   const status = upstream.status;
   if (status < 200 || status > 599) {
     return refuse(new ProxyRefusal('UPSTREAM_UNAVAILABLE', 'The service answered with an unusable status.'), path);
+  }
+  // S4, S7: every record of the answer is the user's.
+  if (user !== undefined && config.ownership !== undefined) {
+    let checked: Uint8Array<ArrayBuffer> | ProxyRefusal;
+    try {
+      checked = await checkAnswer(rule, status, payload, user, config.ownership, config.owners);
+    } catch (e) {
+      checked = e instanceof ProxyRefusal ? e : new ProxyRefusal('INTERNAL_ERROR', 'The answer check failed.');
+    }
+    if (checked instanceof ProxyRefusal) return refuse(checked, path);
+    payload = checked;
   }
   // The reason phrase is not passed on: the runtime's standard one is used (one less echo channel).
   const response = new Response(NULL_BODY.has(status) ? null : payload, { status, headers: passed });

@@ -5,7 +5,8 @@
  * exist; `toNodeHandler` and `nodeMiddleware` adapt it to `http.createServer` and Express/Connect.
  */
 export { createProxy } from './create-proxy.js';
-export { DEFAULT_ALLOW } from './allowlist.js';
+export { DEFAULT_ALLOW, type IdKind, type RecordKind, type RouteScope } from './routes.js';
+export { DEFAULT_OWNERS, type OwnerResolver, type OwnerResolvers, type RecordOwner } from './owners.js';
 export { DEFAULT_SIGNATURE_HEADER, RESPONSE_HEADERS } from './headers.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './options.js';
 export { PROXY_ERROR_CODES, type ProxyErrorCode } from './responses.js';
@@ -13,5 +14,7 @@ export { toNodeHandler, nodeMiddleware, type FetchHandler, type NodeAdapterOptio
 export type { CurrentUser, CurrentUserResolver } from './ownership.js';
 export type { OwnerCacheOptions } from './owner-cache.js';
 export type { AllowRule, AuthorizeContext, AuthorizeHook, ProxyHandler, ProxyLogEntry, ProxyLogger, ProxyMethod, ProxyOptions } from './types.js';
-export { provisionCustomer, findEmbeddedWallet, walletBootstrap, bootstrapResponse, type NewCustomer, type ProvisionedCustomer, type WalletBootstrap, type ServiceOptions } from './provision.js';
+export { provisionCustomer, findEmbeddedWallet, type NewCustomer, type ProvisionedCustomer, type ServiceOptions } from './provision.js';
+export { walletBootstrap, bootstrapResponse, type WalletBootstrap } from './bootstrap.js';
+export { serviceFromEnv, SERVICE_ENV } from './service.js';
 export { nextRouteHandlers, expressMiddleware, proxyPlugin, type RouteHandlers, type ProxyVitePlugin, type ConnectServerLike } from './adapters.js';

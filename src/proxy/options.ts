@@ -1,12 +1,14 @@
 /** Checking `createProxy`'s options once, at creation. */
 import { invalidArgument, WalletError } from '../errors.js';
-import { compileRules, DEFAULT_ALLOW, type CompiledRule } from './allowlist.js';
+import { compileRules, DEFAULT_ALLOW, RECORD_KINDS, ruleKey, type CompiledRule } from './routes.js';
 import { DEFAULT_SIGNATURE_HEADER, forwardedHeaderNames } from './headers.js';
 import { canonicalSegments } from './path.js';
 import { ProxyRefusal } from './responses.js';
-import { ownershipCheck, type OwnershipCheck } from './ownership.js';
+import { ownership, type CurrentUserResolver, type Ownership } from './ownership.js';
+import { DEFAULT_OWNERS, type OwnerResolvers } from './owners.js';
+import { idempotencyKeys } from './scope.js';
 import { serviceClient, serviceCredentials } from './service.js';
-import type { AllowRule, AuthorizeHook, ProxyLogger, ProxyOptions } from './types.js';
+import type { AuthorizeHook, ProxyLogger, ProxyOptions } from './types.js';
 
 /** `ProxyOptions.maxBodyBytes` by default: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -21,7 +23,12 @@ export interface ProxyConfig {
   readonly secrets: readonly Uint8Array[];
   readonly rules: readonly CompiledRule[];
   readonly authorize: AuthorizeHook | undefined;
-  readonly ownership: OwnershipCheck | undefined;
+  readonly currentUser: CurrentUserResolver | undefined;
+  readonly ownership: Ownership | undefined;
+  readonly owners: OwnerResolvers;
+  /** S6 of scope.ts: the forwarded Idempotency-Key of a customer's key. */
+  readonly idempotencyKey: (customerId: string, key: string) => Promise<string>;
+  readonly onContactConflict: ProxyOptions['onContactConflict'];
   /** `false` only with `dangerouslyAllowEveryCaller`: nothing is checked. */
   readonly checked: boolean;
   /** `METHOD pattern` of the routes forwarded although they name no id. */
@@ -87,17 +94,25 @@ export function resolveOptions(options: ProxyOptions): ProxyConfig {
   const injectedFetch = options.fetch;
   const fetchFn: ProxyConfig['fetch'] = injectedFetch ?? ((input, init) => globalThis.fetch(input, init));
   const timeoutMs = positiveInteger(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
-  const ownership =
-    options.currentUser === undefined
-      ? undefined
-      : ownershipCheck(serviceClient({ baseUrl: baseHref, authorization: `Basic ${token}`, fetch: fetchFn, timeoutMs }), options.currentUser, options.ownershipCache);
+  if (options.owners !== undefined && (typeof options.owners !== 'object' || options.owners === null)) throw invalidArgument('owners', 'an object of resolvers per record kind');
+  for (const [kind, resolver] of Object.entries(options.owners ?? {})) {
+    if (!(RECORD_KINDS as readonly string[]).includes(kind)) throw invalidArgument(`owners.${kind}`, `one of owners.${RECORD_KINDS.join(', owners.')}`);
+    if (typeof resolver !== 'function') throw invalidArgument(`owners.${kind}`, 'a function (record) => [{customerId} | {accountId}]');
+  }
+  if (options.onContactConflict !== undefined && typeof options.onContactConflict !== 'function') throw invalidArgument('onContactConflict', 'a function');
+  const owners: OwnerResolvers = { ...DEFAULT_OWNERS, ...options.owners };
+  const service = serviceClient({ baseUrl: baseHref, authorization: `Basic ${token}`, fetch: fetchFn, timeoutMs });
   return {
     baseUrl: baseHref,
     authorization: `Basic ${token}`,
     secrets,
     rules: compileRules(options.allow ?? DEFAULT_ALLOW),
     authorize: options.authorize,
-    ownership,
+    currentUser: options.currentUser,
+    ownership: options.currentUser === undefined ? undefined : ownership(service, owners, options.ownershipCache),
+    owners,
+    idempotencyKey: idempotencyKeys(clientSecret),
+    onContactConflict: options.onContactConflict,
     checked: open !== true,
     unscoped: new Set(unscopedRules.map(ruleKey)),
     maxBodyBytes: positiveInteger(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES),
@@ -108,8 +123,4 @@ export function resolveOptions(options: ProxyOptions): ProxyConfig {
     prefixSegments,
     forwarded: forwardedHeaderNames(options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER, options.forwardHeaders ?? []),
   };
-}
-
-export function ruleKey(rule: Pick<AllowRule, 'method' | 'pattern'>): string {
-  return `${rule.method} ${rule.pattern}`;
 }

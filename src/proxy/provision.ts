@@ -14,6 +14,7 @@ import { invalidArgument, WalletError } from '../errors.js';
 import { clientFromOptions, listData, ServiceUnavailable, type ServiceAnswer, type ServiceClient, type ServiceOptions } from './service.js';
 
 export type { ServiceOptions } from './service.js';
+export { bootstrapResponse, walletBootstrap, type WalletBootstrap } from './bootstrap.js';
 
 /** The user to create a customer (and its embedded wallet) for, with {@link provisionCustomer}. */
 export interface NewCustomer {
@@ -41,16 +42,13 @@ export interface ProvisionedCustomer {
   readonly accountId: string;
   /** False when the customer already existed (same `platformCustomerId`). */
   readonly created: boolean;
-}
-
-/** What the browser needs to create its wallet: pass `baseUrl` and `trustedKeys` to `createWallet`. */
-export interface WalletBootstrap {
-  /** The user's embedded wallet account. */
-  readonly accountId: string;
-  /** Enclave public keys (uncompressed P-256 hex) the browser trusts for OTP and export bundles. */
-  readonly trustedKeys: readonly string[];
-  /** Where the proxy is mounted, as the browser reaches it (e.g. `/api`). */
-  readonly baseUrl: string;
+  /**
+   * When the customer already existed: the fields given to `provisionCustomer` whose value differs
+   * on the existing customer (`email`, `fullName`, `phoneNumber`), e.g. the user changed their email
+   * in your app since. Empty when created, or when everything matches. The existing customer is
+   * returned unchanged: update it (`PATCH /customers/{id}`) or ask the user, as your app decides.
+   */
+  readonly mismatched: readonly ('email' | 'fullName' | 'phoneNumber')[];
 }
 
 const WALLET_ATTEMPTS = 5;
@@ -90,17 +88,29 @@ async function walletOf(service: ServiceClient, customerId: string): Promise<str
   return wallet === undefined ? undefined : String(wallet.id);
 }
 
-async function existingCustomer(service: ServiceClient, platformCustomerId: string): Promise<string | undefined> {
+async function existingCustomer(service: ServiceClient, platformCustomerId: string): Promise<Record<string, unknown> | undefined> {
   const answer = await call(service, 'GET', '/customers', { query: { platformCustomerId } });
   if (answer.status !== 200) return undefined;
-  const match = listData(answer).find((c) => c.platformCustomerId === platformCustomerId && typeof c.id === 'string');
-  return match === undefined ? undefined : String(match.id);
+  return listData(answer).find((c) => c.platformCustomerId === platformCustomerId && typeof c.id === 'string');
+}
+
+/** The given contact fields whose value differs on the existing customer's record. */
+function mismatchedFields(customer: NewCustomer, existing: Record<string, unknown>): ProvisionedCustomer['mismatched'] {
+  const fields = ['email', 'fullName', 'phoneNumber'] as const;
+  return fields.filter((name) => {
+    const wanted = customer[name];
+    if (wanted === undefined) return false;
+    const have = existing[name];
+    // Emails compare without case (the service may normalise them).
+    return name === 'email' ? typeof have !== 'string' || have.toLowerCase() !== wanted.toLowerCase() : have !== wanted;
+  });
 }
 
 /**
  * Creates the customer (`POST /customers`) and returns it with its embedded wallet. Idempotent on
  * `platformCustomerId`: when the service answers `409 CONFLICT` for it, the existing customer is
- * looked up and returned (`created: false`). The wallet is created by the service with the
+ * looked up and returned (`created: false`), with `mismatched` naming the given fields whose value
+ * differs on it (the existing customer is not changed). The wallet is created by the service with the
  * customer; it is looked for a few times (about a second) before giving up with
  * `WalletError('BAD_RESPONSE')`. Service refusals are `WalletError`s with the service's
  * code, `status` and `details` (e.g. `INVALID_INPUT` with `details.errors[]`).
@@ -123,45 +133,23 @@ export async function provisionCustomer(options: ServiceOptions, customer: NewCu
   const answer = await call(service, 'POST', '/customers', { body });
   let customerId: string | undefined;
   let created = true;
+  let mismatched: ProvisionedCustomer['mismatched'] = [];
   if (answer.status === 200 || answer.status === 201) {
     customerId = typeof (answer.body as { id?: unknown } | undefined)?.id === 'string' ? (answer.body as { id: string }).id : undefined;
   } else if (answer.status === 409 && (answer.body as { code?: unknown } | undefined)?.code === 'CONFLICT') {
-    customerId = await existingCustomer(service, customer.platformCustomerId);
+    const existing = await existingCustomer(service, customer.platformCustomerId);
+    customerId = existing === undefined ? undefined : String(existing.id);
+    if (existing !== undefined) mismatched = mismatchedFields(customer, existing);
     created = false;
   }
   if (customerId === undefined) throw serviceError(answer, 'POST /customers');
 
   for (let attempt = 1; ; attempt++) {
     const accountId = await walletOf(service, customerId);
-    if (accountId !== undefined) return { customerId, accountId, created };
+    if (accountId !== undefined) return { customerId, accountId, created, mismatched };
     if (attempt >= WALLET_ATTEMPTS) break;
     await new Promise((resolve) => setTimeout(resolve, WALLET_RETRY_MS));
   }
   throw new WalletError('BAD_RESPONSE', 'The customer has no embedded wallet account.');
 }
 
-const HEX_KEY = /^04[0-9a-fA-F]{128}$/;
-
-/**
- * The browser's bootstrap document, checked: `accountId` non-empty, each trusted key an
- * uncompressed P-256 public key in hex (`04…`, 130 characters), `baseUrl` a path (`/api`) or an
- * http(s) URL. Serve it to the signed-in user only (it names their account).
- */
-export function walletBootstrap(input: WalletBootstrap): WalletBootstrap {
-  if (typeof input !== 'object' || input === null) throw invalidArgument('bootstrap', 'an object');
-  const { accountId, trustedKeys, baseUrl } = input;
-  if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'a non-empty string');
-  if (!Array.isArray(trustedKeys) || trustedKeys.length === 0 || !trustedKeys.every((k) => typeof k === 'string' && HEX_KEY.test(k))) {
-    throw invalidArgument('trustedKeys', 'a non-empty array of uncompressed P-256 public keys in hex (04…, 130 characters)');
-  }
-  if (typeof baseUrl !== 'string' || !(/^\/[^/\\]/.test(baseUrl) || /^https?:\/\//.test(baseUrl))) throw invalidArgument('baseUrl', "a path such as '/api' or an http(s) URL");
-  return { accountId, trustedKeys: [...trustedKeys], baseUrl: baseUrl.replace(/\/+$/, '') };
-}
-
-/** {@link walletBootstrap} as a `200` JSON answer that no cache keeps. */
-export function bootstrapResponse(input: WalletBootstrap): Response {
-  return new Response(JSON.stringify(walletBootstrap(input)), {
-    status: 200,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-  });
-}

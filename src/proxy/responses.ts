@@ -4,15 +4,22 @@
 export const PROXY_ERROR_CODES = {
   INVALID_PATH: '400: the path has a dot segment, an encoded slash or backslash, an empty segment, a control or non-ASCII character, or bad percent-encoding.',
   INVALID_HEADER: '400: a forwarded header value holds a control character (CR, LF, NUL, …).',
-  INVALID_INPUT: '400: the body is not one JSON value without duplicate keys, or the request names two different ids of one kind.',
+  INVALID_INPUT: '400: the body is not one JSON value without duplicate keys; a query parameter the route does not declare (also a wrong-case spelling) or one given twice; a body field naming an id the route does not declare, or not a string; two different ids of one kind.',
   LOGIN_REQUIRED: '401: the ownership check found no signed-in user for the request (`currentUser` answered null).',
-  FORBIDDEN: '403: the request names another customer\'s id, names no id that ties it to a customer, or the authorize hook refused it.',
-  NOT_FOUND: '404: the method and path are not on the allowlist (or not under the prefix).',
+  FORBIDDEN: '403: the request names another customer\'s id (or an account outside the user\'s accountIds), lacks the id that scopes its route, or the authorize hook refused it.',
+  OWNER_UNKNOWN: '403: the owner of a looked-up record could not be read (the log line names the owners.<kind> option to set).',
+  NOT_FOUND: '404: the method and path are not on the allowlist (or not under the prefix); or no card or delegated key with this id.',
+  QUOTE_NOT_FOUND: '404: no quote with this id (ownership lookup).',
+  TRANSACTION_NOT_FOUND: '404: no transaction with this id (ownership lookup).',
+  AUTH_METHOD_NOT_FOUND: '404: no credential with this id among the user\'s wallets\' credentials (someone else\'s looks the same).',
+  SESSION_NOT_FOUND: '404: no active session with this id among the user\'s wallets\' sessions (someone else\'s looks the same).',
   METHOD_NOT_ALLOWED: '405: only GET, POST, PATCH and DELETE are forwarded.',
   PAYLOAD_TOO_LARGE: '413: the request body is larger than maxBodyBytes.',
   UNSUPPORTED_MEDIA_TYPE: '415: a request with a body must send Content-Type: application/json.',
-  INTERNAL_ERROR: '500: the authorize hook or the currentUser resolver threw.',
+  INTERNAL_ERROR: '500: the authorize hook, the currentUser resolver or an owners resolver threw.',
   UPSTREAM_UNAVAILABLE: '502: the service could not be reached (also for an ownership lookup), or its answer was refused because it held the credentials.',
+  LOOKUP_FAILED: '502: an ownership lookup answered an unexpected status (the reason names the lookup and the status; 401: check clientId and clientSecret).',
+  ANSWER_WITHHELD: '502: the service answered a record that is not the user\'s (or whose owner could not be read): the answer was withheld.',
   UPSTREAM_TIMEOUT: '504: the service did not answer within timeoutMs.',
 } as const;
 
@@ -25,12 +32,19 @@ const STATUS: Record<ProxyErrorCode, number> = {
   INVALID_INPUT: 400,
   LOGIN_REQUIRED: 401,
   FORBIDDEN: 403,
+  OWNER_UNKNOWN: 403,
   NOT_FOUND: 404,
+  QUOTE_NOT_FOUND: 404,
+  TRANSACTION_NOT_FOUND: 404,
+  AUTH_METHOD_NOT_FOUND: 404,
+  SESSION_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INTERNAL_ERROR: 500,
   UPSTREAM_UNAVAILABLE: 502,
+  LOOKUP_FAILED: 502,
+  ANSWER_WITHHELD: 502,
   UPSTREAM_TIMEOUT: 504,
 };
 
@@ -39,6 +53,8 @@ export class ProxyRefusal {
   constructor(
     readonly code: ProxyErrorCode,
     readonly reason: string,
+    /** For the log line only (e.g. the option to set): never sent to the caller. */
+    readonly detail?: string,
   ) {}
 }
 

@@ -3,7 +3,7 @@
  * the proxy and the provisioning helpers. Server side only. The credentials live only in the
  * prepared `Authorization` value; errors never carry them, the request or the service's message.
  */
-import { invalidArgument } from '../errors.js';
+import { invalidArgument, WalletError } from '../errors.js';
 
 export interface ServiceAnswer {
   readonly status: number;
@@ -90,6 +90,11 @@ export interface ServiceCredentials {
 /** Checks `baseUrl`, `clientId` and `clientSecret` (WalletError INVALID_ARGUMENT naming the option) and makes the Basic token. */
 export function serviceCredentials(options: { readonly baseUrl: unknown; readonly clientId: unknown; readonly clientSecret: unknown }): ServiceCredentials {
   const { baseUrl, clientId, clientSecret } = options;
+  for (const [name, value, variable] of [['baseUrl', baseUrl, 'SERVICE_BASE_URL'], ['clientId', clientId, 'SERVICE_CLIENT_ID'], ['clientSecret', clientSecret, 'SERVICE_CLIENT_SECRET']] as const) {
+    if (value === undefined || value === '') {
+      throw new WalletError('INVALID_ARGUMENT', `${name} is ${value === '' ? 'empty' : 'undefined'}: set it (the README reads it from ${variable}, e.g. with serviceFromEnv(process.env)).`);
+    }
+  }
   if (typeof baseUrl !== 'string') throw invalidArgument('baseUrl', 'an http(s) URL string');
   let url: URL;
   try {
@@ -132,4 +137,36 @@ export function clientFromOptions(options: ServiceOptions): ServiceClient {
 export function listData(answer: ServiceAnswer): Record<string, unknown>[] {
   const data = (answer.body as { data?: unknown } | undefined)?.data;
   return Array.isArray(data) ? data.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : [];
+}
+
+/** The environment variables {@link serviceFromEnv} reads, by default. */
+export const SERVICE_ENV = { baseUrl: 'SERVICE_BASE_URL', clientId: 'SERVICE_CLIENT_ID', clientSecret: 'SERVICE_CLIENT_SECRET' } as const;
+
+/**
+ * `{ baseUrl, clientId, clientSecret }` from environment variables (default `SERVICE_BASE_URL`,
+ * `SERVICE_CLIENT_ID`, `SERVICE_CLIENT_SECRET`): pass `process.env` (or your runtime's env). Throws
+ * `WalletError INVALID_ARGUMENT` naming every variable that is unset or empty, so a build or start
+ * without them says what to set. For the local sandbox: its URL, `sandbox-client`, `sandbox-secret`.
+ */
+export function serviceFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  names: { readonly baseUrl: string; readonly clientId: string; readonly clientSecret: string } = SERVICE_ENV,
+): { baseUrl: string; clientId: string; clientSecret: string } {
+  if (typeof env !== 'object' || env === null) throw invalidArgument('env', 'an object such as process.env');
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  };
+  const baseUrl = read(names.baseUrl);
+  const clientId = read(names.clientId);
+  const clientSecret = read(names.clientSecret);
+  const missing = [
+    baseUrl === undefined ? `${names.baseUrl} (the service's base URL, e.g. https://api.example-payments.com/2025-10-13, or the local sandbox's URL)` : undefined,
+    clientId === undefined ? `${names.clientId} (the platform client id; the local sandbox's default is sandbox-client)` : undefined,
+    clientSecret === undefined ? `${names.clientSecret} (the platform client secret; the local sandbox's default is sandbox-secret)` : undefined,
+  ].filter((x): x is string => x !== undefined);
+  if (baseUrl === undefined || clientId === undefined || clientSecret === undefined) {
+    throw new WalletError('INVALID_ARGUMENT', `Set the environment variable${missing.length > 1 ? 's' : ''} ${missing.join('; ')}.`);
+  }
+  return { baseUrl, clientId, clientSecret };
 }

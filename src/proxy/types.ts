@@ -1,38 +1,26 @@
 /** Public types of `embedded-wallet-signer/proxy`. */
 import type { OwnerCacheOptions } from './owner-cache.js';
+import type { OwnerResolver } from './owners.js';
+import type { AllowRule, ProxyMethod, RecordKind } from './routes.js';
 
-/** The methods the proxy forwards; any other method is answered `405`. */
-export type ProxyMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-/**
- * One allowed route: a method and a path pattern relative to the service's base URL.
- * A pattern is `/`-separated literal segments and `{name}` placeholders, each matching exactly one
- * non-empty segment (e.g. `/auth/credentials/{credentialId}/verify`). The query string is not part
- * of the pattern.
- */
-export interface AllowRule {
-  /** The HTTP method. */
-  readonly method: ProxyMethod;
-  /** The path pattern, e.g. `/auth/credentials/{credentialId}/verify`. */
-  readonly pattern: string;
-}
+export type { AllowRule, ProxyMethod } from './routes.js';
 
 /**
  * What the `authorize` hook is told about a request that passed the allowlist.
  *
- * Ids come from three places: the path placeholders (by name: `{customerId}`, `{accountId}`, …),
- * the query (`customerId`, `accountId`, `fundingSourceId`, `senderAccountIdentifier` → accountId)
- * and the JSON body (`customerId`, `cardholderId` → customerId, `accountId`, `internalAccountId`,
- * `source.accountId`, `source.customerId`, `cardId`, `fundingSource`/`fundingSourceId`). When one kind of id appears
- * more than once with different values the proxy refuses the request (`400 INVALID_INPUT`) before
- * the hook runs, so each field below is the only value of that kind the request names.
- * An id the request does not name is `undefined`. A request that names no id at all (e.g.
- * `GET /transactions` without a filter lists the whole platform) is refused by the proxy itself
- * (`403`) unless its route is in `allowUnscoped`.
+ * Which ids a route names, and where (path placeholder, declared query parameter, declared body
+ * field), is in the route table (`DEFAULT_ALLOW`, src/proxy/routes.ts; the README's table is made
+ * from it). Undeclared query parameters and id-named body fields, and two different values of one
+ * kind, are refused (`400 INVALID_INPUT`) before the hook runs, so each field below is the only
+ * value of that kind the service will act on. An id the request does not name is `undefined`.
+ * A request lacking the id that scopes its route is refused (`403`, after the hook) unless its route
+ * is in `allowUnscoped` or its scope is `'none'`.
  */
 export interface AuthorizeContext {
   /** The request's method. */
   readonly method: ProxyMethod;
+  /** The query forwarded: only the route's declared parameters (a customer filter set to the user's customer). */
+  readonly query: URLSearchParams;
   /** Canonical path relative to the base URL (prefix stripped, each segment decoded once). */
   readonly path: string;
   /** The allow rule's pattern that matched. */
@@ -77,8 +65,9 @@ export interface CurrentUser {
   /** The platform customer this user acts for. */
   readonly customerId: string;
   /**
-   * Narrows the accounts the user may touch to these (they must also be the customer's).
-   * Default: every internal account of the customer.
+   * Narrows the accounts the user may touch to these (they must also be the customer's). Applied
+   * on every request: a change takes effect on the user's next request. Default: every internal
+   * account of the customer.
    */
   readonly accountIds?: readonly string[];
 }
@@ -98,6 +87,8 @@ export interface ProxyLogEntry {
   readonly ms: number;
   /** The proxy's own error code when the proxy answered by itself. */
   readonly code?: string;
+  /** What to do about it, when the proxy knows (e.g. `set owners.card`); also at the end of the line. */
+  readonly detail?: string;
 }
 
 /** Receives one line per request, e.g. `proxy POST /quotes 202 14ms`, and the same facts as an object. */
@@ -133,24 +124,40 @@ export interface ProxyOptions {
   readonly clientId: string;
   /** The platform client secret (HTTP Basic to the service): it never leaves the proxy, never reaches a log. */
   readonly clientSecret: string;
-  /** The routes that are forwarded. Default {@link DEFAULT_ALLOW}; extend it with `[...DEFAULT_ALLOW, …]`. */
+  /** The routes that are forwarded, with what scopes each. Default `DEFAULT_ALLOW`; extend it with `[...DEFAULT_ALLOW, …]`. */
   readonly allow?: readonly AllowRule[];
   /**
    * The signed-in user of a request: turns on the ownership checks (every id the request names must
    * be this user's customer, accounts, or things of theirs, looked up with the platform
-   * credentials; `null` → `401 LOGIN_REQUIRED`). See `src/proxy/README.md`.
+   * credentials; `null` → `401 LOGIN_REQUIRED`), sets a list's customer filter to the user's
+   * customer, checks every record of an answer, and keys `Idempotency-Key`s per customer
+   * (invariants S1–S7 of src/proxy/scope.ts). See `src/proxy/README.md`.
    */
   readonly currentUser?: CurrentUserResolver;
-  /** The ownership lookups' cache: `{ ttlMs }` (default 60 000) and `{ maxEntries }` (default 10 000). */
+  /**
+   * How each kind of record names its owner, for the ownership lookups and the answer checks: a
+   * resolver per kind replaces the default (`DEFAULT_OWNERS`, documented in src/proxy/owners.ts),
+   * e.g. `owners: { card: (r) => [{ customerId: String(r.cardholderId) }] }` for a service that
+   * names a card's cardholder. A resolver that finds no owner makes the proxy refuse.
+   */
+  readonly owners?: Partial<Record<RecordKind, OwnerResolver>>;
+  /** The ownership lookups' cache of facts about the service: `{ ttlMs }` (default 60 000) and `{ maxEntries }` (default 10 000). */
   readonly ownershipCache?: OwnerCacheOptions;
   /** A further rule, run after the ownership checks (or alone). `true` forwards. */
   readonly authorize?: AuthorizeHook;
   /**
-   * Routes that may be forwarded although the request names no customer, account or other id
-   * (refused with `403` otherwise, even when `authorize` says yes). Default none: every route of
-   * {@link DEFAULT_ALLOW} names one when the library calls it.
+   * Routes that may be forwarded although the request lacks the id that scopes its route (refused
+   * with `403` otherwise, even when `authorize` says yes). Default none. A route whose `scope` is
+   * `'none'` needs no entry here.
    */
-  readonly allowUnscoped?: readonly AllowRule[];
+  readonly allowUnscoped?: readonly Pick<AllowRule, 'method' | 'pattern'>[];
+  /**
+   * Called when `PATCH /customers/{id}` answers `409 EMAIL_OTP_EMAIL_ALREADY_EXISTS` or
+   * `SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS`: that answer tells the user the address belongs to some
+   * other customer (a membership oracle). Return a `Response` to send instead (a generic answer,
+   * or a 429 once your rate limit is reached), or `undefined` to pass the service's answer on.
+   */
+  readonly onContactConflict?: (request: Request, conflict: { readonly code: string; readonly customerId: string }) => Response | undefined | Promise<Response | undefined>;
   /**
    * Forward every allowlisted call of every caller, without `currentUser` or `authorize`: any
    * visitor then reads every customer's accounts and transactions. Only for a proxy that is not
@@ -172,7 +179,8 @@ export interface ProxyOptions {
   readonly signatureHeader?: string;
   /**
    * Further request headers to forward, besides the signature header, `Request-Id`,
-   * `Idempotency-Key`, `Content-Type` and `Accept`. `Authorization`, `Cookie` and hop-by-hop
+   * `Idempotency-Key` (with `currentUser`: replaced by a keyed hash of the user's customer and the
+   * key, so no two customers share a key), `Content-Type` and `Accept`. `Authorization`, `Cookie` and hop-by-hop
    * headers can never be forwarded.
    */
   readonly forwardHeaders?: readonly string[];

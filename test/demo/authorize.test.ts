@@ -211,10 +211,19 @@ describe('no demo cookie', () => {
 });
 
 describe('a request naming no id where one is needed', () => {
-  const NO_ID: Call[] = [
+  // Lists filtered by customer get the signed-in user's customer as their filter (src/proxy/scope.ts S2).
+  const SCOPED: Call[] = [
     call('GET /transactions with no filter', 'GET', () => '/api/transactions'),
     call('GET /transactions filtered by status only', 'GET', () => '/api/transactions?status=COMPLETED'),
     call('GET /internal-account with no customerId', 'GET', () => '/api/internal-account'),
+  ];
+  it.each(SCOPED)("$label → 200 with B's records only (the customer filter is set to B's)", async (row) => {
+    const answer = await send(b.browser, row);
+    expect(answer.status, answer.text).toBe(200);
+    for (const record of answer.json.data as { customerId?: string }[]) expect(record.customerId).toBe(b.customerId);
+  });
+
+  const NO_ID: Call[] = [
     call('GET /auth/credentials with no accountId', 'GET', () => '/api/auth/credentials'),
     call('GET /auth/sessions with no accountId', 'GET', () => '/api/auth/sessions'),
     call('GET /auth/delegated-keys with no filter', 'GET', () => '/api/auth/delegated-keys'),

@@ -58,12 +58,16 @@ describe('default allowlist', () => {
     const { call } = harness(upstream);
     const path = pattern.replace(/\{(\w+)\}/g, (_m, name: string) => SAMPLE[name] ?? 'x');
     const init: RequestInit = method === 'GET' || method === 'DELETE' ? { method } : { method, headers: { 'content-type': 'application/json' }, body: '{}' };
+    // A declared parameter of the route (S1 of scope.ts: undeclared ones are refused).
+    const rule = DEFAULT_ALLOW.find((r) => r.method === method && r.pattern === pattern);
+    const [name] = Object.keys(rule?.query ?? {});
+    const query = name === undefined ? "" : `?${name}=${name === "customerId" ? SAMPLE.customerId! : ACCOUNT}`;
     const before = upstream.received.length;
-    const response = await call(`${path}?limit=5`, init);
+    const response = await call(`${path}${query}`, init);
     expect(response.status).toBe(200);
     const got = upstream.received[before];
     expect(got?.method).toBe(method);
-    expect(got?.url).toBe(`/2025-10-13${path}?limit=5`);
+    expect(got?.url).toBe(`/2025-10-13${path}${query}`);
   });
 });
 

@@ -75,7 +75,7 @@ describe('authorize hook: the ids it is given', () => {
     await call('/auth/delegated-keys', json({ cardId: 'Card:1', internalAccountId: ACCOUNT, nickname: 'k' }));
     await call('/quotes', json({ source: { sourceType: 'ACCOUNT', accountId: ACCOUNT }, destination: { destinationType: 'ACCOUNT', accountId: OTHER_ACCOUNT }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 }));
     await call('/quotes', json({ source: { sourceType: 'REALTIME_FUNDING', customerId: CUSTOMER, currency: 'USD' } }));
-    await call('/cards', json({ customerId: CUSTOMER, fundingSource: ACCOUNT }));
+    await call('/cards', json({ cardholderId: CUSTOMER, fundingSource: ACCOUNT }));
     expect(seen[0]?.accountId).toBe(ACCOUNT);
     expect(seen[0]?.body).toEqual({ type: 'SMS_OTP', accountId: ACCOUNT });
     expect([seen[1]?.accountId, seen[1]?.cardId]).toEqual([ACCOUNT, 'Card:1']);
@@ -114,9 +114,16 @@ describe('authorize hook: the ids it is given', () => {
     expect(seen).toHaveLength(0);
   });
 
-  it('the same id repeated with the same value is fine', async () => {
+  it('S3: a body field naming an id that the route does not declare → 400, even with the same value as the path', async () => {
     const { call, seen } = recording();
     const response = await call(`/internal-accounts/${ACCOUNT}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountId: ACCOUNT, privateEnabled: true }) });
+    expect(response.status).toBe(400);
+    expect(seen).toEqual([]);
+  });
+
+  it('the same id in two declared places with the same value is fine', async () => {
+    const { call, seen } = recording();
+    const response = await call(`/transactions?customerId=${CUSTOMER}&senderAccountIdentifier=${ACCOUNT}`);
     expect(response.status).toBe(200);
     expect(seen[0]?.accountId).toBe(ACCOUNT);
   });

@@ -211,9 +211,6 @@ describe("Alice's own ids go through", () => {
 describe('no owning id, no user', () => {
   it('a call that names no id → 403 for every route that can be called so, even for a signed-in user', async () => {
     const bare: [string, string, unknown?][] = [
-      ['GET', '/transactions'],
-      ['GET', '/transactions?status=COMPLETED'],
-      ['GET', '/internal-account'],
       ['GET', '/auth/credentials'],
       ['GET', '/auth/sessions'],
       ['GET', '/auth/delegated-keys'],
@@ -226,6 +223,16 @@ describe('no owning id, no user', () => {
       const answer = await send('alice', method, path, body);
       expect([answer.status, answer.json?.code], `${method} ${path}`).toEqual([403, 'FORBIDDEN']);
       expect(forwarded(answer.marker)).toBe(false);
+    }
+  });
+
+  it('S2: a customer-filtered list without its filter is forwarded with the filter set to the user\'s customer', async () => {
+    for (const path of ['/transactions', '/transactions?status=COMPLETED', '/internal-account']) {
+      const answer = await send('alice', 'GET', path);
+      expect(answer.status, path).toBe(200);
+      const sent = upstream.find((u) => u.marker === answer.marker);
+      expect(new URL(sent?.url ?? 'http://x/').searchParams.get('customerId'), path).toBe(alice.customerId);
+      for (const secret of secretsOf(bob)) expect(answer.text, path).not.toContain(secret);
     }
   });
 

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
-import { bootstrapResponse, createProxy, findEmbeddedWallet, provisionCustomer, walletBootstrap } from '../../src/proxy/index.js';
+import { bootstrapResponse, createProxy, findEmbeddedWallet, provisionCustomer, serviceFromEnv, walletBootstrap } from '../../src/proxy/index.js';
+import type { WalletBootstrap } from '../../src/index.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 
 let sandbox: RunningSandbox;
@@ -29,6 +30,17 @@ async function json(path: string): Promise<any> {
 }
 
 describe('provisionCustomer', () => {
+  it('an existing customer with other details: created false, mismatched names the fields, the customer is unchanged', async () => {
+    const user = newUser();
+    const first = await provisionCustomer(service, user);
+    expect(first.mismatched).toEqual([]);
+    const again = await provisionCustomer(service, { ...user, email: user.email.toUpperCase() });
+    expect([again.created, again.mismatched, again.customerId]).toEqual([false, [], first.customerId]);
+    const changed = await provisionCustomer(service, { ...user, email: `other-${user.email}`, fullName: 'Ada King' });
+    expect([changed.created, changed.mismatched, changed.customerId, changed.accountId]).toEqual([false, ['email', 'fullName'], first.customerId, first.accountId]);
+    expect((await json(`/customers/${encodeURIComponent(first.customerId)}`)).email).toBe(user.email);
+  });
+
   it('creates the customer and returns its embedded wallet account', async () => {
     const user = newUser();
     const { customerId, accountId, created } = await provisionCustomer(service, user);
@@ -44,7 +56,7 @@ describe('provisionCustomer', () => {
     const user = newUser();
     const first = await provisionCustomer(service, user);
     const again = await provisionCustomer(service, { ...user, email: `other-${user.email}` });
-    expect(again).toEqual({ ...first, created: false });
+    expect(again).toEqual({ ...first, created: false, mismatched: ['email'] });
   });
 
   it("the service's refusal is a WalletError with its code, status and details", async () => {
@@ -100,3 +112,40 @@ describe('the browser bootstrap', () => {
     expect((await proxy(new Request(`http://app.test/auth/credentials?accountId=${encodeURIComponent(theirs.accountId)}`))).status).toBe(403);
   });
 });
+
+describe('configuration from the environment', () => {
+  it('serviceFromEnv reads SERVICE_BASE_URL, SERVICE_CLIENT_ID, SERVICE_CLIENT_SECRET', () => {
+    expect(serviceFromEnv({ SERVICE_BASE_URL: ' http://127.0.0.1:1/2025-10-13 ', SERVICE_CLIENT_ID: 'sandbox-client', SERVICE_CLIENT_SECRET: 'sandbox-secret' })).toEqual({
+      baseUrl: 'http://127.0.0.1:1/2025-10-13',
+      clientId: 'sandbox-client',
+      clientSecret: 'sandbox-secret',
+    });
+  });
+
+  it('an unset or empty variable fails naming every missing one (what next build or a start shows)', () => {
+    let error: unknown;
+    try {
+      serviceFromEnv({ SERVICE_CLIENT_ID: 'x', SERVICE_CLIENT_SECRET: '' });
+    } catch (e) {
+      error = e;
+    }
+    expect(isWalletError(error, 'INVALID_ARGUMENT')).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toContain('SERVICE_BASE_URL');
+    expect(message).toContain('SERVICE_CLIENT_SECRET');
+    expect(message).not.toContain('SERVICE_CLIENT_ID (');
+    expect(message).toContain('sandbox-secret');
+  });
+
+  it('createProxy with an undefined baseUrl names it and where it comes from (not "must be an http(s) URL")', () => {
+    const env: Record<string, string | undefined> = {};
+    expect(() => createProxy({ baseUrl: env.SERVICE_BASE_URL!, clientId: 'a', clientSecret: 'b', dangerouslyAllowEveryCaller: true })).toThrow(/baseUrl is undefined.*SERVICE_BASE_URL/);
+    expect(() => createProxy({ baseUrl: 'http://x.test', clientId: 'a', clientSecret: env.SECRET!, dangerouslyAllowEveryCaller: true })).toThrow(/clientSecret is undefined.*SERVICE_CLIENT_SECRET/);
+  });
+
+  it('WalletBootstrap is a type of the browser entry too (no Node types needed)', () => {
+    const boot: WalletBootstrap = walletBootstrap({ accountId: 'InternalAccount:1', trustedKeys: ['04' + 'ab'.repeat(64)], baseUrl: '/api' });
+    expect(boot.baseUrl).toBe('/api');
+  });
+});
+

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tsBlocks } from './blocks.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const DOCS = ['README.md', 'src/proxy/README.md'];
@@ -31,12 +32,6 @@ declare global {
 export {};
 `;
 
-export function tsBlocks(markdown: string): string[] {
-  const blocks: string[] = [];
-  const fence = /^```ts[ \t]*\n([\s\S]*?)^```[ \t]*$/gm;
-  for (let match = fence.exec(markdown); match !== null; match = fence.exec(markdown)) blocks.push(match[1] ?? '');
-  return blocks;
-}
 
 const dir = join(REPO, `.tmp-readme-${process.pid}`);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,7 +46,11 @@ describe('README code blocks', () => {
       const blocks = tsBlocks(readFileSync(join(REPO, doc), 'utf8'));
       expect(blocks.length, doc).toBeGreaterThan(0);
       blocks.forEach((block, i) => {
-        const name = `${doc.replace(/[/.]/g, '_')}_block${i + 1}.ts`;
+        // A block that starts with `// file: lib/wallet.ts` is that file of the app: other blocks import it
+        // as './lib/wallet.js' or '@/lib/wallet' (Next.js's alias).
+        const declared = /^\/\/ file: ([a-z0-9/_-]+\.ts)\b/.exec(block)?.[1];
+        const name = declared ?? `${doc.replace(/[/.]/g, '_')}_block${i + 1}.ts`;
+        if (declared !== undefined) mkdirSync(join(dir, declared, '..'), { recursive: true });
         // A block without import or export would be a script sharing globals with the others.
         const isModule = /^\s*(import|export)\s/m.test(block);
         writeFileSync(join(dir, name), `// ${doc}, block ${i + 1}\n${block}${isModule ? '' : '\nexport {};\n'}`);
@@ -74,6 +73,7 @@ describe('README code blocks', () => {
           skipLibCheck: true,
           isolatedModules: true,
           paths: {
+            '@/*': [join(dir, '*')],
             'embedded-wallet-signer': entry('src/index.ts'),
             'embedded-wallet-signer/legacy': entry('src/legacy.ts'),
             'embedded-wallet-signer/proxy': entry('src/proxy/index.ts'),

@@ -1,0 +1,115 @@
+/**
+ * The README's Express quickstart, run from the README alone: its `lib/wallet.ts` block and its
+ * Express block, written to files as they are, started with tsx against an in-process sandbox with
+ * the SERVICE_* variables of step 0. Only "your app" is supplied (userFromSession reads a test
+ * cookie, db is not used). Then: the bootstrap route and a proxied call work for a provisioned
+ * user, a call without a user is 401, and a start without the variables fails naming them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { provisionCustomer } from '../../src/proxy/index.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { tsBlocks } from './blocks.js';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const dir = join(REPO, `.tmp-quickstart-${process.pid}`);
+let sandbox: RunningSandbox;
+let server: ChildProcess | undefined;
+
+const YOUR_APP = `
+// Your app's session lookup, for this test: the user is the JSON in the "user" cookie.
+(globalThis as any).userFromSession = async (request: Request) => {
+  const cookie = request.headers.get('cookie') ?? '';
+  const match = /(?:^|; )user=([^;]+)/.exec(cookie);
+  return match ? JSON.parse(decodeURIComponent(match[1]!)) : null;
+};
+`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  let output = '';
+  const child = spawn(join(REPO, 'node_modules/.bin/tsx'), ['--import', './your-app.ts', 'server.ts'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, log: false });
+  const blocks = tsBlocks(readFileSync(join(REPO, 'README.md'), 'utf8'));
+  const wallet = blocks.find((b) => b.startsWith('// file: lib/wallet.ts'));
+  const express = blocks.find((b) => b.startsWith('// Express'));
+  expect(wallet, 'the lib/wallet.ts block').toBeDefined();
+  expect(express, 'the Express block').toBeDefined();
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'lib'), { recursive: true });
+  writeFileSync(join(dir, 'lib/wallet.ts'), wallet!);
+  writeFileSync(join(dir, 'server.ts'), express!);
+  writeFileSync(join(dir, 'your-app.ts'), YOUR_APP);
+  // The package's entries map to its sources (an app would have it installed).
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler', target: 'ES2022', paths: { 'embedded-wallet-signer/proxy': [join(REPO, 'src/proxy/index.ts')] } } }),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  server?.kill();
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('README Express quickstart', () => {
+  it('serves the bootstrap and the proxy for a provisioned user, 401 without one', async () => {
+    const port = await freePort();
+    const run = start({
+      SERVICE_BASE_URL: sandbox.url,
+      SERVICE_CLIENT_ID: DEFAULT_CLIENT_ID,
+      SERVICE_CLIENT_SECRET: DEFAULT_CLIENT_SECRET,
+      ENCLAVE_PUBLIC_KEY_HEX: sandbox.enclavePublicKey,
+      PORT: String(port),
+    });
+    server = run.child;
+    const origin = `http://127.0.0.1:${port}`;
+    const user = await provisionCustomer({ baseUrl: sandbox.url, clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET }, { platformCustomerId: `qs-${process.pid}`, email: `qs-${process.pid}@example.com`, fullName: 'Quick Start' });
+    const cookie = `user=${encodeURIComponent(JSON.stringify({ id: 'u1', customerId: user.customerId, accountId: user.accountId }))}`;
+    let boot: Response | undefined;
+    for (let i = 0; i < 150 && boot === undefined; i++) {
+      boot = await fetch(`${origin}/api/wallet-bootstrap`, { headers: { cookie } }).catch(() => undefined);
+      if (boot === undefined) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(boot?.status, run.output()).toBe(200);
+    expect(await boot!.json()).toEqual({ accountId: user.accountId, trustedKeys: [sandbox.enclavePublicKey], baseUrl: '/api/wallet' });
+    const credentials = await fetch(`${origin}/api/wallet/auth/credentials?accountId=${encodeURIComponent(user.accountId)}`, { headers: { cookie } });
+    expect(credentials.status).toBe(200);
+    expect(((await credentials.json()) as { data: { type: string }[] }).data.map((c) => c.type)).toEqual(['EMAIL_OTP']);
+    expect((await fetch(`${origin}/api/wallet/auth/credentials?accountId=${encodeURIComponent(user.accountId)}`)).status).toBe(401);
+    run.child.kill();
+    await run.exited;
+  }, 60_000);
+
+  it('without the SERVICE_* variables it does not start, and says which to set', async () => {
+    const run = start({ PORT: String(await freePort()) });
+    const code = await run.exited;
+    expect(code).not.toBe(0);
+    expect(run.output()).toContain('SERVICE_BASE_URL');
+    expect(run.output()).toContain('SERVICE_CLIENT_SECRET');
+  }, 60_000);
+});
