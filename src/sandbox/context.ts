@@ -19,6 +19,11 @@ export interface SandboxConfig {
   origins: string[];
   /** WebAuthn relying-party id. */
   rpId: string;
+  /**
+   * The platform's OAuth client ids (the `aud` of its users' ID tokens); undefined: any audience,
+   * bound at registration (domain/oidc.ts).
+   */
+  oauthClientIds: readonly string[] | undefined;
   /** What answers carry beyond the contract (profile.ts). */
   profile: SandboxProfile;
 }

@@ -2,7 +2,7 @@
  * The sandbox HTTP server: one request's life (read, authenticate, route, answer, log) and
  * `startSandbox`.
  *
- * Every answer is a complete HTTP response: handler errors become `{code, reason, details?}` with
+ * Every answer is a complete HTTP response: handler errors become the profile's error body with
  * their status; an unexpected exception (a sandbox bug) becomes `500 INTERNAL_ERROR` and is logged;
  * unparseable HTTP gets a JSON 400/431 from the `clientError` hook. Paths live under
  * `/2025-10-13`; everything else is `404 NOT_FOUND` (after platform authentication, so route names
@@ -19,6 +19,7 @@ import { answerClientError, parseBody, parseTarget, payloadTooLarge, readBody, w
 import { createLogger, type LogSink } from './log.js';
 import { checkPlatformAuth } from './platform-auth.js';
 import { errorBody, resolveProfile, type SandboxProfile } from './profile.js';
+import { withProfile } from './present.js';
 import { Router } from './router.js';
 import { registerRoutes } from './routes/index.js';
 import { Store } from './store.js';
@@ -39,6 +40,12 @@ export interface SandboxOptions {
   origin?: string | string[];
   /** WebAuthn relying-party id; default `localhost`. */
   rpId?: string;
+  /**
+   * The platform's OAuth client ids at the IdPs (the `aud` of its users' ID tokens). Given, a token
+   * registering an OAUTH credential must name one; default: any audience (the first is bound to the
+   * credential and matched at login). Never the API client id: see domain/oidc.ts.
+   */
+  oauthClientIds?: string[];
   /** Base clock in epoch ms (the sandbox adds its own advance offset); default `Date.now`. */
   now?: () => number;
   /** Request log sink (one JSON line per request), or `false` to silence; default stdout. */
@@ -86,6 +93,7 @@ export function createSandboxState(options: SandboxOptions = {}): SandboxState {
     clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
     origins: options.origin === undefined ? [DEFAULT_ORIGIN] : Array.isArray(options.origin) ? [...options.origin] : [options.origin],
     rpId: options.rpId ?? DEFAULT_RP_ID,
+    oauthClientIds: options.oauthClientIds === undefined ? undefined : [...options.oauthClientIds],
     profile: resolveProfile(options.profile),
   };
   const clock = createClock(options.now);
@@ -137,7 +145,7 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
       let reply: Reply;
       let error: string | undefined;
       try {
-        reply = await answer(state, router, req, read.bytes, read.tooLarge);
+        reply = await withProfile(state.config.profile, () => answer(state, router, req, read.bytes, read.tooLarge));
       } catch (e) {
         if (isSandboxError(e)) reply = json(e.status, errorBody(state.config.profile, e), { ...e.headers });
         else {
@@ -191,6 +199,9 @@ function checkOptions(options: SandboxOptions): void {
   const origins = o.origin === undefined ? [] : Array.isArray(o.origin) ? o.origin : [o.origin];
   if (o.origin !== undefined && (origins.length === 0 || !origins.every(nonEmptyString))) {
     throw invalidArgument('options.origin', 'an origin string or a non-empty array of them');
+  }
+  if (o.oauthClientIds !== undefined && (!Array.isArray(o.oauthClientIds) || o.oauthClientIds.length === 0 || !o.oauthClientIds.every(nonEmptyString))) {
+    throw invalidArgument('options.oauthClientIds', 'a non-empty array of non-empty strings');
   }
   if (o.now !== undefined && typeof o.now !== 'function') throw invalidArgument('options.now', 'a function returning epoch milliseconds');
   if (o.log !== undefined && o.log !== false && typeof o.log !== 'function') throw invalidArgument('options.log', 'a function or false');

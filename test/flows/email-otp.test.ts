@@ -49,7 +49,8 @@ describe('email OTP login', () => {
     const login = await wallet.startOtpLogin({ accountId });
     const error = await errorOf(login.verify('123456'));
     expect(isWalletError(error, 'OTP_CODE_INVALID')).toBe(true);
-    expect(error.status).toBe(401);
+    // Spec §7.1: a rejected OTP bundle is 400 INVALID_INPUT (the library also takes the wire reference's 401).
+    expect(error.status).toBe(400);
     expect(error.details?.attemptsLeft).toBe(explained(env.sandbox, 4));
     expect(wallet.session(accountId)).toBeNull();
     const session = await login.verify(' 000000 ');
@@ -89,7 +90,7 @@ describe('email OTP login', () => {
     ]);
     // Trying the same code again: the service refuses it, and the library knows why.
     expect(await codeOf(login.verify('000000'))).toBe('OTP_EXPIRED');
-    expect(verifies().slice(2)).toEqual([[1, false, 401]]);
+    expect(verifies().slice(2)).toEqual([[1, false, 400]]);
     // A new code works (approved at once this time).
     const { wallet: quick } = testWallet(env.sandbox);
     const again = await quick.startOtpLogin({ accountId });

@@ -15,6 +15,7 @@
  *   when the body differs. Failed requests record nothing. Keys are platform-wide.
  * - `GET /cards/{id}` → `200 Card` (never a reveal URL); `404 NOT_FOUND`.
  */
+import { present } from '../present.js';
 import { randomInt } from 'node:crypto';
 import { json, type RequestContext } from '../context.js';
 import { cards, requireCard, type CardRecord } from '../domain/cards.js';
@@ -40,7 +41,7 @@ function issued(store: Store): Map<string, IssuedCard> {
 }
 
 export function cardView(c: CardRecord): Record<string, unknown> {
-  return {
+  return present('Card', {
     id: c.id,
     cardholderId: c.cardholderId,
     fundingSource: c.fundingSource,
@@ -54,7 +55,7 @@ export function cardView(c: CardRecord): Record<string, unknown> {
     ...(c.maxTransactionsPerDay !== undefined ? { maxTransactionsPerDay: c.maxTransactionsPerDay } : {}),
     createdAt: new Date(c.createdAt).toISOString(),
     updatedAt: new Date(c.updatedAt).toISOString(),
-  };
+  });
 }
 
 interface CardCapabilities {

@@ -24,6 +24,7 @@
  *   not revocation); a `PENDING` key can be revoked too, and revoking a revoked key answers the
  *   same `200` (idempotent).
  */
+import { present } from '../present.js';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { json, type RequestContext, type SandboxState } from '../context.js';
 import { base64urlToBytes, bytesToHex } from '../crypto/encoding.js';
@@ -61,7 +62,7 @@ function delegatedKeys(store: Store): Map<string, DelegatedKeyRecord> {
 }
 
 export function delegatedKeyView(k: DelegatedKeyRecord): Record<string, unknown> {
-  return {
+  return present('DelegatedKey', {
     id: k.id,
     cardId: k.cardId,
     fundingSourceId: k.fundingSourceId,
@@ -71,7 +72,7 @@ export function delegatedKeyView(k: DelegatedKeyRecord): Record<string, unknown>
     status: k.status,
     createdAt: new Date(k.createdAt).toISOString(),
     updatedAt: new Date(k.updatedAt).toISOString(),
-  };
+  });
 }
 
 function newKeyPair(): { publicKey: string; privateKey: KeyObject } {

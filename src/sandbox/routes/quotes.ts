@@ -29,6 +29,7 @@
  * another quote → `409 CONFLICT`. A failed attempt records nothing, so a corrected retry with the
  * same key proceeds.
  */
+import { present } from '../present.js';
 import { json, type RequestContext } from '../context.js';
 import { currencyView } from '../currencies.js';
 import { executeTransfer, quotes, QUOTE_TTL_MS, settleTransfers, type LockedSide, type QuoteRecord } from '../domain/transfers.js';
@@ -54,7 +55,7 @@ function executions(store: Store): Map<string, ExecutionRecord> {
 }
 
 export function quoteView(q: QuoteRecord): Record<string, unknown> {
-  return {
+  return present('Quote', {
     id: q.id,
     status: q.status,
     createdAt: new Date(q.createdAt).toISOString(),
@@ -82,7 +83,7 @@ export function quoteView(q: QuoteRecord): Record<string, unknown> {
           ],
         }
       : {}),
-  };
+  });
 }
 
 interface QuoteRequest {
