@@ -4,7 +4,9 @@
  * - `GET /internal-account?customerId=&currency=&type=`: list shape of spec §2.1 (filters combine;
  *   an unknown `customerId` → `404 CUSTOMER_NOT_FOUND`; oldest first, paginated).
  * - `PATCH /internal-accounts/{id}` with `{ privateEnabled?: boolean, nickname?: string }` (at least
- *   one; other fields → `400 INVALID_INPUT`). On an `EMBEDDED_WALLET` it is a signed retry (a
+ *   one; other fields → `400 INVALID_INPUT`). `privateEnabled` is the wire reference's (§8.1);
+ *   `nickname` is a sandbox extension kept for old callers (neither document defines it, so the
+ *   library no longer sends it): accepted in every profile, echoed only in the `sandbox` one. On an `EMBEDDED_WALLET` it is a signed retry (a
  *   session of that wallet) → `200 InternalAccount`; other accounts answer `200` at once.
  * - `POST /internal-accounts/{id}/export` `{ clientPublicKey: <uncompressed> }` (a compressed key →
  *   `400 INVALID_INPUT`; so is a key that backed a session or received an export before: "always a
