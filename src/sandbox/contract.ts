@@ -6,9 +6,12 @@
  * - `spec`: the spec defines the field (`shared/spec/payments-platform-api.md`, section in `where`).
  * - `wire`: the spec is silent ("not shown") and the wire reference names the field
  *   (`shared/docs/wire-reference.md`, section in `where`).
- * - `optional`: the answer may lack it (the spec says "present when…", "optionally", or leaves the
- *   record's fields open); the `spec-minimal` profile omits every optional field and a client must
- *   cope (profile.ts).
+ * - `optional`: the answer may lack it — the spec or the wire reference says so ("optionally",
+ *   "only in the legacy flow", "may be inline", `?`, "some responses carry only…"), or the field is
+ *   the wire reference's addition to a record the spec does define (AuthSession, Quote). The
+ *   `spec-minimal` profile omits every optional field a client can do without (`keep` marks those
+ *   present whenever they apply) and a client must cope (profile.ts). Fields of a table with no
+ *   "Required" column are taken as present.
  *
  * The sandbox profile's additions (`sandbox` below) are not part of the contract: they appear only
  * in the `sandbox` profile. `undefinedFields` checks an answer against a shape (used by
@@ -66,14 +69,16 @@ type Shape = Readonly<Record<string, FieldRule>>;
 const spec = (where: string, more: Partial<FieldRule> = {}): FieldRule => ({ from: 'spec', where, ...more });
 const wire = (where: string, more: Partial<FieldRule> = {}): FieldRule => ({ from: 'wire', where, ...more });
 const opt = { optional: true } as const;
+/** Present whenever it applies (set on the record, or the case it describes): `spec-minimal` keeps it. */
+const keep = { optional: true, keep: true } as const;
 
 const AUTH_METHOD: Shape = {
   id: wire('wire §5 AuthMethod'),
   accountId: wire('wire §5 AuthMethod'),
   type: wire('wire §5 AuthMethod; §2.10 credential types'),
-  nickname: wire('wire §5 AuthMethod', opt),
-  createdAt: wire('wire §5 AuthMethod', opt),
-  updatedAt: wire('wire §5 AuthMethod', opt),
+  nickname: wire('wire §5 AuthMethod'),
+  createdAt: wire('wire §5 AuthMethod'),
+  updatedAt: wire('wire §5 AuthMethod'),
   credentialId: wire('wire §5 AuthMethod (PASSKEY only)', { ...opt, keep: true }),
 };
 
@@ -110,10 +115,13 @@ export const CONTRACT: Readonly<Record<ShapeName, Shape>> = {
   // §2.10 defines expiresAt and encryptedSessionSigningKey; wire §5 gives it the AuthMethod fields
   // with the session's id (the id is needed by DELETE and refresh, §4.5).
   AuthSession: {
-    ...AUTH_METHOD,
-    id: wire('wire §5 AuthSession (id "Session:…"); §4.5 /auth/sessions/{id}'),
     accountId: wire('wire §5 AuthSession', opt),
     type: wire('wire §5 AuthSession', opt),
+    nickname: wire('wire §5 AuthSession', opt),
+    createdAt: wire('wire §5 AuthSession', opt),
+    updatedAt: wire('wire §5 AuthSession', opt),
+    credentialId: wire('wire §5 AuthSession (PASSKEY)', opt),
+    id: wire('wire §5 AuthSession (id "Session:…"); §4.5 /auth/sessions/{id}'),
     expiresAt: spec('§2.10 AuthSession'),
     encryptedSessionSigningKey: spec('§2.10 AuthSession (legacy flow only)', { ...opt, keep: true }),
   },
@@ -122,21 +130,22 @@ export const CONTRACT: Readonly<Record<ShapeName, Shape>> = {
   SessionList: { data: wire('wire §5 GET /auth/sessions', { shape: 'AuthSession', array: true }) },
   InternalAccount: {
     id: spec('§2.6'),
-    customerId: spec('§2.6', opt),
+    customerId: spec('§2.6'),
     // §2.6: "An internal account can be of type EMBEDDED_WALLET" — the field that says so. The one way
     // to tell the embedded wallet among a customer's accounts, so not optional.
     type: spec('§2.6 ("can be of type EMBEDDED_WALLET")'),
-    balance: spec('§2.6', { ...opt, shape: 'Money' }),
-    totalBalance: spec('§2.6', { ...opt, shape: 'Money' }),
-    fundingPaymentInstructions: spec('§2.6', { ...opt, shape: 'FundingInstruction', array: true }),
-    cardCapabilities: spec('§2.6', { ...opt, open: true }),
+    balance: spec('§2.6', { shape: 'Money' }),
+    totalBalance: spec('§2.6', { shape: 'Money' }),
+    fundingPaymentInstructions: spec('§2.6', { shape: 'FundingInstruction', array: true }),
+    cardCapabilities: spec('§2.6', { open: true }),
     // wire §8.1: the PATCH changes it; the answer is the account.
     privateEnabled: wire('wire §8.1 PATCH /internal-accounts/{id}', opt),
-    createdAt: spec('§2.6', opt),
-    updatedAt: spec('§2.6', opt),
+    createdAt: spec('§2.6'),
+    updatedAt: spec('§2.6'),
   },
   InternalAccountList: LIST('InternalAccount', '§4.3 GET /internal-account'),
   Money: { amount: spec('§2.6 / §2.4'), currency: spec('§2.1 currency object', { shape: 'Currency' }) },
+  // §2.1: "Some responses carry only code and decimals".
   Currency: { code: spec('§2.1'), name: spec('§2.1', opt), symbol: spec('§2.1', opt), decimals: spec('§2.1') },
   CurrencyCode: { accountId: spec('§2.4'), currency: spec('§2.4') },
   FundingInstruction: { accountOrWalletInfo: spec('§2.6', { open: true }), instructionsNotes: spec('§2.6', opt) },
@@ -144,30 +153,30 @@ export const CONTRACT: Readonly<Record<ShapeName, Shape>> = {
     id: spec('§2.7'),
     customerType: spec('§2.7'),
     platformCustomerId: spec('§2.7'),
-    region: spec('§2.7', opt),
-    currencies: spec('§2.7', opt),
-    email: spec('§2.7', opt),
-    phoneNumber: spec('§2.7', opt),
-    fullName: spec('§2.7', opt),
-    kycStatus: spec('§2.7', opt),
-    contactVerification: spec('§2.7', { ...opt, shape: 'ContactVerification' }),
+    region: spec('§2.7', keep),
+    currencies: spec('§2.7', keep),
+    email: spec('§2.7', keep),
+    phoneNumber: spec('§2.7', keep),
+    fullName: spec('§2.7', keep),
+    kycStatus: spec('§2.7', keep),
+    contactVerification: spec('§2.7', { ...keep, shape: 'ContactVerification' }),
   },
   ContactVerification: { email: spec('§2.7', opt), phone: spec('§2.7', opt) },
   Quote: {
     id: spec('§2.5'),
     status: spec('§2.5'),
-    createdAt: spec('§2.5', opt),
+    createdAt: spec('§2.5'),
     expiresAt: spec('§2.5'),
     source: spec('§2.5, §4.3', { shape: 'QuoteEnd' }),
     destination: spec('§2.5, §4.3', { shape: 'QuoteEnd' }),
-    sendingCurrency: spec('§2.5', { ...opt, shape: 'Currency' }),
-    receivingCurrency: spec('§2.5', { ...opt, shape: 'Currency' }),
-    totalSendingAmount: spec('§2.5', opt),
-    totalReceivingAmount: spec('§2.5', opt),
-    exchangeRate: spec('§2.5', opt),
-    feesIncluded: spec('§2.5', opt),
-    platformFeesIncluded: spec('§2.5', opt),
-    transactionId: spec('§2.5', opt),
+    sendingCurrency: spec('§2.5', { shape: 'Currency' }),
+    receivingCurrency: spec('§2.5', { shape: 'Currency' }),
+    totalSendingAmount: spec('§2.5'),
+    totalReceivingAmount: spec('§2.5'),
+    exchangeRate: spec('§2.5'),
+    feesIncluded: spec('§2.5'),
+    platformFeesIncluded: spec('§2.5'),
+    transactionId: spec('§4.3 GET /quotes/{id}: "includes the transaction id when settled"', opt),
     paymentInstructions: spec('§2.5 (present for an embedded-wallet source)', { ...opt, keep: true, shape: 'PaymentInstruction', array: true }),
     scaChallenge: spec('§2.5 (PENDING_AUTHORIZATION)', { ...opt, keep: true, open: true }),
   },
@@ -185,19 +194,19 @@ export const CONTRACT: Readonly<Record<ShapeName, Shape>> = {
     id: spec('§2.4'),
     status: spec('§2.4'),
     type: spec('§2.4'),
-    direction: spec('§2.4', opt),
-    source: spec('§2.4', { ...opt, shape: 'CurrencyCode' }),
-    destination: spec('§2.4', { ...opt, shape: 'CurrencyCode' }),
-    sentAmount: spec('§2.4', { ...opt, shape: 'Money' }),
-    receivedAmount: spec('§2.4', { ...opt, shape: 'Money' }),
-    customerId: spec('§2.4', opt),
-    platformCustomerId: spec('§2.4', opt),
-    description: spec('§2.4', opt),
-    exchangeRate: spec('§2.4', opt),
-    quoteId: spec('§2.4', opt),
-    failureReason: spec('§2.4', opt),
-    settledAt: spec('§2.4', opt),
-    createdAt: spec('§2.4', opt),
+    direction: spec('§2.4', keep),
+    source: spec('§2.4', { ...keep, shape: 'CurrencyCode' }),
+    destination: spec('§2.4', { ...keep, shape: 'CurrencyCode' }),
+    sentAmount: spec('§2.4', { ...keep, shape: 'Money' }),
+    receivedAmount: spec('§2.4', { ...keep, shape: 'Money' }),
+    customerId: spec('§2.4', keep),
+    platformCustomerId: spec('§2.4', keep),
+    description: spec('§2.4', keep),
+    exchangeRate: spec('§2.4', keep),
+    quoteId: spec('§2.4', keep),
+    failureReason: spec('§2.4', keep),
+    settledAt: spec('§2.4', keep),
+    createdAt: spec('§2.4', keep),
   },
   TransactionEnd: { accountId: spec('§2.4'), currency: spec('§2.4') },
   TransactionList: LIST('Transaction', '§4.4'),
@@ -208,10 +217,10 @@ export const CONTRACT: Readonly<Record<ShapeName, Shape>> = {
     fundingSourceId: wire('wire §8.4'),
     accountId: wire('wire §8.4'),
     publicKey: wire('wire §8.4'),
-    nickname: wire('wire §8.4', opt),
+    nickname: wire('wire §8.4'),
     status: spec('§2.10, §3.6'),
-    createdAt: wire('wire §8.4', opt),
-    updatedAt: wire('wire §8.4', opt),
+    createdAt: wire('wire §8.4'),
+    updatedAt: wire('wire §8.4'),
   },
   DelegatedKeyList: LIST('DelegatedKey', '§4.5 GET /auth/delegated-keys'),
   // §4.6 names the card's fields in its bodies (status, fundingSource, the limits); the record itself is "not shown".

@@ -3,7 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
 import { generateSessionKey } from '../../src/crypto/index.js';
-import { codeOf, errorOf, explained, nextEvent, useTestSandbox, testWallet } from './helpers/sandbox.js';
+import { codeOf, errorOf, explained, idPattern, nextEvent, useTestSandbox, testWallet } from './helpers/sandbox.js';
 
 const env = useTestSandbox();
 /**
@@ -11,7 +11,7 @@ const env = useTestSandbox();
  * attemptsLeft), as the service does not: the library then reports OTP_CODE_INVALID unless it knows
  * the code was used (src/flows/otp.ts).
  */
-const service = () => env.sandbox.profile === 'service';
+const service = () => env.sandbox.profile !== 'sandbox';
 
 describe('email OTP login', () => {
   it('challenge → verify → a session whose key signs for the account', async () => {
@@ -19,12 +19,12 @@ describe('email OTP login', () => {
     const { wallet, keyStore, requests } = testWallet(env.sandbox);
     const login = await wallet.startOtpLogin({ accountId });
     expect(login.type).toBe('EMAIL_OTP');
-    expect(login.credentialId).toMatch(/^AuthMethod:/);
+    expect(login.credentialId).toMatch(idPattern(env.sandbox, 'AuthMethod'));
     const event = nextEvent(wallet, 'session');
     const session = await login.verify('000000');
     expect(await event).toEqual(session);
     expect(session).toMatchObject({ accountId, credentialId: login.credentialId, credentialType: 'EMAIL_OTP' });
-    expect(session.id).toMatch(/^Session:/);
+    expect(session.id).toMatch(idPattern(env.sandbox, 'Session'));
     expect(wallet.session()).toEqual(session);
     expect(wallet.session(accountId)).toEqual(session);
     // The key is in the key store, non-extractable, and it is the session key on the service.
