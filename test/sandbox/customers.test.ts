@@ -150,6 +150,26 @@ describe('customers', () => {
     const creds = await api.get(`/auth/credentials?accountId=${enc(accounts.json.data[0].id)}`);
     expect(creds.json.data).toEqual([]);
   });
+
+  it('its wallet is not provisioned: acting on it → 409 WALLET_NOT_PROVISIONED (spec §7.4); setting an email provisions it', async () => {
+    const r = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `pc-${randomUUID()}` });
+    const wallet = (await api.get(`/internal-account?customerId=${enc(r.json.id)}&type=EMBEDDED_WALLET`)).json.data[0];
+    const id = enc(wallet.id);
+    const other = await createCustomer(api);
+    const refusals = [
+      await api.post('/auth/credentials', { type: 'SMS_OTP', accountId: wallet.id }),
+      await api.patch(`/internal-accounts/${id}`, { privateEnabled: true }),
+      await api.post(`/internal-accounts/${id}/export`, { clientPublicKey: `04${'11'.repeat(64)}` }),
+      await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: wallet.id }, destination: { destinationType: 'ACCOUNT', accountId: other.wallet.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1 }),
+    ];
+    for (const a of refusals) expect([a.status, a.json.code], a.text).toEqual([409, 'WALLET_NOT_PROVISIONED']);
+    const email = `late-${randomUUID()}@example.com`;
+    const set = await api.patch(`/customers/${enc(r.json.id)}`, { email });
+    expect(set.status, set.text).toBe(200);
+    const creds = (await api.get(`/auth/credentials?accountId=${id}`)).json.data;
+    expect(creds).toEqual([expect.objectContaining({ type: 'EMAIL_OTP', nickname: email, accountId: wallet.id })]);
+    expect((await api.post(`/auth/credentials/${enc(creds[0].id)}/challenge`, {})).status).toBe(200);
+  });
 });
 
 describe('contact verification (code 123456)', () => {

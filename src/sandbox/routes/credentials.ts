@@ -34,7 +34,7 @@ import { canonicalSessionBody, sha256Hex, verifyPasskeyRegistration, type Regist
 import { takeChallengeSlot } from '../domain/rate-limit.js';
 import { assertFreshClientKey, revokeSessionsOf } from '../domain/sessions.js';
 import { badRequest, invalidInput } from '../errors.js';
-import { requireAuthMethod, requireCustomer, requireWallet } from '../lookups.js';
+import { requireAuthMethod, requireCustomer, requireProvisionedWallet, requireWallet } from '../lookups.js';
 import type { Router } from '../router.js';
 import { CHALLENGE_TTL_MS, issueChallenge, verifyRetry } from '../signed-retry.js';
 import { CREDENTIAL_TYPES, newId, type AuthMethodRecord, type InternalAccountRecord } from '../store.js';
@@ -136,7 +136,7 @@ async function addCredential(ctx: RequestContext) {
   const state = ctx.state;
   const retry = verifyRetry(ctx);
   const req = parseAdd(ctx.body);
-  const account = requireWallet(state, req.accountId);
+  const account = requireProvisionedWallet(state, req.accountId);
   if (retry === null) {
     let passkey: RegisteredPasskey | undefined;
     if (req.type === 'PASSKEY') {

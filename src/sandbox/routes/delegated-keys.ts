@@ -32,7 +32,7 @@ import { compressPoint } from '../crypto/p256.js';
 import { requireCard } from '../domain/cards.js';
 import { conflict, invalidField, invalidInput, notFound, type FieldError } from '../errors.js';
 import { paginate } from '../list.js';
-import { requireWallet } from '../lookups.js';
+import { requireProvisionedWallet } from '../lookups.js';
 import type { Router } from '../router.js';
 import { issueChallenge, verifyRetry } from '../signed-retry.js';
 import { newId, type SignerRule, type Store } from '../store.js';
@@ -115,7 +115,7 @@ function createDelegatedKey(ctx: RequestContext) {
   const { state } = ctx;
   const retry = verifyRetry(ctx);
   const req = parseCreate(ctx.body);
-  const wallet = requireWallet(state, req.internalAccountId, 'internalAccountId');
+  const wallet = requireProvisionedWallet(state, req.internalAccountId, 'internalAccountId');
   const card = requireCard(state, req.cardId);
   if (card.fundingSource !== wallet.id) throw invalidField('internalAccountId', 'CONFLICT', "must be the card's funding source");
   const signer: SignerRule = { kind: 'session', accountIds: [wallet.id] };

@@ -22,7 +22,7 @@ import { jsonBytes } from '../enclave.js';
 import { assertFreshKey } from '../domain/sessions.js';
 import { invalidInput } from '../errors.js';
 import { paginate } from '../list.js';
-import { requireAccount, requireCustomer, requireWallet } from '../lookups.js';
+import { requireAccount, requireCustomer, requireProvisionedWallet } from '../lookups.js';
 import type { Router } from '../router.js';
 import { issueChallenge, verifyRetry } from '../signed-retry.js';
 import type { InternalAccountRecord } from '../store.js';
@@ -69,6 +69,7 @@ function applyPatch(ctx: RequestContext, account: InternalAccountRecord, patch: 
 function updateAccount(ctx: RequestContext) {
   const account = requireAccount(ctx.state, ctx.param('id'));
   if (account.type !== 'EMBEDDED_WALLET' || account.organizationId === undefined) return applyPatch(ctx, account, parsePatch(ctx.body));
+  requireProvisionedWallet(ctx.state, account.id, 'id');
   const retry = verifyRetry(ctx);
   const patch = parsePatch(ctx.body);
   if (retry === null) {
@@ -83,7 +84,7 @@ function updateAccount(ctx: RequestContext) {
 }
 
 async function exportWallet(ctx: RequestContext) {
-  const wallet = requireWallet(ctx.state, ctx.param('id'), 'id');
+  const wallet = requireProvisionedWallet(ctx.state, ctx.param('id'), 'id');
   const retry = verifyRetry(ctx);
   const f = Fields.of(ctx.body);
   f.onlyKnown(['clientPublicKey']);

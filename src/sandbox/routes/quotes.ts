@@ -37,7 +37,7 @@ import { price } from '../rates.js';
 import { executeTransfer, quotes, QUOTE_TTL_MS, settleTransfers, type LockedSide, type QuoteRecord } from '../domain/transfers.js';
 import { badRequest, conflict, invalidInput, notFound } from '../errors.js';
 import { idempotencyKey } from '../idempotency.js';
-import { requireAccount } from '../lookups.js';
+import { requireAccount, requireProvisionedWallet } from '../lookups.js';
 import type { Router } from '../router.js';
 import { bodyDigest, requireStamp } from '../signed-retry.js';
 import { newId, type Store } from '../store.js';
@@ -141,6 +141,7 @@ function createQuote(ctx: RequestContext) {
   if (priced === undefined || priced.totalSendingAmount <= 0 || priced.totalReceivingAmount <= 0) {
     throw badRequest('QUOTE_RATE_UNAVAILABLE', `The sandbox has no exchange rate from ${source.currency} to ${destination.currency} for these accounts (fixed rates apply between one customer's own accounts)`);
   }
+  if (source.type === 'EMBEDDED_WALLET') requireProvisionedWallet(state, source.id, 'source.accountId');
   if (source.type === 'EMBEDDED_WALLET' && req.immediatelyExecute) {
     throw invalidInput('immediatelyExecute is not allowed for an embedded-wallet source: execute the quote with a wallet signature', [
       { field: 'immediatelyExecute', constraint: 'CONFLICT', message: 'must be false for an EMBEDDED_WALLET source' },
