@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from './clock.js';
 import type { Enclave } from './enclave.js';
+import type { Faults } from './faults.js';
 import type { Logger } from './log.js';
 import type { SandboxProfile } from './profile.js';
 import type { Store } from './store.js';
@@ -34,6 +35,8 @@ export interface SandboxState {
   readonly store: Store;
   readonly enclave: Enclave;
   readonly logger: Logger;
+  /** Faults armed on demand (faults.ts). */
+  readonly faults: Faults;
 }
 
 export interface RequestContext {
