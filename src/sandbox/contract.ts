@@ -32,6 +32,7 @@ export interface FieldRule {
   keep?: boolean;
 }
 
+/** The answer shapes of the contract (each one's fields in `CONTRACT`, src/sandbox/contract.ts). */
 export type ShapeName =
   | 'Challenge'
   | 'AuthMethod'

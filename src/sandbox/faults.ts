@@ -24,6 +24,7 @@
  */
 import { invalidArgument } from '../errors.js';
 
+/** What a fault does to a matching request (see the module comment). */
 export type FaultKind = 'processing' | 'error' | 'rate-limit' | 'delay' | 'drop';
 
 /** What to do to the next `times` requests matching `method` and `path`. */
@@ -48,11 +49,17 @@ export interface FaultSpec {
 
 /** An armed fault: its spec with the uses left. */
 export interface ArmedFault extends Readonly<Required<Pick<FaultSpec, 'kind' | 'path' | 'times'>>> {
+  /** Its number in this sandbox (1, 2, …). */
   readonly id: number;
+  /** The method it matches (upper case), or undefined for any. */
   readonly method: string | undefined;
+  /** Whether it matches only signed (`true`) or unsigned (`false`) requests; undefined: both. */
   readonly signed: boolean | undefined;
+  /** `error`: the status. */
   readonly status: number | undefined;
+  /** `rate-limit`: the Retry-After seconds. */
   readonly retryAfterSeconds: number | undefined;
+  /** `delay`: the milliseconds. */
   readonly ms: number | undefined;
   /** Uses left. */
   readonly left: number;
@@ -94,8 +101,18 @@ function segmentsMatch(pattern: readonly string[], path: readonly string[]): boo
 
 const split = (path: string): string[] => path.split('/').filter((s) => s !== '');
 
+/** Arming faults on a running sandbox (`RunningSandbox.faults`). */
+export interface SandboxFaultControl {
+  /** Arms a fault (a bad spec is `INVALID_ARGUMENT`); returns it. */
+  add(spec: FaultSpec): ArmedFault;
+  /** The armed faults with uses left. */
+  list(): ArmedFault[];
+  /** Disarms every fault. */
+  clear(): void;
+}
+
 /** The armed faults of one sandbox. */
-export class Faults {
+export class Faults implements SandboxFaultControl {
   private armed: { id: number; spec: FaultSpec; pattern: string[]; left: number }[] = [];
   private nextId = 1;
 

@@ -15,7 +15,7 @@ import { createClock } from './clock.js';
 import { API_VERSION, type Reply, type RequestContext, type SandboxConfig, type SandboxState, json } from './context.js';
 import { createEnclave } from './enclave.js';
 import { isSandboxError, rateLimited, SandboxError } from './errors.js';
-import { checkFault, Faults, type FaultSpec } from './faults.js';
+import { checkFault, Faults, type FaultSpec, type SandboxFaultControl } from './faults.js';
 import { SIGNATURE_HEADER } from './stamp.js';
 import { answerClientError, parseBody, parseTarget, payloadTooLarge, readBody, writeReply } from './http.js';
 import { createLogger, type LogSink } from './log.js';
@@ -79,7 +79,7 @@ export interface RunningSandbox {
   /** Moves the sandbox clock forward. */
   advanceClock(seconds: number): void;
   /** Faults on demand (faults.ts): `add({ kind, path, … })`, `list()`, `clear()`. */
-  readonly faults: Pick<Faults, 'add' | 'list' | 'clear'>;
+  readonly faults: SandboxFaultControl;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
