@@ -229,6 +229,10 @@ export const CONTRACT: Readonly<Record<ShapeName, Shape>> = {
     id: wire('wire §1 (Card:<uuid>)'),
     status: spec('§3.4'),
     fundingSource: spec('§4.6'),
+    // §4.6: the POST body carries "the cardholder" (its name not shown; the sandbox calls it
+    // cardholderId) and GET /cards filters by cardholder, so the card names its cardholder. The
+    // proxy's card-ownership check reads it (src/proxy/ownership.ts). Kept in every profile.
+    cardholderId: spec('§4.6 ("the cardholder"; name not shown)', { optional: true, keep: true }),
     maxSpendPerTransaction: spec('§4.6', opt),
     maxSpendPerDay: spec('§4.6', opt),
     maxTransactionsPerDay: spec('§4.6', opt),
@@ -247,7 +251,7 @@ export const SANDBOX_ADDITIONS: Readonly<Partial<Record<ShapeName, readonly stri
   InternalAccount: ['status', 'nickname'],
   Customer: ['businessLegalName', 'birthDate', 'createdAt', 'updatedAt'],
   Quote: ['lockedCurrencySide', 'lockedCurrencyAmount', 'description'],
-  Card: ['cardholderId', 'currency', 'last4', 'expirationMonth', 'expirationYear', 'createdAt', 'updatedAt'],
+  Card: ['currency', 'last4', 'expirationMonth', 'expirationYear', 'createdAt', 'updatedAt'],
 };
 
 /** Fields of `body` (dot paths, `[]` for array items) that `shape` does not define. */
