@@ -168,3 +168,30 @@ describe('email OTP login', () => {
 function createBad(): unknown {
   return testWallet(env.sandbox, { trustedKeys: 'nope' as never });
 }
+
+describe('a refused code as 401 UNAUTHORIZED (the wire reference) or 400 INVALID_INPUT (the spec): the same error (issue 25)', () => {
+  /** A fetch that answers a 400 INVALID_INPUT of a verify call as the wire reference's 401 UNAUTHORIZED. */
+  const as401: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (res.status !== 400 || !url.endsWith('/verify')) return res;
+    const body = (await res.json()) as { code?: string; reason?: string; details?: unknown };
+    if (body.code !== 'INVALID_INPUT') return new Response(JSON.stringify(body), { status: 400, headers: res.headers });
+    return new Response(JSON.stringify({ code: 'UNAUTHORIZED', reason: body.reason, ...(body.details !== undefined ? { details: body.details } : {}) }), { status: 401, headers: { 'Content-Type': 'application/json', Date: res.headers.get('date') ?? '' } });
+  };
+
+  it.each([
+    ['400 INVALID_INPUT', undefined],
+    ['401 UNAUTHORIZED', as401],
+  ] as const)('%s: a wrong code is OTP_CODE_INVALID; after a used code, OTP_EXPIRED', async (_, fetchImpl) => {
+    const { accountId } = await env.admin.customer();
+    const { wallet } = testWallet(env.sandbox, fetchImpl === undefined ? {} : { fetch: fetchImpl });
+    const login = await wallet.startOtpLogin({ accountId });
+    const wrong = await errorOf(login.verify('999999'));
+    expect(wrong.code).toBe('OTP_CODE_INVALID');
+    expect(wrong.status).toBe(fetchImpl === undefined ? 400 : 401);
+    await login.verify('000000');
+    expect(await codeOf(login.verify('000000'))).toBe('OTP_EXPIRED');
+    wallet.dispose();
+  });
+});
