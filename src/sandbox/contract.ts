@@ -61,6 +61,7 @@ export type ShapeName =
   | 'DelegatedKey'
   | 'DelegatedKeyList'
   | 'Card'
+  | 'CardList'
   | 'Error'
   | 'FieldError'
   | 'Processing';
@@ -224,11 +225,14 @@ export const CONTRACT: Readonly<Record<ShapeName, Shape>> = {
     updatedAt: wire('wire §8.4'),
   },
   DelegatedKeyList: LIST('DelegatedKey', '§4.5 GET /auth/delegated-keys'),
+  CardList: LIST('Card', '§4.6 GET /cards (paginated)'),
   // §4.6 names the card's fields in its bodies (status, fundingSource, the limits); the record itself is "not shown".
   Card: {
     id: wire('wire §1 (Card:<uuid>)'),
     status: spec('§3.4'),
-    fundingSource: spec('§4.6'),
+    // Detached when the card is CLOSED (§3.4).
+    fundingSource: spec('§4.6', { optional: true, keep: true }),
+    statusReason: spec('§3.4 (CLOSED: ISSUER_REJECTED, CLOSED_BY_PLATFORM)', { optional: true, keep: true }),
     // §4.6: the POST body carries "the cardholder" (its name not shown; the sandbox calls it
     // cardholderId) and GET /cards filters by cardholder, so the card names its cardholder. The
     // proxy's card-ownership check reads it (src/proxy/ownership.ts). Kept in every profile.

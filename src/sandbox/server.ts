@@ -195,7 +195,12 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
 
 /** The fault armed for this request, if any (inside the base path; `/sandbox/*` never). */
 function takeFault(state: SandboxState, req: IncomingMessage): FaultSpec | undefined {
-  const { segments } = parseTarget(req.url ?? '/');
+  let segments: string[];
+  try {
+    ({ segments } = parseTarget(req.url ?? '/'));
+  } catch {
+    return undefined; // a bad path: answered as such by the normal route, never a fault
+  }
   if (segments[0] !== API_VERSION) return undefined;
   return state.faults.take((req.method ?? 'GET').toUpperCase(), segments.slice(1), headerValue(req, SIGNATURE_HEADER) !== undefined);
 }

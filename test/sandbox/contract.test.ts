@@ -103,6 +103,9 @@ async function walk(api: Api): Promise<Seen[]> {
   see('GET /auth/delegated-keys', 'DelegatedKeyList', await api.get(`/auth/delegated-keys?accountId=${enc(wallet.id)}`), 200);
   see('GET /auth/delegated-keys/{id}', 'DelegatedKey', await api.get(`/auth/delegated-keys/${enc(dk.id)}`), 200);
   see('DELETE /auth/delegated-keys/{id}', 'DelegatedKey', await api.delete(`/auth/delegated-keys/${enc(dk.id)}`), 200);
+  see('GET /cards', 'CardList', await api.get(`/cards?cardholderId=${enc(customer.id)}`), 200);
+  see('PATCH /cards/{id}', 'Card', await api.patch(`/cards/${enc(card.id)}`, { status: 'FROZEN', maxSpendPerDay: 5000 }), 200);
+  see('PATCH /cards/{id}', 'Card', await api.patch(`/cards/${enc(card.id)}`, { status: 'CLOSED' }), 200);
 
   // Deletions (204: no body).
   await signed('DELETE /auth/sessions/{id}', 'DELETE', `/auth/sessions/${enc(refreshed.id)}`, undefined, pkKey, 'AuthSession', 204);

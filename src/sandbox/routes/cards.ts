@@ -14,6 +14,7 @@
  *   now (same id, so `ACTIVE` once provisioned) when the body is the same JSON, and `409 CONFLICT`
  *   when the body differs. Failed requests record nothing. Keys are platform-wide.
  * - `GET /cards/{id}` → `200 Card` (never a reveal URL); `404 NOT_FOUND`.
+ * - `GET /cards`, `PATCH /cards/{id}`: card-changes.ts.
  */
 import { present } from '../present.js';
 import { randomInt } from 'node:crypto';
@@ -44,9 +45,10 @@ export function cardView(c: CardRecord): Record<string, unknown> {
   return present('Card', {
     id: c.id,
     cardholderId: c.cardholderId,
-    fundingSource: c.fundingSource,
+    ...(c.fundingSource !== undefined ? { fundingSource: c.fundingSource } : {}),
     currency: c.currency,
     status: c.status,
+    ...(c.statusReason !== undefined ? { statusReason: c.statusReason } : {}),
     last4: c.last4,
     expirationMonth: c.expirationMonth,
     expirationYear: c.expirationYear,
