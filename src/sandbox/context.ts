@@ -25,6 +25,8 @@ export interface SandboxConfig {
    * bound at registration (domain/oidc.ts).
    */
   oauthClientIds: readonly string[] | undefined;
+  /** Regions whose customers are in the contact-verification regime; undefined: all (routes/contact-verification.ts). */
+  contactVerificationRegions: readonly string[] | undefined;
   /** What answers carry beyond the contract (profile.ts). */
   profile: SandboxProfile;
 }

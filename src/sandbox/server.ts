@@ -48,6 +48,11 @@ export interface SandboxOptions {
    * credential and matched at login). Never the API client id: see domain/oidc.ts.
    */
   oauthClientIds?: string[];
+  /**
+   * Regions whose payment provider requires contact verification; a customer of another region (or
+   * none) gets `409` from the verify-email/verify-phone routes. Default: every customer is in it.
+   */
+  contactVerificationRegions?: string[];
   /** Base clock in epoch ms (the sandbox adds its own advance offset); default `Date.now`. */
   now?: () => number;
   /** Request log sink (one JSON line per request), or `false` to silence; default stdout. */
@@ -103,6 +108,7 @@ export function createSandboxState(options: SandboxOptions = {}): SandboxState {
     origins: options.origin === undefined ? [DEFAULT_ORIGIN] : Array.isArray(options.origin) ? [...options.origin] : [options.origin],
     rpId: options.rpId ?? DEFAULT_RP_ID,
     oauthClientIds: options.oauthClientIds === undefined ? undefined : [...options.oauthClientIds],
+    contactVerificationRegions: options.contactVerificationRegions === undefined ? undefined : [...options.contactVerificationRegions],
     profile: resolveProfile(options.profile),
   };
   const clock = createClock(options.now);
@@ -244,6 +250,9 @@ function checkOptions(options: SandboxOptions): void {
   if (o.faults !== undefined) {
     if (!Array.isArray(o.faults)) throw invalidArgument('options.faults', 'an array of { kind, path, … }');
     o.faults.forEach((f, i) => checkFault(f, `options.faults[${i}]`));
+  }
+  if (o.contactVerificationRegions !== undefined && (!Array.isArray(o.contactVerificationRegions) || !o.contactVerificationRegions.every(nonEmptyString))) {
+    throw invalidArgument('options.contactVerificationRegions', 'an array of region codes');
   }
   if (o.oauthClientIds !== undefined && (!Array.isArray(o.oauthClientIds) || o.oauthClientIds.length === 0 || !o.oauthClientIds.every(nonEmptyString))) {
     throw invalidArgument('options.oauthClientIds', 'a non-empty array of non-empty strings');

@@ -256,3 +256,26 @@ describe('sandbox funding and KYC', () => {
     expect((await api.get('/internal-account?customerId=Customer:none')).json.code).toBe('CUSTOMER_NOT_FOUND');
   });
 });
+
+describe('contact verification outside the regime (spec §7.4)', () => {
+  it('with contactVerificationRegions, a customer of another region (or none) gets 409 on all four routes; one inside works', async () => {
+    const regional = await start({ contactVerificationRegions: ['NG'] });
+    try {
+      const outside = await createCustomer(regional, { region: 'US', phoneNumber: '+14155550199' });
+      const none = await createCustomer(regional);
+      const inside = await createCustomer(regional, { region: 'NG' });
+      for (const w of [outside, none]) {
+        const base = `/customers/${enc(w.customer.id)}`;
+        for (const [path, body] of [['/verify-email', undefined], ['/verify-email/confirm', { code: '123456' }], ['/verify-phone', undefined], ['/verify-phone/confirm', { code: '123456' }]] as const) {
+          const r = await regional.post(`${base}${path}`, body);
+          expect([r.status, r.json.code], path).toEqual([409, 'CONTACT_VERIFICATION_NOT_REQUIRED']);
+        }
+      }
+      const ok = await regional.post(`/customers/${enc(inside.customer.id)}/verify-email/confirm`, { code: '123456' });
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.json.contactVerification.email).toBe('VERIFIED');
+    } finally {
+      await regional.sandbox.close();
+    }
+  });
+});
