@@ -47,6 +47,20 @@ export default defineConfig({
         },
       },
       {
+        // The same suites against the sandbox's spec-minimal profile: every field the spec and the
+        // wire reference leave optional omitted, embedded-wallet ids not shaped `<Type>:<uuid>`
+        // (src/sandbox/profile.ts). The library must work with any spec-conformant answer.
+        test: {
+          name: 'node-spec-minimal',
+          environment: 'node',
+          include: ['test/flows/**/*.test.ts', 'test/actions/**/*.test.ts', 'test/session/**/*.test.ts'],
+          exclude: ['test/**/*.browser.test.ts', 'node_modules/**'],
+          env: { SANDBOX_PROFILE: 'spec-minimal' },
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
         test: {
           name: 'browser',
           include: ['test/**/*.browser.test.ts'],

@@ -2,13 +2,28 @@
  * What every journey shares: the demo's URL (from the global setup), a fresh demo customer per
  * test, the login steps, the request-log readers and the sandbox clock.
  *
+ * Built on the package's own test kit (`embedded-wallet-signer/testing`, src/testing/): the
+ * fixtures `walletSandbox` (here: the run's sandbox, reached over HTTP with the run's platform
+ * credentials), `otpCode`, `sandboxClock`, `faults` and `virtualPasskey` come from it, and so do
+ * the helpers below that move the clock or add a virtual authenticator.
+ *
  * Each test gets Playwright's default fresh browser context (its own cookies, IndexedDB and
  * localStorage), so no state leaks from one journey to the next.
  */
 import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { SANDBOX_OTP, SandboxClient, addVirtualPasskey, withWalletSandbox, type SandboxTarget } from '../src/testing/index.js';
 
 /** The sandbox's embedded-wallet login code (wire reference §10). */
-export const OTP = '000000';
+export const OTP = SANDBOX_OTP;
+
+/** The run's sandbox (e2e/global-setup.ts starts it behind the demo) and its platform credentials. */
+export function e2eSandbox(): SandboxTarget {
+  const url = process.env.E2E_SANDBOX_URL;
+  const clientId = process.env.E2E_CLIENT_ID;
+  const clientSecret = process.env.E2E_CLIENT_SECRET;
+  if (!url || !clientId || !clientSecret) throw new Error('E2E_SANDBOX_URL / E2E_CLIENT_ID / E2E_CLIENT_SECRET are not set: run the suite with `npx playwright test` (e2e/global-setup.ts).');
+  return { url, clientId, clientSecret };
+}
 
 /**
  * The dev server's live-reload channel is answered by the test instead of Vite: the page runs as
@@ -19,7 +34,7 @@ export async function isolateFromDevServer(context: BrowserContext): Promise<voi
   await context.routeWebSocket(/.*/, () => {});
 }
 
-export const test = base.extend({
+export const test = withWalletSandbox(base, { target: e2eSandbox }).extend({
   baseURL: async ({}, use) => {
     const url = process.env.DEMO_URL;
     if (!url) throw new Error('DEMO_URL is not set: run the suite with `npx playwright test` (e2e/global-setup.ts starts the demo).');
@@ -106,30 +121,21 @@ export function logLegs(page: Page, method: string, path: RegExp): Locator {
 
 /**
  * Moves the sandbox's clock forward (shared by every test of the run: journeys run one at a time).
- * Through the demo backend's own route, from the page's origin.
+ * `page` is unused since the clock moves through the test kit's sandbox client (it used to go
+ * through the demo backend's `/demo/sandbox/clock`, which e2e/portable still exercises).
  */
-export async function advanceSandboxClock(page: Page, seconds: number): Promise<void> {
-  const answer = await page.request.post('/demo/sandbox/clock', { data: { seconds } });
-  expect(answer.status()).toBe(200);
+export async function advanceSandboxClock(_page: Page, seconds: number): Promise<void> {
+  await new SandboxClient(e2eSandbox()).advanceClock(seconds);
 }
 
-/** Adds a CDP virtual authenticator (internal, resident keys, user verified) to the page's browser. */
+/**
+ * Adds a CDP virtual authenticator (internal, resident keys, user verified) to the page's browser
+ * (the test kit's `addVirtualPasskey`); the returned check expects it to hold a credential.
+ */
 export async function addVirtualAuthenticator(context: BrowserContext, page: Page): Promise<() => Promise<void>> {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  const passkey = await addVirtualPasskey(context, page);
   return async () => {
-    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
-    expect(credentials.length).toBeGreaterThan(0);
+    expect((await passkey.credentials()).length).toBeGreaterThan(0);
   };
 }
 

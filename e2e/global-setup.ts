@@ -33,13 +33,13 @@ async function warmUp(url: string): Promise<void> {
 }
 
 /**
- * The profile the stack's sandbox answers in, told from an error body: the sandbox profile explains
- * with `reason`, the service profile sends `{status, code, message}` only.
+ * The profile the stack's sandbox answers in, told from an error body: the sandbox profile adds
+ * `status` and `message`, the service profiles send the spec's `{code, reason}` only.
  */
 async function answeredProfile(sandboxUrl: string, clientId: string, clientSecret: string): Promise<string> {
   const res = await fetch(`${sandboxUrl}/no-such-endpoint`, { headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` } });
   const body = (await res.json()) as Record<string, unknown>;
-  return 'reason' in body ? 'sandbox' : 'service';
+  return 'message' in body ? 'sandbox' : 'service';
 }
 
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
@@ -49,8 +49,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   try {
     const wanted = process.env.SANDBOX_PROFILE || 'sandbox';
     const profile = await answeredProfile(stack.sandboxUrl, clientId, clientSecret);
-    if (profile !== wanted) throw new Error(`The sandbox answers in the ${profile} profile, not ${wanted} (SANDBOX_PROFILE)`);
-    process.stdout.write(`e2e: sandbox profile ${profile}\n`);
+    if ((profile === 'sandbox') !== (wanted === 'sandbox')) throw new Error(`The sandbox answers in the ${profile} profile, not ${wanted} (SANDBOX_PROFILE)`);
+    process.stdout.write(`e2e: sandbox profile ${wanted}\n`);
     await warmUp(stack.url);
   } catch (e) {
     await stack.close();

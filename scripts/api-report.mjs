@@ -28,6 +28,7 @@ const entries = [
   ['proxy', 'dist/proxy/index.d.ts'],
   ['sandbox', 'dist/sandbox/index.d.ts'],
   ['error-codes', 'dist/error-codes.d.ts'],
+  ['testing', 'dist/testing/index.d.ts'],
 ];
 
 if (!process.argv.includes('--no-build')) {

@@ -92,11 +92,9 @@ export interface InternalAccount {
   /** `InternalAccount:<uuid>`. */
   id: string;
   /** The customer (`Customer:<uuid>`) the account belongs to. */
-  customerId: string;
+  customerId?: string;
   /** `EMBEDDED_WALLET` for an embedded wallet; other values name the service's other account types. */
   type: 'EMBEDDED_WALLET' | (string & {});
-  /** The account's status as the service reports it (e.g. `ACTIVE`). */
-  status?: string;
   /** The available balance: an integer amount in the currency's smallest unit. */
   balance?: AccountBalance;
   /** The total balance (available + held), same shape as {@link InternalAccount.balance}. */
@@ -105,14 +103,12 @@ export interface InternalAccount {
   fundingPaymentInstructions?: ReadonlyArray<Readonly<Record<string, unknown>>>;
   /** What cards funded by this account support. */
   cardCapabilities?: Readonly<Record<string, boolean>>;
-  /** Whether the account is private (the field `updateAccount` changes). */
+  /** Whether the account is private (the field `updateAccount` changes; wire reference §8.1). */
   privateEnabled?: boolean;
-  /** A name the platform gave the account. */
-  nickname?: string;
   /** ISO 8601 creation time. */
-  createdAt: string;
+  createdAt?: string;
   /** ISO 8601 time of the last change. */
-  updatedAt: string;
+  updatedAt?: string;
 }
 
 /** A balance of an {@link InternalAccount} (spec §2.6). */

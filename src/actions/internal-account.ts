@@ -6,18 +6,17 @@ import { ACCOUNT_ID, expectRecord, requireString, seg } from './args.js';
 import { signedForAccount } from './signing.js';
 
 /**
- * The fields of an internal account that `updateAccount` changes (at least one): exactly these two,
- * so a misspelt field (`privateEnable`) is a type error, and a call from untyped code with any
- * other field is `INVALID_ARGUMENT` before any request.
+ * The fields of an internal account that `updateAccount` changes: the one the wire reference names
+ * (§8.1; the spec shows no PATCH body), so a misspelt field (`privateEnable`) is a type error, and a
+ * call from untyped code with any other field is `INVALID_ARGUMENT` before any request. (`nickname`
+ * was accepted until issue 25: neither document defines it, so the service may refuse it.)
  */
 export interface InternalAccountPatch {
   /** Make the account private (`true`) or not (wire reference §8.1). */
   privateEnabled?: boolean;
-  /** A name for the account. */
-  nickname?: string;
 }
 
-const PATCH_FIELDS: ReadonlySet<string> = new Set(['privateEnabled', 'nickname']);
+const PATCH_FIELDS: ReadonlySet<string> = new Set(['privateEnabled']);
 
 /**
  * `PATCH /internal-accounts/{id}` with `patch` as the body (the same bytes on both legs): on an
@@ -31,9 +30,8 @@ export async function updateAccount(ctx: WalletContext, accountId: string, patch
   const id = requireString(accountId, 'accountId', ACCOUNT_ID);
   if (!isRecord(patch) || Object.keys(patch).length === 0) throw invalidArgument('patch', 'an object with at least one field, e.g. { privateEnabled: true }');
   const unknownField = Object.keys(patch).find((field) => !PATCH_FIELDS.has(field));
-  if (unknownField !== undefined) throw invalidArgument(`patch.${unknownField}`, 'absent: the fields are privateEnabled and nickname');
-  if (patch.privateEnabled !== undefined && typeof patch.privateEnabled !== 'boolean') throw invalidArgument('patch.privateEnabled', 'a boolean');
-  if (patch.nickname !== undefined && typeof patch.nickname !== 'string') throw invalidArgument('patch.nickname', 'a string');
+  if (unknownField !== undefined) throw invalidArgument(`patch.${unknownField}`, 'absent: the field is privateEnabled');
+  if (typeof patch.privateEnabled !== 'boolean') throw invalidArgument('patch.privateEnabled', 'a boolean');
   const answer = await signedForAccount<unknown>(ctx, id, {
     method: 'PATCH',
     path: `/internal-accounts/${seg(id)}`,

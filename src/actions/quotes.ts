@@ -59,13 +59,18 @@ export async function createQuote(ctx: WalletContext, args: CreateQuoteArgs): Pr
   return expectRecord<Quote>(answer, 'a Quote');
 }
 
-/** The payload the wallet signs: `paymentInstructions[].accountOrWalletInfo` of type EMBEDDED_WALLET. */
+/**
+ * The payload the wallet signs: the first `paymentInstructions[].accountOrWalletInfo.payloadToSign`.
+ * Decision (issue 25): the spec guarantees `payloadToSign` for an embedded-wallet source (§2.5) and
+ * nothing else; `accountType: "EMBEDDED_WALLET"` is the wire reference's addition, so it is not
+ * required — an entry that names ANOTHER account type is skipped (it is not the wallet's payload).
+ */
 export function walletPayloadOf(quote: Quote): string | undefined {
   const instructions = quote.paymentInstructions;
   if (!Array.isArray(instructions)) return undefined;
   for (const instruction of instructions) {
     const info: unknown = isRecord(instruction) ? instruction.accountOrWalletInfo : undefined;
-    if (isRecord(info) && info.accountType === 'EMBEDDED_WALLET' && typeof info.payloadToSign === 'string' && info.payloadToSign !== '') {
+    if (isRecord(info) && (info.accountType === undefined || info.accountType === 'EMBEDDED_WALLET') && typeof info.payloadToSign === 'string' && info.payloadToSign !== '') {
       return info.payloadToSign;
     }
   }

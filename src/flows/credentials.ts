@@ -72,8 +72,18 @@ export async function addCredential<T extends AuthMethod>(ctx: WalletContext, bo
   return added;
 }
 
-/** The service's 401 on a verify call as one of our codes (the original as `cause`); anything else unchanged. */
+/**
+ * Whether the service refused what a verify call carried (the code, the token, the assertion).
+ * Decision (issue 25): the spec gives `400 INVALID_INPUT` ("an OTP bundle rejected", §7.1) and keeps
+ * `401 UNAUTHORIZED` for API credentials; the wire reference says `401` for a wrong code, nonce,
+ * token or assertion. The library takes both as a refusal.
+ */
+export function isVerifyRefusal(error: unknown): error is WalletError {
+  return isWalletError(error) && (error.status === 401 || (error.status === 400 && error.code === 'INVALID_INPUT'));
+}
+
+/** The service's refusal of a verify call ({@link isVerifyRefusal}) as one of our codes (the original as `cause`); anything else unchanged. */
 export function refusedAs(code: string, error: unknown): unknown {
-  if (!isWalletError(error) || error.status !== 401) return error;
-  return new WalletError(code, error.message, { cause: error, status: 401, ...(error.details !== undefined ? { details: error.details } : {}) });
+  if (!isVerifyRefusal(error)) return error;
+  return new WalletError(code, error.message, { cause: error, ...(error.status !== undefined ? { status: error.status } : {}), ...(error.details !== undefined ? { details: error.details } : {}) });
 }

@@ -10,7 +10,7 @@ import { buildEncryptedOtpBundle, verifySignedBundle } from '../crypto/enclave.j
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';
 import { createKeyPlan, type Session, type WalletContext } from '../session/index.js';
 import type { AuthMethodResponse } from '../types.js';
-import { accountIdOf, addCredential, credentialPath, findCredential, refusedAs } from './credentials.js';
+import { accountIdOf, addCredential, credentialPath, findCredential, isVerifyRefusal, refusedAs } from './credentials.js';
 
 /** The one-time-code credential types: a code by email or by SMS. */
 export type OtpType = 'EMAIL_OTP' | 'SMS_OTP';
@@ -57,8 +57,9 @@ async function challenge(ctx: WalletContext, credentialId: string): Promise<stri
 }
 
 /**
- * Decision: the wire reference says only "401 for a wrong code"; the service does not say whether
- * a refused code was wrong, expired or used. What the library knows for sure comes first:
+ * Decision: the spec says `400 INVALID_INPUT` for a rejected OTP bundle, the wire reference "401
+ * for a wrong code" (both are taken: isVerifyRefusal); the service does not say whether a refused
+ * code was wrong, expired or used. What the library knows for sure comes first:
  * - the code was used up when a verify of this login got past leg 1 (the service answered the
  *   challenge: it accepted the code) — a later 401 is OTP_EXPIRED ("send a new code"), and so is a
  *   challenge that expired before its signed leg was accepted (the call is not restarted: leg 1
@@ -73,13 +74,15 @@ function otpError(error: unknown, codeUsed: boolean): unknown {
   if (isWalletError(error, 'CHALLENGE_EXPIRED')) {
     return new WalletError('OTP_EXPIRED', 'the verification expired before it was signed and the code is used up: send a new code (resend())', { cause: error });
   }
-  if (!isWalletError(error, 'UNAUTHORIZED') || error.status !== 401) return error;
-  if (codeUsed) return new WalletError('OTP_EXPIRED', 'this code was used already: send a new code (resend())', { cause: error, status: 401 });
+  // 401 UNAUTHORIZED (wire reference) or 400 INVALID_INPUT (spec); 401 WALLET_SIGNATURE_* pass through.
+  const refused = isVerifyRefusal(error) && (error.code === 'UNAUTHORIZED' || error.code === 'INVALID_INPUT');
+  if (!refused) return error;
+  if (codeUsed) return new WalletError('OTP_EXPIRED', 'this code was used already: send a new code (resend())', { cause: error, ...(error.status !== undefined ? { status: error.status } : {}) });
   const cause = error.details?.cause;
   if (cause === 'OTP_EXPIRED' || cause === 'OTP_CODE_INVALID') return refusedAs(cause, error);
   return new WalletError('OTP_CODE_INVALID', 'the service refused the code and does not say whether it is wrong or expired: retype it, or resend()', {
     cause: error,
-    status: 401,
+    ...(error.status !== undefined ? { status: error.status } : {}),
     ...(error.details !== undefined ? { details: error.details } : {}),
   });
 }

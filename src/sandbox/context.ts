@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from './clock.js';
 import type { Enclave } from './enclave.js';
+import type { Faults } from './faults.js';
 import type { Logger } from './log.js';
 import type { SandboxProfile } from './profile.js';
 import type { Store } from './store.js';
@@ -19,6 +20,13 @@ export interface SandboxConfig {
   origins: string[];
   /** WebAuthn relying-party id. */
   rpId: string;
+  /**
+   * The platform's OAuth client ids (the `aud` of its users' ID tokens); undefined: any audience,
+   * bound at registration (domain/oidc.ts).
+   */
+  oauthClientIds: readonly string[] | undefined;
+  /** Regions whose customers are in the contact-verification regime; undefined: all (routes/contact-verification.ts). */
+  contactVerificationRegions: readonly string[] | undefined;
   /** What answers carry beyond the contract (profile.ts). */
   profile: SandboxProfile;
 }
@@ -29,6 +37,8 @@ export interface SandboxState {
   readonly store: Store;
   readonly enclave: Enclave;
   readonly logger: Logger;
+  /** Faults armed on demand (faults.ts). */
+  readonly faults: Faults;
 }
 
 export interface RequestContext {

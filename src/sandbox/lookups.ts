@@ -2,7 +2,7 @@
  * Record lookups that answer the spec's 404 codes (and 400 when an id names the wrong kind of
  * record), shared by every route.
  */
-import { invalidInput, notFound } from './errors.js';
+import { conflict, invalidInput, notFound } from './errors.js';
 import type { SandboxState } from './context.js';
 import { isActive, type AuthMethodRecord, type CustomerRecord, type InternalAccountRecord, type SessionRecord } from './store.js';
 
@@ -25,6 +25,15 @@ export function requireWallet(state: SandboxState, id: string, field = 'accountI
     throw invalidInput(`${id} is not an embedded wallet`, [{ field, constraint: 'FORMAT', message: 'must be an EMBEDDED_WALLET internal account' }]);
   }
   return a as InternalAccountRecord & { organizationId: string };
+}
+
+/** A provisioned embedded wallet: {@link requireWallet}, and `409 WALLET_NOT_PROVISIONED` when it has no credential (domain/accounts.ts). */
+export function requireProvisionedWallet(state: SandboxState, id: string, field = 'accountId'): InternalAccountRecord & { organizationId: string } {
+  const wallet = requireWallet(state, id, field);
+  if (state.store.authMethodsOf(wallet.id).length === 0) {
+    throw conflict('WALLET_NOT_PROVISIONED', `The embedded wallet ${id} is not provisioned: its customer has no email yet (set one with PATCH /customers/{id})`);
+  }
+  return wallet;
 }
 
 export function requireAuthMethod(state: SandboxState, id: string): AuthMethodRecord {

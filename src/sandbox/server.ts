@@ -2,7 +2,7 @@
  * The sandbox HTTP server: one request's life (read, authenticate, route, answer, log) and
  * `startSandbox`.
  *
- * Every answer is a complete HTTP response: handler errors become `{code, reason, details?}` with
+ * Every answer is a complete HTTP response: handler errors become the profile's error body with
  * their status; an unexpected exception (a sandbox bug) becomes `500 INTERNAL_ERROR` and is logged;
  * unparseable HTTP gets a JSON 400/431 from the `clientError` hook. Paths live under
  * `/2025-10-13`; everything else is `404 NOT_FOUND` (after platform authentication, so route names
@@ -14,11 +14,14 @@ import { performance } from 'node:perf_hooks';
 import { createClock } from './clock.js';
 import { API_VERSION, type Reply, type RequestContext, type SandboxConfig, type SandboxState, json } from './context.js';
 import { createEnclave } from './enclave.js';
-import { isSandboxError, SandboxError } from './errors.js';
+import { isSandboxError, rateLimited, SandboxError } from './errors.js';
+import { checkFault, Faults, type FaultSpec, type SandboxFaultControl } from './faults.js';
+import { SIGNATURE_HEADER } from './stamp.js';
 import { answerClientError, parseBody, parseTarget, payloadTooLarge, readBody, writeReply } from './http.js';
 import { createLogger, type LogSink } from './log.js';
 import { checkPlatformAuth } from './platform-auth.js';
 import { errorBody, resolveProfile, type SandboxProfile } from './profile.js';
+import { withProfile } from './present.js';
 import { Router } from './router.js';
 import { registerRoutes } from './routes/index.js';
 import { Store } from './store.js';
@@ -39,6 +42,17 @@ export interface SandboxOptions {
   origin?: string | string[];
   /** WebAuthn relying-party id; default `localhost`. */
   rpId?: string;
+  /**
+   * The platform's OAuth client ids at the IdPs (the `aud` of its users' ID tokens). Given, a token
+   * registering an OAUTH credential must name one; default: any audience (the first is bound to the
+   * credential and matched at login). Never the API client id: see domain/oidc.ts.
+   */
+  oauthClientIds?: string[];
+  /**
+   * Regions whose payment provider requires contact verification; a customer of another region (or
+   * none) gets `409` from the verify-email/verify-phone routes. Default: every customer is in it.
+   */
+  contactVerificationRegions?: string[];
   /** Base clock in epoch ms (the sandbox adds its own advance offset); default `Date.now`. */
   now?: () => number;
   /** Request log sink (one JSON line per request), or `false` to silence; default stdout. */
@@ -50,6 +64,11 @@ export interface SandboxOptions {
    * `sandbox`.
    */
   profile?: SandboxProfile;
+  /**
+   * Faults armed from the start: the next N answers of a route PROCESSING, 5xx, 429, slow or
+   * dropped (faults.ts). More can be armed with `sandbox.faults` or `POST /sandbox/faults`.
+   */
+  faults?: FaultSpec[];
 }
 
 /** A sandbox that {@link startSandbox} started. */
@@ -64,6 +83,8 @@ export interface RunningSandbox {
   readonly profile: SandboxProfile;
   /** Moves the sandbox clock forward. */
   advanceClock(seconds: number): void;
+  /** Faults on demand (faults.ts): `add({ kind, path, … })`, `list()`, `clear()`. */
+  readonly faults: SandboxFaultControl;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
@@ -86,10 +107,14 @@ export function createSandboxState(options: SandboxOptions = {}): SandboxState {
     clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
     origins: options.origin === undefined ? [DEFAULT_ORIGIN] : Array.isArray(options.origin) ? [...options.origin] : [options.origin],
     rpId: options.rpId ?? DEFAULT_RP_ID,
+    oauthClientIds: options.oauthClientIds === undefined ? undefined : [...options.oauthClientIds],
+    contactVerificationRegions: options.contactVerificationRegions === undefined ? undefined : [...options.contactVerificationRegions],
     profile: resolveProfile(options.profile),
   };
   const clock = createClock(options.now);
-  return { config, clock, store: new Store(), enclave: createEnclave(), logger: createLogger(options.log, clock) };
+  const faults = new Faults();
+  for (const [i, spec] of (options.faults ?? []).entries()) faults.add(checkFault(spec, `options.faults[${i}]`));
+  return { config, clock, store: new Store(), enclave: createEnclave(), logger: createLogger(options.log, clock), faults };
 }
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {
@@ -136,8 +161,17 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
       const read = await readBody(req);
       let reply: Reply;
       let error: string | undefined;
+      const fault = takeFault(state, req);
+      if (fault?.kind === 'drop') {
+        req.socket.destroy();
+        state.logger.request({ method: req.method ?? '?', path: (req.url ?? '/').split('?')[0] ?? '/', status: 0, code: 'FAULT_DROP', ms: Math.round((performance.now() - started) * 100) / 100 });
+        return;
+      }
       try {
-        reply = await answer(state, router, req, read.bytes, read.tooLarge);
+        reply =
+          fault !== undefined && fault.kind !== 'delay'
+            ? faultReply(state, req, fault)
+            : await withProfile(state.config.profile, () => answer(state, router, req, read.bytes, read.tooLarge));
       } catch (e) {
         if (isSandboxError(e)) reply = json(e.status, errorBody(state.config.profile, e), { ...e.headers });
         else {
@@ -145,6 +179,7 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
           reply = json(500, errorBody(state.config.profile, new SandboxError(500, 'INTERNAL_ERROR', 'The sandbox failed unexpectedly (a bug): see its log')));
         }
       }
+      if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms ?? 0).unref());
       const now = state.clock.now();
       writeReply(res, reply, new Date(now), read.abandoned);
       if (read.abandoned) res.on('finish', () => req.socket.destroy());
@@ -162,6 +197,26 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
       if (count % PRUNE_EVERY === 0) state.store.prune(now);
     })();
   };
+}
+
+/** The fault armed for this request, if any (inside the base path; `/sandbox/*` never). */
+function takeFault(state: SandboxState, req: IncomingMessage): FaultSpec | undefined {
+  let segments: string[];
+  try {
+    ({ segments } = parseTarget(req.url ?? '/'));
+  } catch {
+    return undefined; // a bad path: answered as such by the normal route, never a fault
+  }
+  if (segments[0] !== API_VERSION) return undefined;
+  return state.faults.take((req.method ?? 'GET').toUpperCase(), segments.slice(1), headerValue(req, SIGNATURE_HEADER) !== undefined);
+}
+
+/** The answer of a `processing`, `error` or `rate-limit` fault (after platform authentication); the request is not handled. */
+function faultReply(state: SandboxState, req: IncomingMessage, fault: FaultSpec): Reply {
+  checkPlatformAuth(headerValue(req, 'authorization'), state.config);
+  if (fault.kind === 'processing') return json(200, { status: 'PROCESSING' });
+  if (fault.kind === 'rate-limit') throw rateLimited('Too many requests (a fault armed in the sandbox)', fault.retryAfterSeconds ?? 1);
+  throw new SandboxError(fault.status ?? 500, 'INTERNAL_ERROR', 'The service failed (a fault armed in the sandbox)');
 }
 
 /** An HTTP server over a sandbox state (not listening yet); internal: `startSandbox` is the public way in. */
@@ -191,6 +246,16 @@ function checkOptions(options: SandboxOptions): void {
   const origins = o.origin === undefined ? [] : Array.isArray(o.origin) ? o.origin : [o.origin];
   if (o.origin !== undefined && (origins.length === 0 || !origins.every(nonEmptyString))) {
     throw invalidArgument('options.origin', 'an origin string or a non-empty array of them');
+  }
+  if (o.faults !== undefined) {
+    if (!Array.isArray(o.faults)) throw invalidArgument('options.faults', 'an array of { kind, path, … }');
+    o.faults.forEach((f, i) => checkFault(f, `options.faults[${i}]`));
+  }
+  if (o.contactVerificationRegions !== undefined && (!Array.isArray(o.contactVerificationRegions) || !o.contactVerificationRegions.every(nonEmptyString))) {
+    throw invalidArgument('options.contactVerificationRegions', 'an array of region codes');
+  }
+  if (o.oauthClientIds !== undefined && (!Array.isArray(o.oauthClientIds) || o.oauthClientIds.length === 0 || !o.oauthClientIds.every(nonEmptyString))) {
+    throw invalidArgument('options.oauthClientIds', 'a non-empty array of non-empty strings');
   }
   if (o.now !== undefined && typeof o.now !== 'function') throw invalidArgument('options.now', 'a function returning epoch milliseconds');
   if (o.log !== undefined && o.log !== false && typeof o.log !== 'function') throw invalidArgument('options.log', 'a function or false');
@@ -243,6 +308,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     port,
     enclavePublicKey: state.enclave.publicKey,
     profile: state.config.profile,
+    faults: { add: (spec) => state.faults.add(spec), list: () => state.faults.list(), clear: () => state.faults.clear() },
     advanceClock: (seconds) => {
       if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw invalidArgument('seconds', 'a finite number ≥ 0');
       state.clock.advance(seconds);

@@ -40,6 +40,7 @@
  * bytes) binds the whole body while `parameters` shows a readable,
  * secret-free summary. Challenges expire after {@link CHALLENGE_TTL_MS}.
  */
+import { present } from './present.js';
 import { createHash } from 'node:crypto';
 import { json, type Reply, type RequestContext, type SandboxState } from './context.js';
 import { notFound, unauthorized } from './errors.js';
@@ -107,7 +108,7 @@ export function issueChallenge(ctx: RequestContext, spec: ChallengeSpec): Reply 
     used: false,
   };
   store.requests.set(id, request);
-  return json(202, { ...spec.extra, payloadToSign, requestId: id, expiresAt: new Date(request.expiresAt).toISOString() });
+  return json(202, present('Challenge', { ...spec.extra, payloadToSign, requestId: id, expiresAt: new Date(request.expiresAt).toISOString() }));
 }
 
 /** The two signed-retry headers of a request (trimmed, empty counts as absent). */

@@ -6,13 +6,13 @@
  * they depend on after the await and then mutate synchronously. This is the whole concurrency
  * story: keep mutations after the last `await` of a handler.
  *
- * Ids are `<Type>:<uuid>` (wire-reference §1) made by {@link newId}. Times are epoch milliseconds
+ * Ids are `<Type>:<uuid>` (wire-reference §1; other shapes in the spec-minimal profile) made by {@link newId}. Times are epoch milliseconds
  * of the sandbox clock; views turn them into ISO strings.
  *
  * Collections for the other resources (quotes, cards, delegated keys, idempotency records) are
  * typed by their route modules through {@link Store.collection}.
  */
-import { randomUUID } from 'node:crypto';
+import { idFor } from './present.js';
 
 export type CustomerType = 'INDIVIDUAL' | 'BUSINESS';
 export type ContactStatus = 'UNVERIFIED' | 'VERIFIED';
@@ -175,7 +175,7 @@ export interface TransactionRecord {
 }
 
 export function newId(type: string): string {
-  return `${type}:${randomUUID()}`;
+  return idFor(type);
 }
 
 export class Store {

@@ -4,12 +4,13 @@
  */
 import { currencyView, findCurrency } from './currencies.js';
 import type { SandboxProfile } from './profile.js';
+import { present } from './present.js';
 import type { AuthMethodRecord, CustomerRecord, InternalAccountRecord, SessionRecord, TransactionRecord } from './store.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function customerView(c: CustomerRecord): Record<string, unknown> {
-  return {
+  return present('Customer', {
     id: c.id,
     customerType: c.customerType,
     platformCustomerId: c.platformCustomerId,
@@ -24,7 +25,7 @@ export function customerView(c: CustomerRecord): Record<string, unknown> {
     contactVerification: { ...c.contactVerification },
     createdAt: iso(c.createdAt),
     updatedAt: iso(c.updatedAt),
-  };
+  });
 }
 
 function fundingInstructions(a: InternalAccountRecord): Record<string, unknown>[] {
@@ -54,7 +55,7 @@ function fundingInstructions(a: InternalAccountRecord): Record<string, unknown>[
 
 export function accountView(a: InternalAccountRecord): Record<string, unknown> {
   const currency = currencyView(a.currency);
-  return {
+  return present('InternalAccount', {
     id: a.id,
     customerId: a.customerId,
     type: a.type,
@@ -72,11 +73,15 @@ export function accountView(a: InternalAccountRecord): Record<string, unknown> {
     ...(a.nickname !== undefined ? { nickname: a.nickname } : {}),
     createdAt: iso(a.createdAt),
     updatedAt: iso(a.updatedAt),
-  };
+  });
 }
 
 /** `AuthMethod` (wire-reference §5). */
 export function authMethodView(m: AuthMethodRecord): Record<string, unknown> {
+  return present('AuthMethod', authMethodFields(m));
+}
+
+function authMethodFields(m: AuthMethodRecord): Record<string, unknown> {
   return {
     id: m.id,
     accountId: m.accountId,
@@ -94,8 +99,8 @@ export function authMethodView(m: AuthMethodRecord): Record<string, unknown> {
  * (which credential the session belongs to); the service does not send it.
  */
 export function sessionView(profile: SandboxProfile, s: SessionRecord, m: AuthMethodRecord, encryptedSessionSigningKey?: string): Record<string, unknown> {
-  return {
-    ...authMethodView(m),
+  return present('AuthSession', {
+    ...authMethodFields(m),
     id: s.id,
     accountId: s.accountId,
     ...(profile === 'sandbox' ? { authMethodId: m.id } : {}),
@@ -103,12 +108,17 @@ export function sessionView(profile: SandboxProfile, s: SessionRecord, m: AuthMe
     updatedAt: iso(s.createdAt),
     expiresAt: iso(s.expiresAt),
     ...(encryptedSessionSigningKey !== undefined ? { encryptedSessionSigningKey } : {}),
-  };
+  });
+}
+
+/** An AuthMethod plus the fields of an answer of `shape` (AuthMethodResponse, OtpChallenge, PasskeyAuthChallenge). */
+export function authMethodAnswer(shape: 'AuthMethodResponse' | 'OtpChallenge' | 'PasskeyAuthChallenge', m: AuthMethodRecord, extra: Record<string, unknown>): Record<string, unknown> {
+  return present(shape, { ...authMethodFields(m), ...extra });
 }
 
 /** `Transaction` (spec §2.4). */
 export function transactionView(t: TransactionRecord): Record<string, unknown> {
-  return {
+  return present('Transaction', {
     id: t.id,
     status: t.status,
     type: t.type,
@@ -125,5 +135,5 @@ export function transactionView(t: TransactionRecord): Record<string, unknown> {
     ...(t.failureReason !== undefined ? { failureReason: t.failureReason } : {}),
     ...(t.settledAt !== undefined ? { settledAt: iso(t.settledAt) } : {}),
     createdAt: iso(t.createdAt),
-  };
+  });
 }

@@ -43,8 +43,9 @@ export function parseStoredSession(value: unknown): Session | undefined {
 
 /** Checks the service's session answer; BAD_RESPONSE when it is not one. */
 export function parseAuthSession(value: unknown): AuthSession {
-  if (!isRecord(value) || typeof value.id !== 'string' || !value.id.startsWith('Session:') || isoOrUndefined(value.expiresAt) === undefined) {
-    throw new WalletError('BAD_RESPONSE', 'expected an AuthSession {id: "Session:…", expiresAt, …}');
+  // Ids are opaque (issue 25): `Session:<uuid>` is the wire reference's example, not a rule the spec makes.
+  if (!isRecord(value) || typeof value.id !== 'string' || value.id === '' || isoOrUndefined(value.expiresAt) === undefined) {
+    throw new WalletError('BAD_RESPONSE', 'expected an AuthSession {id, expiresAt, …}');
   }
   return value as AuthSession;
 }

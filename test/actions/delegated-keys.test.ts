@@ -3,7 +3,7 @@
 // and by funding source, get, revoke, and the refusals made before any request.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseStamp } from '../../src/crypto/index.js';
-import { counted, emailLogin, explained, failing, loggedInCustomer, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
+import { counted, emailLogin, explained, failing, idPattern, loggedInCustomer, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
 
 const env = useTestSandbox();
 let customer: TestCustomer;
@@ -39,7 +39,7 @@ describe('createDelegatedKey', () => {
     expect(shown[0]!.payloadToSign).not.toBe(shown[1]!.payloadToSign);
 
     expect(result).toMatchObject({
-      id: expect.stringMatching(/^DelegatedKey:/),
+      id: expect.stringMatching(idPattern(env.sandbox, 'DelegatedKey')),
       cardId: card.id,
       accountId: customer.accountId,
       fundingSourceId: customer.accountId,

@@ -22,7 +22,7 @@ import {
   type TestWallet as FlowWallet,
 } from '../flows/helpers/sandbox.js';
 
-export { BASIC, OTP, emailLogin, explained, randomPhone } from '../flows/helpers/sandbox.js';
+export { BASIC, OTP, emailLogin, explained, idPattern, optional, randomPhone } from '../flows/helpers/sandbox.js';
 
 export interface TestCustomer extends FlowCustomer {
   /** The customer's USD internal account (not a wallet). */

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseStamp, utf8Encode, verifySignature, hexToBytes } from '../../src/crypto/index.js';
 import type { Quote } from '../../src/types.js';
-import { counted, failing, loggedInCustomer, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
+import { counted, failing, loggedInCustomer, optional, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
 
 const env = useTestSandbox();
 let payer: TestCustomer;
@@ -37,7 +37,9 @@ describe('createQuote', () => {
       description: 'test',
     });
     expect(result).toMatchObject({ id: expect.stringMatching(/^Quote:/), status: 'PENDING', totalSendingAmount: 100 });
-    expect(result.paymentInstructions?.[0]?.accountOrWalletInfo).toMatchObject({ accountType: 'EMBEDDED_WALLET', payloadToSign: expect.any(String) });
+    expect(result.paymentInstructions?.[0]?.accountOrWalletInfo).toMatchObject({ payloadToSign: expect.any(String) });
+    // accountType is the wire reference's addition: the library signs the payload without it (spec-minimal).
+    expect(result.paymentInstructions?.[0]?.accountOrWalletInfo?.accountType).toBe(optional(env.sandbox, 'EMBEDDED_WALLET'));
   });
 
   it('refuses bad arguments before any request', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
 import { generateSessionKey } from '../../src/crypto/index.js';
-import { codeOf, errorOf, explained, nextEvent, useTestSandbox, testWallet } from './helpers/sandbox.js';
+import { codeOf, errorOf, explained, idPattern, nextEvent, useTestSandbox, testWallet } from './helpers/sandbox.js';
 
 const env = useTestSandbox();
 /**
@@ -11,7 +11,7 @@ const env = useTestSandbox();
  * attemptsLeft), as the service does not: the library then reports OTP_CODE_INVALID unless it knows
  * the code was used (src/flows/otp.ts).
  */
-const service = () => env.sandbox.profile === 'service';
+const service = () => env.sandbox.profile !== 'sandbox';
 
 describe('email OTP login', () => {
   it('challenge → verify → a session whose key signs for the account', async () => {
@@ -19,12 +19,12 @@ describe('email OTP login', () => {
     const { wallet, keyStore, requests } = testWallet(env.sandbox);
     const login = await wallet.startOtpLogin({ accountId });
     expect(login.type).toBe('EMAIL_OTP');
-    expect(login.credentialId).toMatch(/^AuthMethod:/);
+    expect(login.credentialId).toMatch(idPattern(env.sandbox, 'AuthMethod'));
     const event = nextEvent(wallet, 'session');
     const session = await login.verify('000000');
     expect(await event).toEqual(session);
     expect(session).toMatchObject({ accountId, credentialId: login.credentialId, credentialType: 'EMAIL_OTP' });
-    expect(session.id).toMatch(/^Session:/);
+    expect(session.id).toMatch(idPattern(env.sandbox, 'Session'));
     expect(wallet.session()).toEqual(session);
     expect(wallet.session(accountId)).toEqual(session);
     // The key is in the key store, non-extractable, and it is the session key on the service.
@@ -49,7 +49,8 @@ describe('email OTP login', () => {
     const login = await wallet.startOtpLogin({ accountId });
     const error = await errorOf(login.verify('123456'));
     expect(isWalletError(error, 'OTP_CODE_INVALID')).toBe(true);
-    expect(error.status).toBe(401);
+    // Spec §7.1: a rejected OTP bundle is 400 INVALID_INPUT (the library also takes the wire reference's 401).
+    expect(error.status).toBe(400);
     expect(error.details?.attemptsLeft).toBe(explained(env.sandbox, 4));
     expect(wallet.session(accountId)).toBeNull();
     const session = await login.verify(' 000000 ');
@@ -89,7 +90,7 @@ describe('email OTP login', () => {
     ]);
     // Trying the same code again: the service refuses it, and the library knows why.
     expect(await codeOf(login.verify('000000'))).toBe('OTP_EXPIRED');
-    expect(verifies().slice(2)).toEqual([[1, false, 401]]);
+    expect(verifies().slice(2)).toEqual([[1, false, 400]]);
     // A new code works (approved at once this time).
     const { wallet: quick } = testWallet(env.sandbox);
     const again = await quick.startOtpLogin({ accountId });
@@ -167,3 +168,30 @@ describe('email OTP login', () => {
 function createBad(): unknown {
   return testWallet(env.sandbox, { trustedKeys: 'nope' as never });
 }
+
+describe('a refused code as 401 UNAUTHORIZED (the wire reference) or 400 INVALID_INPUT (the spec): the same error (issue 25)', () => {
+  /** A fetch that answers a 400 INVALID_INPUT of a verify call as the wire reference's 401 UNAUTHORIZED. */
+  const as401: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (res.status !== 400 || !url.endsWith('/verify')) return res;
+    const body = (await res.json()) as { code?: string; reason?: string; details?: unknown };
+    if (body.code !== 'INVALID_INPUT') return new Response(JSON.stringify(body), { status: 400, headers: res.headers });
+    return new Response(JSON.stringify({ code: 'UNAUTHORIZED', reason: body.reason, ...(body.details !== undefined ? { details: body.details } : {}) }), { status: 401, headers: { 'Content-Type': 'application/json', Date: res.headers.get('date') ?? '' } });
+  };
+
+  it.each([
+    ['400 INVALID_INPUT', undefined],
+    ['401 UNAUTHORIZED', as401],
+  ] as const)('%s: a wrong code is OTP_CODE_INVALID; after a used code, OTP_EXPIRED', async (_, fetchImpl) => {
+    const { accountId } = await env.admin.customer();
+    const { wallet } = testWallet(env.sandbox, fetchImpl === undefined ? {} : { fetch: fetchImpl });
+    const login = await wallet.startOtpLogin({ accountId });
+    const wrong = await errorOf(login.verify('999999'));
+    expect(wrong.code).toBe('OTP_CODE_INVALID');
+    expect(wrong.status).toBe(fetchImpl === undefined ? 400 : 401);
+    await login.verify('000000');
+    expect(await codeOf(login.verify('000000'))).toBe('OTP_EXPIRED');
+    wallet.dispose();
+  });
+});

@@ -56,7 +56,7 @@ describe('OAuth login', () => {
     const error = await errorOf(prepared.complete(await env.admin.oidcToken(email, 'f'.repeat(64))));
     expect(isWalletError(error, 'OAUTH_TOKEN_REJECTED')).toBe(true);
     expect(error.details?.cause).toBe(explained(env.sandbox, 'OIDC_NONCE_MISMATCH'));
-    expect(isWalletError(error.cause, 'UNAUTHORIZED')).toBe(true);
+    expect(isWalletError(error.cause, 'INVALID_INPUT')).toBe(true);
     expect(wallet.session(accountId)).toBeNull();
     expect(await codeOf(wallet.completeOAuth({ oidcToken: await env.admin.oidcToken(email, 'f'.repeat(64)) }))).toBe('OAUTH_NOT_PREPARED');
     wallet.dispose();

@@ -6,7 +6,7 @@ import { isWalletError } from '../../src/errors.js';
 import { base64urlEncode, utf8Encode } from '../../src/crypto/index.js';
 import { webauthnError } from '../../src/flows/webauthn-errors.js';
 import { installAuthenticator, type SoftwareAuthenticator } from './helpers/authenticator.js';
-import { ORIGIN, codeOf, emailLogin, errorOf, explained, useTestSandbox, testWallet } from './helpers/sandbox.js';
+import { ORIGIN, codeOf, emailLogin, errorOf, explained, idPattern, useTestSandbox, testWallet } from './helpers/sandbox.js';
 import type { AuthMethod } from '../../src/types.js';
 
 const env = useTestSandbox();
@@ -165,7 +165,7 @@ describe('passkey login', () => {
     expect(asked.length).toBe(64);
     expect(new TextDecoder().decode(asked)).toMatch(/^[0-9a-f]{64}$/);
     const verify = requests.find((r) => r.path.endsWith('/verify'));
-    expect(verify).toMatchObject({ status: 200, requestId: expect.stringMatching(/^Request:/), signed: false });
+    expect(verify).toMatchObject({ status: 200, requestId: expect.stringMatching(idPattern(env.sandbox, 'Request')), signed: false });
     expect((await keyStore.get(session.publicKeyHex))?.sessionId).toBe(session.id);
     expect(await wallet.signOutOtherDevices(accountId)).toBe(1); // the owner's email session
     owner.wallet.dispose();

@@ -79,6 +79,7 @@ describe('README code blocks', () => {
             'embedded-wallet-signer/proxy': entry('src/proxy/index.ts'),
             'embedded-wallet-signer/sandbox': entry('src/sandbox/index.ts'),
             'embedded-wallet-signer/error-codes': entry('src/error-codes.ts'),
+            'embedded-wallet-signer/testing': entry('src/testing/index.ts'),
           },
         },
         files,

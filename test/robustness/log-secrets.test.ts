@@ -125,7 +125,7 @@ describe('secrets stay out of the logs', () => {
     const { accountId, email } = await createWalletCustomer(admin, `secrets-${Date.now()}`);
     const otpLogin = await wallet.startOtpLogin({ accountId });
     await otpLogin.verify(OTP);
-    await wallet.updateAccount(accountId, { nickname: 'logged?' });
+    await wallet.updateAccount(accountId, { privateEnabled: true });
     await wallet.addOAuthCredential({ accountId, oidcToken: await token(email, 'registration') });
     const oauth = await wallet.prepareOAuth({ accountId });
     await oauth.complete(await token(email, oauth.nonce));

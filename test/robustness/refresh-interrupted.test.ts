@@ -79,8 +79,8 @@ describe('a refresh interrupted after the service accepted it', () => {
         const error = await refreshing.then(() => undefined, (e: unknown) => e);
         expect(isWalletError(error, 'NETWORK_ERROR')).toBe(true);
         expect(tab.session(accountId)?.id).toBe(old.id);
-        const updated = await tab.updateAccount(accountId, { nickname: 'same tab' });
-        expect(updated.nickname).toBe('same tab');
+        const updated = await tab.updateAccount(accountId, { privateEnabled: true });
+        expect(updated.privateEnabled).toBe(true);
       }
       tab.dispose();
 
@@ -89,8 +89,8 @@ describe('a refresh interrupted after the service accepted it', () => {
       const restored = await reloaded.restore();
       expect(restored.map((s) => s.id)).toEqual([old.id]);
       expect(reloaded.session(accountId)?.id).toBe(old.id);
-      const updated = await reloaded.updateAccount(accountId, { nickname: `after ${how}` });
-      expect(updated.nickname).toBe(`after ${how}`);
+      const updated = await reloaded.updateAccount(accountId, { privateEnabled: false });
+      expect(updated.privateEnabled).toBe(false);
 
       // Nothing half-stored: only the old session's key is in storage.
       const keys = await createKeyStore({ backend }).list({ purpose: 'session' });

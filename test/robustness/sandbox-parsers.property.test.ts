@@ -111,7 +111,7 @@ describe('JWTs as the sandbox parses them', () => {
   // A state whose clock stands at NOW and whose replay register stays empty (nothing is spent here).
   const oidcState = createSandboxState({ now: () => NOW, log: false });
 
-  it(`${RUNS} OIDC tokens → claims, or 400 INVALID_INPUT; a parsed token is then accepted or 401 UNAUTHORIZED`, () => {
+  it(`${RUNS} OIDC tokens → claims, or 400 INVALID_INPUT; a parsed token is then accepted or refused with 400 INVALID_INPUT (spec §7: 401 is for API credentials)`, () => {
     const tally = new Tally();
     fc.assert(
       fc.property(tokenInputs(seed), (token) => {
@@ -124,13 +124,13 @@ describe('JWTs as the sandbox parses them', () => {
         }
         expect(decoded).toBeDefined();
         const login = sandboxOutcome(() => checkOidcLogin(oidcState, parsed.value, { iss: registered.iss, sub: registered.sub, aud: 'sandbox-client' }, CLIENT_KEY));
-        if (!login.ok) expect([login.status, login.code]).toEqual([401, 'UNAUTHORIZED']);
-        tally.add(login.ok ? 'ok' : `${login.status} ${login.code}`);
+        if (!login.ok) expect([login.status, login.code]).toEqual([400, 'INVALID_INPUT']);
+        tally.add(login.ok ? 'ok' : `login refused: ${login.status} ${login.code}`);
       }),
       { numRuns: RUNS },
     );
     report('sandbox parseOidcToken+checkOidcLogin', tally);
-    for (const key of ['ok', '400 INVALID_INPUT', '401 UNAUTHORIZED']) expect(tally.has(key), tally.toString()).toBe(true);
+    for (const key of ['ok', '400 INVALID_INPUT', 'login refused: 400 INVALID_INPUT']) expect(tally.has(key), tally.toString()).toBe(true);
   }, PROPERTY_TIMEOUT_MS);
 
   it('decodeJwt is total: never throws on arbitrary values', () => {
@@ -224,26 +224,27 @@ describe('the running sandbox answers every mutated stamp and token with a 4xx a
     expect(tally.has('401 WALLET_SIGNATURE_MALFORMED') && tally.has('401 WALLET_SIGNATURE_INVALID')).toBe(true);
   }, PROPERTY_TIMEOUT_MS);
 
-  it(`${HTTP_RUNS} mutated OIDC tokens on OAuth verify → 400 INVALID_INPUT / 401 UNAUTHORIZED (200 for one still valid)`, async () => {
+  it(`${HTTP_RUNS} mutated OIDC tokens on OAuth verify → 400 INVALID_INPUT, malformed or refused (200 for one still valid)`, async () => {
     const tally = new Tally();
     const path = `/auth/credentials/${encodeURIComponent(oauth.credentialId)}/verify`;
     const seed = await oidcToken(oauth.email, oauth.clientKey.publicKeyHex);
     await fc.assert(
       fc.asyncProperty(tokenInputs(seed), async (token) => {
         const r = await raw('POST', path, { type: 'OAUTH', oidcToken: token, clientPublicKey: oauth.clientKey.publicKeyHex });
-        tally.add(`${r.status} ${String(r.json?.code ?? '')}`);
+        const refused = r.status === 400 && typeof (r.json?.details as { cause?: unknown } | undefined)?.cause === 'string';
+        tally.add(refused ? '400 INVALID_INPUT (refused)' : `${r.status} ${String(r.json?.code ?? '')}`);
         if (r.status === 200) {
           // Still a valid token for this credential and key (the sandbox does not check IdP signatures).
           expect(r.json?.id).toMatch(/^Session:/);
           return;
         }
-        expect([400, 401], JSON.stringify(r.json)).toContain(r.status);
-        expect(r.json?.code).toBe(r.status === 400 ? 'INVALID_INPUT' : 'UNAUTHORIZED');
+        expect(r.status, JSON.stringify(r.json)).toBe(400);
+        expect(r.json?.code).toBe('INVALID_INPUT');
       }),
       { numRuns: HTTP_RUNS },
     );
     report('sandbox OIDC tokens over HTTP', tally);
-    expect(tally.has('400 INVALID_INPUT') && tally.has('401 UNAUTHORIZED')).toBe(true);
+    expect(tally.has('400 INVALID_INPUT') && tally.has('400 INVALID_INPUT (refused)'), tally.toString()).toBe(true);
   }, PROPERTY_TIMEOUT_MS);
 });
 

@@ -150,6 +150,26 @@ describe('customers', () => {
     const creds = await api.get(`/auth/credentials?accountId=${enc(accounts.json.data[0].id)}`);
     expect(creds.json.data).toEqual([]);
   });
+
+  it('its wallet is not provisioned: acting on it → 409 WALLET_NOT_PROVISIONED (spec §7.4); setting an email provisions it', async () => {
+    const r = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `pc-${randomUUID()}` });
+    const wallet = (await api.get(`/internal-account?customerId=${enc(r.json.id)}&type=EMBEDDED_WALLET`)).json.data[0];
+    const id = enc(wallet.id);
+    const other = await createCustomer(api);
+    const refusals = [
+      await api.post('/auth/credentials', { type: 'SMS_OTP', accountId: wallet.id }),
+      await api.patch(`/internal-accounts/${id}`, { privateEnabled: true }),
+      await api.post(`/internal-accounts/${id}/export`, { clientPublicKey: `04${'11'.repeat(64)}` }),
+      await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: wallet.id }, destination: { destinationType: 'ACCOUNT', accountId: other.wallet.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1 }),
+    ];
+    for (const a of refusals) expect([a.status, a.json.code], a.text).toEqual([409, 'WALLET_NOT_PROVISIONED']);
+    const email = `late-${randomUUID()}@example.com`;
+    const set = await api.patch(`/customers/${enc(r.json.id)}`, { email });
+    expect(set.status, set.text).toBe(200);
+    const creds = (await api.get(`/auth/credentials?accountId=${id}`)).json.data;
+    expect(creds).toEqual([expect.objectContaining({ type: 'EMAIL_OTP', nickname: email, accountId: wallet.id })]);
+    expect((await api.post(`/auth/credentials/${enc(creds[0].id)}/challenge`, {})).status).toBe(200);
+  });
 });
 
 describe('contact verification (code 123456)', () => {
@@ -234,5 +254,28 @@ describe('sandbox funding and KYC', () => {
     const usdc = await api.get(`/internal-account?customerId=${enc(w.customer.id)}&currency=USDC`);
     expect(usdc.json.data.map((a: any) => a.type).sort()).toEqual(['EMBEDDED_WALLET', 'INTERNAL_CRYPTO']);
     expect((await api.get('/internal-account?customerId=Customer:none')).json.code).toBe('CUSTOMER_NOT_FOUND');
+  });
+});
+
+describe('contact verification outside the regime (spec §7.4)', () => {
+  it('with contactVerificationRegions, a customer of another region (or none) gets 409 on all four routes; one inside works', async () => {
+    const regional = await start({ contactVerificationRegions: ['NG'] });
+    try {
+      const outside = await createCustomer(regional, { region: 'US', phoneNumber: '+14155550199' });
+      const none = await createCustomer(regional);
+      const inside = await createCustomer(regional, { region: 'NG' });
+      for (const w of [outside, none]) {
+        const base = `/customers/${enc(w.customer.id)}`;
+        for (const [path, body] of [['/verify-email', undefined], ['/verify-email/confirm', { code: '123456' }], ['/verify-phone', undefined], ['/verify-phone/confirm', { code: '123456' }]] as const) {
+          const r = await regional.post(`${base}${path}`, body);
+          expect([r.status, r.json.code], path).toEqual([409, 'CONTACT_VERIFICATION_NOT_REQUIRED']);
+        }
+      }
+      const ok = await regional.post(`/customers/${enc(inside.customer.id)}/verify-email/confirm`, { code: '123456' });
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.json.contactVerification.email).toBe('VERIFIED');
+    } finally {
+      await regional.sandbox.close();
+    }
   });
 });

@@ -62,32 +62,32 @@ describe('OAuth (wire-reference §5.2)', () => {
     expect((await signed(api, 'PATCH', `/internal-accounts/${enc(w.wallet.id)}`, { privateEnabled: true }, key)).status).toBe(200);
   });
 
-  it('a wrong nonce → 401 (OIDC_NONCE_MISMATCH)', async () => {
+  it('a wrong nonce → 400 INVALID_INPUT (OIDC_NONCE_MISMATCH)', async () => {
     const w = await withOauth();
     const key = newKey();
     const r = await api.post(`/auth/credentials/${enc(w.oauth.id)}/verify`, { type: 'OAUTH', oidcToken: await token(w.email, nonce(newKey().compressed)), clientPublicKey: key.compressed });
-    expect(r.status).toBe(401);
-    expect(r.json).toMatchObject({ code: 'UNAUTHORIZED', details: { cause: 'OIDC_NONCE_MISMATCH' } });
+    expect(r.status).toBe(400);
+    expect(r.json).toMatchObject({ code: 'INVALID_INPUT', details: { cause: 'OIDC_NONCE_MISMATCH' } });
   });
 
-  it('another identity → 401 (OIDC_TOKEN_MISMATCH); a wrong audience too', async () => {
+  it('another identity → 400 INVALID_INPUT (OIDC_TOKEN_MISMATCH); a wrong audience too', async () => {
     const w = await withOauth();
     const key = newKey();
     const other = await api.post(`/auth/credentials/${enc(w.oauth.id)}/verify`, { type: 'OAUTH', oidcToken: await token('someone-else@example.com', nonce(key.compressed)), clientPublicKey: key.compressed });
-    expect(other.status).toBe(401);
+    expect(other.status).toBe(400);
     expect(other.json.details.cause).toBe('OIDC_TOKEN_MISMATCH');
     const aud = (await api.post('/sandbox/oauth/token', { email: w.email, nonce: nonce(key.compressed), aud: 'another-app' }, { auth: false })).json.oidcToken;
     const r = await api.post(`/auth/credentials/${enc(w.oauth.id)}/verify`, { type: 'OAUTH', oidcToken: aud, clientPublicKey: key.compressed });
     expect(r.json.details.cause).toBe('OIDC_TOKEN_MISMATCH');
   });
 
-  it('a token 60 s old → 401 (OIDC_TOKEN_STALE)', async () => {
+  it('a token 60 s old → 400 INVALID_INPUT (OIDC_TOKEN_STALE)', async () => {
     const w = await withOauth();
     const key = newKey();
     const t = await token(w.email, nonce(key.compressed));
     api.sandbox.advanceClock(60);
     const r = await api.post(`/auth/credentials/${enc(w.oauth.id)}/verify`, { type: 'OAUTH', oidcToken: t, clientPublicKey: key.compressed });
-    expect(r.status).toBe(401);
+    expect(r.status).toBe(400);
     expect(r.json.details.cause).toBe('OIDC_TOKEN_STALE');
   });
 
@@ -196,5 +196,44 @@ describe('the sandbox sign-in page', () => {
     expect(b.json.details.errors[0].field).toBe('nonce');
     const c = await fetch(`${api.url}/sandbox/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ nonce: 'n', redirect_uri: 'http://x/cb' }), redirect: 'manual' });
     expect(c.status).toBe(400);
+  });
+});
+
+describe('OAuth audience: bound at registration, matched at login, never the API client id (issue 25)', () => {
+  const APP_AUDIENCE = '1234567890-app.apps.googleusercontent.com';
+  async function appToken(target: Api, claims: { sub: string; nonce: string; aud?: string }): Promise<string> {
+    const now = Date.parse((await target.get('/sandbox/clock')).json.now) / 1000;
+    const iat = Math.floor(now);
+    return jwt({ iss: 'https://accounts.google.com', aud: claims.aud ?? APP_AUDIENCE, azp: claims.aud ?? APP_AUDIENCE, sub: claims.sub, email: `${claims.sub}@example.com`, nonce: claims.nonce, iat, exp: iat + 3600 });
+  }
+
+  it("an independent token with the app's own audience registers and logs in; another audience at login is refused", async () => {
+    const w = await createCustomer(api);
+    const { key } = await otpLogin(api, w.email.id);
+    const sub = `app-${Math.random().toString(36).slice(2)}`;
+    const added = await signed(api, 'POST', '/auth/credentials', { type: 'OAUTH', accountId: w.wallet.id, oidcToken: await appToken(api, { sub, nonce: 'registration' }) }, key);
+    expect(added.status, added.text).toBe(201);
+    const login = newKey();
+    const ok = await api.post(`/auth/credentials/${enc(added.json.id)}/verify`, { type: 'OAUTH', oidcToken: await appToken(api, { sub, nonce: nonce(login.compressed) }), clientPublicKey: login.compressed });
+    expect(ok.status, ok.text).toBe(200);
+    const other = newKey();
+    const foreign = await api.post(`/auth/credentials/${enc(added.json.id)}/verify`, { type: 'OAUTH', oidcToken: await appToken(api, { sub, nonce: nonce(other.compressed), aud: 'another-app' }), clientPublicKey: other.compressed });
+    expect(foreign.status).toBe(400);
+    expect(foreign.json).toMatchObject({ code: 'INVALID_INPUT', details: { cause: 'OIDC_TOKEN_MISMATCH' } });
+  });
+
+  it('with oauthClientIds configured, a registration token must name one of them (the API client id is not one)', async () => {
+    const strict = await start({ oauthClientIds: [APP_AUDIENCE] });
+    try {
+      const w = await createCustomer(strict);
+      const { key } = await otpLogin(strict, w.email.id);
+      const refused = await strict.post('/auth/credentials', { type: 'OAUTH', accountId: w.wallet.id, oidcToken: await appToken(strict, { sub: 's1', nonce: 'r', aud: 'sandbox-client' }) });
+      expect(refused.status).toBe(400);
+      expect(refused.json.details.errors[0]).toMatchObject({ field: 'oidcToken' });
+      const accepted = await signed(strict, 'POST', '/auth/credentials', { type: 'OAUTH', accountId: w.wallet.id, oidcToken: await appToken(strict, { sub: 's2', nonce: 'r', aud: APP_AUDIENCE }) }, key);
+      expect(accepted.status, accepted.text).toBe(201);
+    } finally {
+      await strict.sandbox.close();
+    }
   });
 });

@@ -96,13 +96,13 @@ describe('email OTP login (wire-reference §5.1)', () => {
     expect((await signed(api, 'PATCH', `/internal-accounts/${enc(w.wallet.id)}`, { privateEnabled: true }, key)).status).toBe(200);
   });
 
-  it('a wrong code → 401 UNAUTHORIZED (OTP_CODE_INVALID) and a right one then works', async () => {
+  it('a wrong code → 400 INVALID_INPUT (OTP_CODE_INVALID, spec §7.1) and a right one then works', async () => {
     const w = await createCustomer(api);
     const key = newKey();
     const c = await challenge(w.email.id);
     const bad = await verifyOtp(w.email.id, { type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(c.json.otpEncryptionTargetBundle, '123456', key.compressed) });
-    expect(bad.status).toBe(401);
-    expect(bad.json).toMatchObject({ code: 'UNAUTHORIZED', details: { cause: 'OTP_CODE_INVALID', attemptsLeft: 4 } });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ code: 'INVALID_INPUT', details: { cause: 'OTP_CODE_INVALID', attemptsLeft: 4 } });
     const good = await verifyOtp(w.email.id, { type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(c.json.otpEncryptionTargetBundle, '000000', key.compressed) });
     expect(good.status).toBe(202);
   });
@@ -114,7 +114,7 @@ describe('email OTP login (wire-reference §5.1)', () => {
     const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(c.json.otpEncryptionTargetBundle, '000000', key.compressed) };
     expect((await verifyOtp(w.email.id, body)).status).toBe(202);
     const reuse = await verifyOtp(w.email.id, body);
-    expect(reuse.status).toBe(401);
+    expect(reuse.status).toBe(400);
     expect(reuse.json.details.cause).toBe('OTP_EXPIRED');
 
     c = await challenge(w.email.id);
@@ -123,11 +123,11 @@ describe('email OTP login (wire-reference §5.1)', () => {
       expect(r.json.details.cause).toBe('OTP_CODE_INVALID');
     }
     const after = await verifyOtp(w.email.id, { type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(c.json.otpEncryptionTargetBundle, '000000', key.compressed) });
-    expect(after.status).toBe(401);
+    expect(after.status).toBe(400);
     expect(after.json.details.cause).toBe('OTP_EXPIRED');
   });
 
-  it('an expired code → 401 UNAUTHORIZED (OTP_EXPIRED)', async () => {
+  it('an expired code → 400 INVALID_INPUT (OTP_EXPIRED)', async () => {
     const local = await start();
     try {
       const w = await createCustomer(local);
@@ -137,8 +137,8 @@ describe('email OTP login (wire-reference §5.1)', () => {
         type: 'EMAIL_OTP',
         encryptedOtpBundle: await sealOtp(c.json.otpEncryptionTargetBundle, '000000', newKey().compressed),
       });
-      expect(r.status).toBe(401);
-      expect(r.json).toMatchObject({ code: 'UNAUTHORIZED', details: { cause: 'OTP_EXPIRED' } });
+      expect(r.status).toBe(400);
+      expect(r.json).toMatchObject({ code: 'INVALID_INPUT', details: { cause: 'OTP_EXPIRED' } });
     } finally {
       await local.sandbox.close();
     }

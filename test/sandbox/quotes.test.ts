@@ -159,6 +159,28 @@ describe('POST /quotes', () => {
     expect([fx.status, fx.json.code]).toEqual([400, 'QUOTE_RATE_UNAVAILABLE']);
   });
 
+  it("cross-currency between one customer's own accounts: a fixed sandbox rate (USDC→USD at par, rounded in the platform's favour)", async () => {
+    const carol = await createCustomer(api);
+    const carolKey = (await otpLogin(api, carol.email.id)).key;
+    await fund(carol.wallet.id, 1_000_000);
+    for (const a of carol.accounts) owners.set(a.id, carol.customer.id);
+    const usd = carol.accounts.find((a: any) => a.balance.currency.code === 'USD');
+    const sending = await api.post('/quotes', { ...walletQuote(carol, carol, 567_890), destination: { destinationType: 'ACCOUNT', accountId: usd.id } });
+    expect(sending.status, sending.text).toBe(201);
+    expect(sending.json).toMatchObject({ exchangeRate: 1, totalSendingAmount: 567_890, totalReceivingAmount: 56, sendingCurrency: { code: 'USDC' }, receivingCurrency: { code: 'USD' } });
+    const receiving = await api.post('/quotes', { ...walletQuote(carol, carol, 56), lockedCurrencySide: 'RECEIVING', destination: { destinationType: 'ACCOUNT', accountId: usd.id } });
+    expect(receiving.json).toMatchObject({ totalSendingAmount: 560_000, totalReceivingAmount: 56 });
+    // Less than one cent cannot be priced.
+    const dust = await api.post('/quotes', { ...walletQuote(carol, carol, 9_999), destination: { destinationType: 'ACCOUNT', accountId: usd.id } });
+    expect([dust.status, dust.json.code]).toEqual([400, 'QUOTE_RATE_UNAVAILABLE']);
+    // Executed, it moves the priced amounts.
+    const before = await balance(usd.id);
+    const payload = sending.json.paymentInstructions[0].accountOrWalletInfo.payloadToSign;
+    const done = await api.post(`/quotes/${enc(sending.json.id)}/execute`, undefined, { headers: { 'Service-Wallet-Signature': stamp(payload, carolKey) } });
+    expect(done.status, done.text).toBe(200);
+    expect(await balance(usd.id)).toBe(before + 56);
+  });
+
   it('immediatelyExecute is refused for an embedded-wallet source (400 INVALID_INPUT) and nothing moves', async () => {
     const before = await balance(alice.wallet.id);
     const r = await api.post('/quotes', walletQuote(alice, bob, 1, { immediatelyExecute: true }));

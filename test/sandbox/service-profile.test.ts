@@ -49,19 +49,19 @@ describe('choosing the profile', () => {
 });
 
 describe('error bodies', () => {
-  it('a wrong OTP code: the sandbox explains (reason, details.cause, attemptsLeft); the service sends {status, code, message}', async () => {
+  it('a wrong OTP code → 400 INVALID_INPUT (spec §7.1): the sandbox explains (status, message, details.cause, attemptsLeft); the service sends {code, reason}', async () => {
     const explained = await wrongCode(sandbox);
-    expect(explained.status).toBe(401);
-    expect(explained.json).toEqual({ status: 401, code: 'UNAUTHORIZED', reason: 'The code is wrong', message: 'The code is wrong', details: { cause: 'OTP_CODE_INVALID', attemptsLeft: 4 } });
+    expect(explained.status).toBe(400);
+    expect(explained.json).toEqual({ status: 400, code: 'INVALID_INPUT', reason: 'The code is wrong', message: 'The code is wrong', details: { cause: 'OTP_CODE_INVALID', attemptsLeft: 4 } });
     const bare = await wrongCode(service);
-    expect(bare.status).toBe(401);
-    expect(bare.json).toEqual({ status: 401, code: 'UNAUTHORIZED', message: 'The code is wrong' });
+    expect(bare.status).toBe(400);
+    expect(bare.json).toEqual({ code: 'INVALID_INPUT', reason: 'The code is wrong' });
   });
 
   it('field errors keep details.errors (the spec defines them), nothing else', async () => {
     const r = await service.post('/customers', { customerType: 'NOBODY' });
     expect(r.status).toBe(400);
-    expect(Object.keys(r.json)).toEqual(['status', 'code', 'message', 'details']);
+    expect(Object.keys(r.json)).toEqual(['code', 'reason', 'details']);
     expect(Object.keys(r.json.details)).toEqual(['errors']);
     expect(r.json.details.errors.map((e: any) => e.field)).toEqual(['customerType', 'platformCustomerId']);
   });
@@ -75,12 +75,12 @@ describe('error bodies', () => {
     service.sandbox.advanceClock(5 * 60 + 1);
     const late = await service.patch(path, { privateEnabled: true }, { headers: { 'Service-Wallet-Signature': 'sandbox-valid-signature', 'Request-Id': first.json.requestId } });
     expect(late.status).toBe(401);
-    expect(late.json).toEqual({ status: 401, code: 'WALLET_SIGNATURE_INVALID', message: expect.any(String) });
+    expect(late.json).toEqual({ code: 'WALLET_SIGNATURE_INVALID', reason: expect.any(String) });
     let limited: Answer | undefined;
     for (let i = 0; i < 6 && limited?.status !== 429; i++) limited = await service.post(`/auth/credentials/${enc(w.email.id)}/challenge`, {});
     expect(limited?.status).toBe(429);
     expect(limited?.headers.get('retry-after')).toMatch(/^[0-9]+$/);
-    expect(limited?.json).toEqual({ status: 429, code: 'RATE_LIMITED', message: expect.any(String) });
+    expect(limited?.json).toEqual({ code: 'RATE_LIMITED', reason: expect.any(String) });
   });
 
   it('unparseable HTTP gets the profile shape too', async () => {
@@ -94,7 +94,7 @@ describe('error bodies', () => {
       socket.on('error', reject);
     });
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ status: 400, code: 'INVALID_INPUT', message: 'The request could not be parsed as HTTP' });
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ code: 'INVALID_INPUT', reason: 'The request could not be parsed as HTTP' });
   });
 });
 

@@ -35,7 +35,7 @@ describe('the sandbox refuses what the service would (issue 15)', () => {
     }
   });
 
-  it('3. registering an OAuth credential checks freshness, audience and nonce → 400 INVALID_INPUT', async () => {
+  it('3. registering an OAuth credential checks freshness and nonce → 400 INVALID_INPUT', async () => {
     const r = await probe('3 OAuth registration checks the token');
     for (const a of Object.values(r)) refused(a, 400, 'INVALID_INPUT');
   });
@@ -43,8 +43,8 @@ describe('the sandbox refuses what the service would (issue 15)', () => {
   it('4. a verify token is single use, needs exp, no iat in the future, no alg none', async () => {
     const r = await probe('4 OAuth verify token freshness and replay');
     expect(r['first use']?.status, r['first use']?.text).toBe(200);
-    refused(r['replayed within 60 s'], 401, 'UNAUTHORIZED');
-    refused(r['iat 50 s in the future'], 401, 'UNAUTHORIZED');
+    refused(r['replayed within 60 s'], 400, 'INVALID_INPUT');
+    refused(r['iat 50 s in the future'], 400, 'INVALID_INPUT');
     refused(r['no exp'], 400, 'INVALID_INPUT');
     refused(r['alg none'], 400, 'INVALID_INPUT');
   });

@@ -3,9 +3,13 @@
  * `EMBEDDED_WALLET` account holding a fresh BIP-39 mnemonic and an `EMAIL_OTP` credential for the
  * customer's email), and sandbox funding.
  *
- * Decided here: a customer without an email still gets its embedded wallet, but with no credential
- * (one can be added only by a session, so such a wallet stays unusable until an email is set and
- * the platform re-creates it — the spec does not cover it). Embedded wallets hold USDC.
+ * Decided here: a customer without an email still gets its embedded wallet, but with no credential:
+ * the wallet is NOT PROVISIONED (spec §7.4 `409 WALLET_NOT_PROVISIONED`, "embedded wallet not
+ * provisioned"). Every call that acts on such a wallet — adding a credential, a signed action on it
+ * (PATCH, export, delegated key), a quote from it — answers `409 WALLET_NOT_PROVISIONED`
+ * (lookups.ts `requireProvisionedWallet`); reads (credential and session lists) answer empty. Setting
+ * the customer's email (a plain `PATCH /customers/{id}`: no credential is tied yet) provisions it:
+ * the `EMAIL_OTP` credential is created then. Embedded wallets hold USDC.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EMBEDDED_WALLET_CURRENCY, findCurrency } from '../currencies.js';
@@ -47,18 +51,15 @@ export function createCustomerAccounts(state: SandboxState, customer: CustomerRe
   };
   accounts.push(wallet);
   for (const a of accounts) state.store.accounts.set(a.id, a);
-  if (customer.email !== undefined) {
-    const method: AuthMethodRecord = {
-      id: newId('AuthMethod'),
-      accountId: wallet.id,
-      type: 'EMAIL_OTP',
-      nickname: customer.email,
-      createdAt: now,
-      updatedAt: now,
-    };
-    state.store.authMethods.set(method.id, method);
-  }
+  if (customer.email !== undefined) provisionWallet(state, wallet, customer.email);
   return accounts;
+}
+
+/** Provisions a wallet: its `EMAIL_OTP` credential for `email` (at creation, or when the email is first set). */
+export function provisionWallet(state: SandboxState, wallet: InternalAccountRecord, email: string): void {
+  const now = state.clock.now();
+  const method: AuthMethodRecord = { id: newId('AuthMethod'), accountId: wallet.id, type: 'EMAIL_OTP', nickname: email, createdAt: now, updatedAt: now };
+  state.store.authMethods.set(method.id, method);
 }
 
 /** Removes a customer's accounts, their credentials, sessions and pending OTPs (customer deletion). */

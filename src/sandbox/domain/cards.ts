@@ -17,10 +17,12 @@ export interface CardRecord {
   id: string;
   /** The cardholder (a customer id). */
   cardholderId: string;
-  /** The bound internal account. */
-  fundingSource: string;
+  /** The bound internal account; none once the card is closed (detached, spec §3.4). */
+  fundingSource?: string;
   currency: string;
   status: CardStatus;
+  /** Why it is CLOSED (`CLOSED_BY_PLATFORM`). */
+  statusReason?: string;
   maxSpendPerTransaction?: number;
   maxSpendPerDay?: number;
   maxTransactionsPerDay?: number;

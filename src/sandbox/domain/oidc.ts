@@ -13,15 +13,23 @@
  *   skew between IdP and service), `exp` not passed.
  * - On verify: `iss`, `sub` and `aud` must match the registered credential, `nonce` must be the
  *   lowercase hex SHA-256 of the exact `clientPublicKey` string, the token fresh and never used
- *   before (a token works once: a replay within its 60 s → `401`). Failures → `401 UNAUTHORIZED`
- *   with `details.cause` = `OIDC_TOKEN_MISMATCH` | `OIDC_NONCE_MISMATCH` | `OIDC_TOKEN_STALE` |
- *   `OIDC_TOKEN_REPLAYED`.
- * - On registration (adding an OAUTH credential): the token must be fresh, carry a nonce, name the
- *   platform (its `aud` includes the platform client id, which is the stand-in IdP's audience) and
- *   not have been used before, else `400 INVALID_INPUT` on `oidcToken` (an add answers 400 for bad
- *   input, wire-reference §5); `aud` is recorded (the platform client id). Decided here: the spec
- *   gives the service these checks at login; a credential registered from a token the service would
- *   refuse at login could never be used, so registration refuses it at once.
+ *   before (a token works once: a replay within its 60 s). Failures → `400 INVALID_INPUT` with (sandbox
+ *   profile) `details.cause` = `OIDC_TOKEN_MISMATCH` | `OIDC_NONCE_MISMATCH` | `OIDC_TOKEN_STALE` |
+ *   `OIDC_TOKEN_REPLAYED`. Decided here: the token is input; spec §7.2 keeps 401 UNAUTHORIZED for
+ *   the API credentials, so a refused token is 400 INVALID_INPUT, like a refused OTP bundle.
+ * - On registration (adding an OAUTH credential): the token must be fresh, carry a nonce and not
+ *   have been used before, else `400 INVALID_INPUT` on `oidcToken` (an add answers 400 for bad input,
+ *   wire-reference §5). Decided here: the spec gives the service these checks at login; a credential
+ *   registered from a token the service would refuse at login could never be used, so registration
+ *   refuses it at once.
+ * - Audience (decided here, issue 25): the token's `aud` is the app's OAuth client id at the IdP,
+ *   which has nothing to do with the platform's API client id (a real Google token never carries
+ *   it). So the audience is BOUND at registration — the recorded `aud` is the first of the token's
+ *   audiences that is an allowed OAuth client id — and MATCHED at login (the login token's `aud`
+ *   must include the recorded one, with `iss` and `sub`). When the sandbox is configured with
+ *   `oauthClientIds` (the platform's OAuth client ids, as the service would be), a registration
+ *   token must name one of them (else `400 INVALID_INPUT`); without that option every audience is
+ *   allowed and the token's first is bound. Never is the API client id required.
  *
  * The sandbox's stand-in IdP (routes/oauth-provider.ts) issues such tokens with
  * `iss = https://accounts.google.com`, `aud` = the platform client id, `sub` derived from the email.
@@ -30,7 +38,7 @@ import { createHash } from 'node:crypto';
 import { bytesToBase64url, utf8 } from '../crypto/encoding.js';
 import { decodeJwt, encodeJwtSegment } from '../crypto/jwt.js';
 import type { SandboxState } from '../context.js';
-import { invalidField, unauthorized } from '../errors.js';
+import { invalidField, invalidInput } from '../errors.js';
 
 export const OIDC_ISSUERS = ['https://accounts.google.com', 'accounts.google.com', 'https://appleid.apple.com'] as const;
 export const OIDC_MAX_AGE_MS = 60 * 1000;
@@ -104,7 +112,7 @@ function staleness(claims: OidcClaims, now: number): string | undefined {
 /** Checks a verify-time token against the registered credential, the key, the clock and the replay register. */
 export function checkOidcLogin(state: SandboxState, claims: OidcClaims, registered: { iss: string; sub: string; aud: string }, clientPublicKey: string): void {
   const fail = (reason: string, cause: string): never => {
-    throw unauthorized('UNAUTHORIZED', reason, { cause });
+    throw invalidInput(reason, undefined, { cause });
   };
   if (claims.iss !== registered.iss || claims.sub !== registered.sub || !claims.aud.includes(registered.aud)) {
     fail('The token does not belong to this credential (iss, sub or aud differ)', 'OIDC_TOKEN_MISMATCH');
@@ -120,11 +128,17 @@ export function checkOidcRegistration(state: SandboxState, claims: OidcClaims): 
   const bad = (constraint: 'FORMAT' | 'RANGE' | 'CONFLICT', message: string): never => {
     throw invalidField('oidcToken', constraint, message);
   };
-  if (!claims.aud.includes(state.config.clientId)) bad('FORMAT', 'aud must include the platform client id');
+  if (boundAudience(state, claims) === undefined) bad('FORMAT', 'aud must name one of the platform\'s OAuth client ids');
   if (claims.nonce === undefined || claims.nonce === '') bad('FORMAT', 'must carry a nonce');
   const stale = staleness(claims, state.clock.now());
   if (stale !== undefined) bad('RANGE', stale);
   if (state.store.usedOidcTokens.has(claims.hash)) bad('CONFLICT', 'was used already');
+}
+
+/** The audience a registration binds (see the header), or undefined when none is allowed. */
+export function boundAudience(state: SandboxState, claims: OidcClaims): string | undefined {
+  const allowed = state.config.oauthClientIds;
+  return allowed === undefined ? claims.aud[0] : claims.aud.find((a) => allowed.includes(a));
 }
 
 /** Marks a token used (after it was accepted); it stays refused until its `exp`. */

@@ -7,9 +7,12 @@
  * is `000000`.
  *
  * Verification, decided here where the reference is open:
- * - an issuance lives {@link OTP_TTL_MS} (5 minutes); after it → `401 UNAUTHORIZED`,
- *   `details.cause = "OTP_EXPIRED"`;
- * - a wrong code → `401 UNAUTHORIZED`, `details.cause = "OTP_CODE_INVALID"`, `details.attemptsLeft`;
+ * - an issuance lives {@link OTP_TTL_MS} (5 minutes); after it → `400 INVALID_INPUT`,
+ *   `details.cause = "OTP_EXPIRED"` (sandbox profile);
+ * - a wrong code → `400 INVALID_INPUT`, `details.cause = "OTP_CODE_INVALID"`, `details.attemptsLeft`
+ *   (sandbox profile). Decided here: spec §7.1 lists "an OTP bundle rejected" under 400
+ *   INVALID_INPUT and §7.2 keeps 401 UNAUTHORIZED for the API credentials, so every refusal of a
+ *   bundle is 400 INVALID_INPUT (the wire reference's "401 for a wrong code" yields to the spec);
  *   after {@link OTP_MAX_ATTEMPTS} wrong codes the issuance is burnt (then `OTP_EXPIRED`);
  * - a right code consumes the issuance (a code works once);
  * - an undecryptable or malformed bundle, a plaintext that is not `{otp_code, public_key}`, or an
@@ -23,7 +26,7 @@ import { generateHpkeKey, hpkeOpen } from '../crypto/hpke.js';
 import { parsePublicKey, type ParsedPublicKey } from '../crypto/p256.js';
 import { jsonBytes } from '../enclave.js';
 import { assertFreshKey } from './sessions.js';
-import { invalidField, unauthorized } from '../errors.js';
+import { invalidField, invalidInput } from '../errors.js';
 import type { SandboxState } from '../context.js';
 import type { AuthMethodRecord, OtpIssuance } from '../store.js';
 import { isPlainObject } from '../validate.js';
@@ -61,7 +64,7 @@ function currentIssuance(state: SandboxState, method: AuthMethodRecord): OtpIssu
   const issuance = state.store.otpIssuances.get(method.id);
   if (issuance === undefined) return rejectBundle('no code was issued for this credential: call /challenge first');
   if (issuance.consumed || state.clock.now() >= issuance.expiresAt) {
-    throw unauthorized('UNAUTHORIZED', 'The code has expired or was already used: request a new one', { cause: 'OTP_EXPIRED' });
+    throw invalidInput('The code has expired or was already used: request a new one', undefined, { cause: 'OTP_EXPIRED' });
   }
   return issuance;
 }
@@ -100,7 +103,7 @@ export async function verifyOtpBundle(state: SandboxState, method: AuthMethodRec
     issuance.failedAttempts += 1;
     const attemptsLeft = Math.max(0, OTP_MAX_ATTEMPTS - issuance.failedAttempts);
     if (attemptsLeft === 0) issuance.consumed = true;
-    throw unauthorized('UNAUTHORIZED', 'The code is wrong', { cause: 'OTP_CODE_INVALID', attemptsLeft });
+    throw invalidInput('The code is wrong', undefined, { cause: 'OTP_CODE_INVALID', attemptsLeft });
   }
   issuance.consumed = true;
   return key;

@@ -2,9 +2,10 @@
  * Quotes and the money movement behind them (spec §2.4, §2.5, §3.2, §3.3, §4.3).
  *
  * Decided here, where the spec and the wire reference leave it open:
- * - Same currency only: `exchangeRate` 1, `feesIncluded` and `platformFeesIncluded` 0, so the
- *   sending and receiving totals both equal `lockedCurrencyAmount` whichever side is locked. A pair
- *   of different currencies → `400 QUOTE_RATE_UNAVAILABLE` (the sandbox has no rates).
+ * - Same currency: `exchangeRate` 1, `feesIncluded` and `platformFeesIncluded` 0, so the sending and
+ *   receiving totals both equal `lockedCurrencyAmount` whichever side is locked. Different
+ *   currencies: fixed sandbox rates between one customer's own accounts, else `400
+ *   QUOTE_RATE_UNAVAILABLE` (rates.ts).
  * - A quote lives {@link QUOTE_TTL_MS} (5 minutes, the spec §8 example).
  * - Execution moves both balances at once (sender's available and total debited, receiver's
  *   credited) and records an `OUTGOING` `DEBIT` transaction for the sender and an `INCOMING`
@@ -33,6 +34,7 @@ export interface QuoteRecord {
   receivingCurrency: string;
   totalSendingAmount: number;
   totalReceivingAmount: number;
+  exchangeRate: number;
   lockedCurrencySide: LockedSide;
   lockedCurrencyAmount: number;
   description?: string;
@@ -86,7 +88,7 @@ export function executeTransfer(state: SandboxState, quote: QuoteRecord, sender:
     sentAmount: { amount: quote.totalSendingAmount, currency: quote.sendingCurrency },
     receivedAmount: { amount: quote.totalReceivingAmount, currency: quote.receivingCurrency },
     ...(quote.description !== undefined ? { description: quote.description } : {}),
-    exchangeRate: 1,
+    exchangeRate: quote.exchangeRate,
     quoteId: quote.id,
     createdAt: now,
   } as const;

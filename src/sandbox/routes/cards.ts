@@ -14,7 +14,9 @@
  *   now (same id, so `ACTIVE` once provisioned) when the body is the same JSON, and `409 CONFLICT`
  *   when the body differs. Failed requests record nothing. Keys are platform-wide.
  * - `GET /cards/{id}` → `200 Card` (never a reveal URL); `404 NOT_FOUND`.
+ * - `GET /cards`, `PATCH /cards/{id}`: card-changes.ts.
  */
+import { present } from '../present.js';
 import { randomInt } from 'node:crypto';
 import { json, type RequestContext } from '../context.js';
 import { cards, requireCard, type CardRecord } from '../domain/cards.js';
@@ -40,12 +42,13 @@ function issued(store: Store): Map<string, IssuedCard> {
 }
 
 export function cardView(c: CardRecord): Record<string, unknown> {
-  return {
+  return present('Card', {
     id: c.id,
     cardholderId: c.cardholderId,
-    fundingSource: c.fundingSource,
+    ...(c.fundingSource !== undefined ? { fundingSource: c.fundingSource } : {}),
     currency: c.currency,
     status: c.status,
+    ...(c.statusReason !== undefined ? { statusReason: c.statusReason } : {}),
     last4: c.last4,
     expirationMonth: c.expirationMonth,
     expirationYear: c.expirationYear,
@@ -54,7 +57,7 @@ export function cardView(c: CardRecord): Record<string, unknown> {
     ...(c.maxTransactionsPerDay !== undefined ? { maxTransactionsPerDay: c.maxTransactionsPerDay } : {}),
     createdAt: new Date(c.createdAt).toISOString(),
     updatedAt: new Date(c.updatedAt).toISOString(),
-  };
+  });
 }
 
 interface CardCapabilities {

@@ -81,7 +81,9 @@ function parseAssertion(ctx: RequestContext, method: AuthMethodRecord): Assertio
   f.onlyKnown(['type', 'assertion']);
   checkType(f, method);
   const a = f.object('assertion', { required: true });
-  a?.onlyKnown(['credentialId', 'clientDataJson', 'authenticatorData', 'signature', 'userHandle']);
+  // Decided here (issue 25): unknown fields inside the assertion are accepted and ignored, as the
+  // service must: browsers' PublicKeyCredential JSON carries more (authenticatorAttachment,
+  // clientExtensionResults, type…), and what is verified is the signed bytes, not the wrapper.
   const credentialId = a?.string('credentialId', { required: true, max: 1024, ...B64URL });
   const clientDataJson = a?.string('clientDataJson', { required: true, max: 65_536, ...B64URL });
   const authenticatorData = a?.string('authenticatorData', { required: true, max: 65_536, ...B64URL });

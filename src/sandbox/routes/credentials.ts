@@ -28,18 +28,18 @@
  */
 import { json, noContent, type RequestContext, type SandboxState } from '../context.js';
 import { assertContactFree } from '../domain/contacts.js';
-import { checkOidcRegistration, parseOidcToken, spendOidcToken } from '../domain/oidc.js';
+import { boundAudience, checkOidcRegistration, parseOidcToken, spendOidcToken } from '../domain/oidc.js';
 import { issueOtp } from '../domain/otp.js';
 import { canonicalSessionBody, sha256Hex, verifyPasskeyRegistration, type RegisteredPasskey } from '../domain/passkeys.js';
 import { takeChallengeSlot } from '../domain/rate-limit.js';
 import { assertFreshClientKey, revokeSessionsOf } from '../domain/sessions.js';
 import { badRequest, invalidInput } from '../errors.js';
-import { requireAuthMethod, requireCustomer, requireWallet } from '../lookups.js';
+import { requireAuthMethod, requireCustomer, requireProvisionedWallet, requireWallet } from '../lookups.js';
 import type { Router } from '../router.js';
 import { CHALLENGE_TTL_MS, issueChallenge, verifyRetry } from '../signed-retry.js';
 import { CREDENTIAL_TYPES, newId, type AuthMethodRecord, type InternalAccountRecord } from '../store.js';
 import { BASE64URL_PATTERN, Fields, queryParam } from '../validate.js';
-import { authMethodView } from '../views.js';
+import { authMethodAnswer, authMethodView } from '../views.js';
 
 export const MAX_CREDENTIALS = 5;
 
@@ -75,7 +75,9 @@ function parseAdd(body: unknown): AddRequest {
     const clientDataJson = att?.string('clientDataJson', { required: true, max: 65_536, ...B64URL });
     const attestationObject = att?.string('attestationObject', { required: true, max: 262_144, ...B64URL });
     const transports = att?.stringArray('transports', { maxItems: 10, item: { max: 32 } });
-    att?.onlyKnown(['credentialId', 'clientDataJson', 'attestationObject', 'transports']);
+    // Decided here (issue 25): unknown fields inside the attestation (authenticatorAttachment,
+    // publicKeyAlgorithm, clientExtensionResults… that browsers send) are accepted and ignored;
+    // the top-level body stays closed (those fields are ours, not the browser's).
     f.done();
     return {
       type,
@@ -134,7 +136,7 @@ async function addCredential(ctx: RequestContext) {
   const state = ctx.state;
   const retry = verifyRetry(ctx);
   const req = parseAdd(ctx.body);
-  const account = requireWallet(state, req.accountId);
+  const account = requireProvisionedWallet(state, req.accountId);
   if (retry === null) {
     let passkey: RegisteredPasskey | undefined;
     if (req.type === 'PASSKEY') {
@@ -165,7 +167,7 @@ async function addCredential(ctx: RequestContext) {
   if (req.type === 'OAUTH') {
     const claims = parseOidcToken(req.oidcToken);
     spendOidcToken(state, claims);
-    method.oauth = { iss: claims.iss, sub: claims.sub, aud: state.config.clientId };
+    method.oauth = { iss: claims.iss, sub: claims.sub, aud: boundAudience(state, claims) ?? '' };
   }
   if (passkey !== undefined) {
     method.credentialId = passkey.credentialId;
@@ -175,7 +177,7 @@ async function addCredential(ctx: RequestContext) {
     state.store.authMethods.set(method.id, method);
     takeChallengeSlot(state, method.id);
     const bundle = await issueOtp(state, method, account.organizationId);
-    return json(201, { ...authMethodView(method), otpEncryptionTargetBundle: bundle });
+    return json(201, authMethodAnswer('AuthMethodResponse', method, { otpEncryptionTargetBundle: bundle }));
   }
   state.store.authMethods.set(method.id, method);
   return json(201, authMethodView(method));
@@ -243,12 +245,12 @@ async function challengeCredential(ctx: RequestContext) {
     );
     const expiresAt = now + CHALLENGE_TTL_MS;
     state.store.passkeyChallenges.set(requestId, { requestId, authMethodId: method.id, accountId: account.id, clientPublicKey, challenge, expiresAt, used: false });
-    return json(200, { ...authMethodView(method), credentialId: method.credentialId, challenge, requestId, expiresAt: new Date(expiresAt).toISOString() });
+    return json(200, authMethodAnswer('PasskeyAuthChallenge', method, { credentialId: method.credentialId, challenge, requestId, expiresAt: new Date(expiresAt).toISOString() }));
   }
   f.done();
   takeChallengeSlot(state, method.id);
   const bundle = await issueOtp(state, method, account.organizationId);
-  return json(200, { ...authMethodView(method), otpEncryptionTargetBundle: bundle });
+  return json(200, authMethodAnswer('OtpChallenge', method, { otpEncryptionTargetBundle: bundle }));
 }
 
 export function registerCredentialRoutes(router: Router): void {

@@ -19,7 +19,7 @@
  */
 import { json, type RequestContext, type SandboxState } from '../context.js';
 import { knownCurrencies } from '../currencies.js';
-import { createCustomerAccounts, removeCustomerAccounts } from '../domain/accounts.js';
+import { createCustomerAccounts, provisionWallet, removeCustomerAccounts } from '../domain/accounts.js';
 import { assertContactFree, CONTACT, sameContact, tiedCredentials, type Contact } from '../domain/contacts.js';
 import { conflict, invalidInput } from '../errors.js';
 import { paginate } from '../list.js';
@@ -156,7 +156,11 @@ function updateCustomer(ctx: RequestContext) {
   const tied = contact === undefined ? [] : tiedCredentials(state, customer.id, contact);
   if (retry === null) {
     if (contact === undefined || tied.length === 0) {
+      // An email set on a customer whose wallet has no credential provisions it (domain/accounts.ts).
+      const unprovisioned = contact === 'email' ? state.store.accountsOfCustomer(customer.id).filter((a) => a.type === 'EMBEDDED_WALLET' && state.store.authMethodsOf(a.id).length === 0) : [];
+      if (unprovisioned.length > 0) assertContactFree(state, customer.id, 'email', update.email as string);
       applyUpdate(state, customer, update, [], contact);
+      for (const wallet of unprovisioned) provisionWallet(state, wallet, update.email as string);
       return json(200, customerView(customer));
     }
     assertContactFree(state, customer.id, contact, update[contact] as string);

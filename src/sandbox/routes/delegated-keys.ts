@@ -24,6 +24,7 @@
  *   not revocation); a `PENDING` key can be revoked too, and revoking a revoked key answers the
  *   same `200` (idempotent).
  */
+import { present } from '../present.js';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { json, type RequestContext, type SandboxState } from '../context.js';
 import { base64urlToBytes, bytesToHex } from '../crypto/encoding.js';
@@ -31,7 +32,7 @@ import { compressPoint } from '../crypto/p256.js';
 import { requireCard } from '../domain/cards.js';
 import { conflict, invalidField, invalidInput, notFound, type FieldError } from '../errors.js';
 import { paginate } from '../list.js';
-import { requireWallet } from '../lookups.js';
+import { requireProvisionedWallet } from '../lookups.js';
 import type { Router } from '../router.js';
 import { issueChallenge, verifyRetry } from '../signed-retry.js';
 import { newId, type SignerRule, type Store } from '../store.js';
@@ -61,7 +62,7 @@ function delegatedKeys(store: Store): Map<string, DelegatedKeyRecord> {
 }
 
 export function delegatedKeyView(k: DelegatedKeyRecord): Record<string, unknown> {
-  return {
+  return present('DelegatedKey', {
     id: k.id,
     cardId: k.cardId,
     fundingSourceId: k.fundingSourceId,
@@ -71,7 +72,7 @@ export function delegatedKeyView(k: DelegatedKeyRecord): Record<string, unknown>
     status: k.status,
     createdAt: new Date(k.createdAt).toISOString(),
     updatedAt: new Date(k.updatedAt).toISOString(),
-  };
+  });
 }
 
 function newKeyPair(): { publicKey: string; privateKey: KeyObject } {
@@ -114,7 +115,7 @@ function createDelegatedKey(ctx: RequestContext) {
   const { state } = ctx;
   const retry = verifyRetry(ctx);
   const req = parseCreate(ctx.body);
-  const wallet = requireWallet(state, req.internalAccountId, 'internalAccountId');
+  const wallet = requireProvisionedWallet(state, req.internalAccountId, 'internalAccountId');
   const card = requireCard(state, req.cardId);
   if (card.fundingSource !== wallet.id) throw invalidField('internalAccountId', 'CONFLICT', "must be the card's funding source");
   const signer: SignerRule = { kind: 'session', accountIds: [wallet.id] };

@@ -12,6 +12,7 @@ import { registerOauthProviderRoutes } from './oauth-provider.js';
 import { registerSandboxToolRoutes } from './sandbox-tools.js';
 import { registerSessionRoutes } from './sessions.js';
 import { registerCardRoutes } from './cards.js';
+import { registerCardChangeRoutes } from './card-changes.js';
 import { registerDelegatedKeyRoutes } from './delegated-keys.js';
 import { registerQuoteRoutes } from './quotes.js';
 import { registerTransactionRoutes } from './transactions.js';
@@ -28,5 +29,6 @@ export function registerRoutes(router: Router): void {
   registerQuoteRoutes(router);
   registerTransactionRoutes(router);
   registerCardRoutes(router);
+  registerCardChangeRoutes(router);
   registerDelegatedKeyRoutes(router);
 }

@@ -4,7 +4,9 @@
  * - `GET /internal-account?customerId=&currency=&type=`: list shape of spec §2.1 (filters combine;
  *   an unknown `customerId` → `404 CUSTOMER_NOT_FOUND`; oldest first, paginated).
  * - `PATCH /internal-accounts/{id}` with `{ privateEnabled?: boolean, nickname?: string }` (at least
- *   one; other fields → `400 INVALID_INPUT`). On an `EMBEDDED_WALLET` it is a signed retry (a
+ *   one; other fields → `400 INVALID_INPUT`). `privateEnabled` is the wire reference's (§8.1);
+ *   `nickname` is a sandbox extension kept for old callers (neither document defines it, so the
+ *   library no longer sends it): accepted in every profile, echoed only in the `sandbox` one. On an `EMBEDDED_WALLET` it is a signed retry (a
  *   session of that wallet) → `200 InternalAccount`; other accounts answer `200` at once.
  * - `POST /internal-accounts/{id}/export` `{ clientPublicKey: <uncompressed> }` (a compressed key →
  *   `400 INVALID_INPUT`; so is a key that backed a session or received an export before: "always a
@@ -20,7 +22,7 @@ import { jsonBytes } from '../enclave.js';
 import { assertFreshKey } from '../domain/sessions.js';
 import { invalidInput } from '../errors.js';
 import { paginate } from '../list.js';
-import { requireAccount, requireCustomer, requireWallet } from '../lookups.js';
+import { requireAccount, requireCustomer, requireProvisionedWallet } from '../lookups.js';
 import type { Router } from '../router.js';
 import { issueChallenge, verifyRetry } from '../signed-retry.js';
 import type { InternalAccountRecord } from '../store.js';
@@ -67,6 +69,7 @@ function applyPatch(ctx: RequestContext, account: InternalAccountRecord, patch: 
 function updateAccount(ctx: RequestContext) {
   const account = requireAccount(ctx.state, ctx.param('id'));
   if (account.type !== 'EMBEDDED_WALLET' || account.organizationId === undefined) return applyPatch(ctx, account, parsePatch(ctx.body));
+  requireProvisionedWallet(ctx.state, account.id, 'id');
   const retry = verifyRetry(ctx);
   const patch = parsePatch(ctx.body);
   if (retry === null) {
@@ -81,7 +84,7 @@ function updateAccount(ctx: RequestContext) {
 }
 
 async function exportWallet(ctx: RequestContext) {
-  const wallet = requireWallet(ctx.state, ctx.param('id'), 'id');
+  const wallet = requireProvisionedWallet(ctx.state, ctx.param('id'), 'id');
   const retry = verifyRetry(ctx);
   const f = Fields.of(ctx.body);
   f.onlyKnown(['clientPublicKey']);

@@ -7,7 +7,8 @@
  *   `details.errors[]`; unknown fields are refused too (`UNKNOWN_FIELD`, decided here so that a
  *   misspelt `immediatelyExecute` cannot pass silently). Only `ACCOUNT` sources and destinations
  *   exist in the sandbox. Unknown account → `404 ACCOUNT_NOT_FOUND`; source = destination →
- *   `400 SELF_PAYMENT`; different currencies → `400 QUOTE_RATE_UNAVAILABLE`.
+ *   `400 SELF_PAYMENT`; different currencies: fixed sandbox rates between one customer's own accounts
+ *   (rates.ts), else `400 QUOTE_RATE_UNAVAILABLE`.
  * - An `EMBEDDED_WALLET` source gives `paymentInstructions: [{accountOrWalletInfo:{accountType:
  *   "EMBEDDED_WALLET", payloadToSign}, instructionsNotes}]`; `immediatelyExecute: true` is refused for
  *   it with `400 INVALID_INPUT` (field `immediatelyExecute`, constraint `CONFLICT`): the spec allows
@@ -29,12 +30,14 @@
  * another quote → `409 CONFLICT`. A failed attempt records nothing, so a corrected retry with the
  * same key proceeds.
  */
+import { present } from '../present.js';
 import { json, type RequestContext } from '../context.js';
 import { currencyView } from '../currencies.js';
+import { price } from '../rates.js';
 import { executeTransfer, quotes, QUOTE_TTL_MS, settleTransfers, type LockedSide, type QuoteRecord } from '../domain/transfers.js';
 import { badRequest, conflict, invalidInput, notFound } from '../errors.js';
 import { idempotencyKey } from '../idempotency.js';
-import { requireAccount } from '../lookups.js';
+import { requireAccount, requireProvisionedWallet } from '../lookups.js';
 import type { Router } from '../router.js';
 import { bodyDigest, requireStamp } from '../signed-retry.js';
 import { newId, type Store } from '../store.js';
@@ -54,7 +57,7 @@ function executions(store: Store): Map<string, ExecutionRecord> {
 }
 
 export function quoteView(q: QuoteRecord): Record<string, unknown> {
-  return {
+  return present('Quote', {
     id: q.id,
     status: q.status,
     createdAt: new Date(q.createdAt).toISOString(),
@@ -65,7 +68,7 @@ export function quoteView(q: QuoteRecord): Record<string, unknown> {
     receivingCurrency: currencyView(q.receivingCurrency),
     totalSendingAmount: q.totalSendingAmount,
     totalReceivingAmount: q.totalReceivingAmount,
-    exchangeRate: 1,
+    exchangeRate: q.exchangeRate,
     feesIncluded: 0,
     platformFeesIncluded: 0,
     lockedCurrencySide: q.lockedCurrencySide,
@@ -82,7 +85,7 @@ export function quoteView(q: QuoteRecord): Record<string, unknown> {
           ],
         }
       : {}),
-  };
+  });
 }
 
 interface QuoteRequest {
@@ -130,9 +133,15 @@ function createQuote(ctx: RequestContext) {
   const source = requireAccount(state, req.sourceAccountId);
   const destination = requireAccount(state, req.destinationAccountId);
   if (source.id === destination.id) throw badRequest('SELF_PAYMENT', 'The source and destination accounts are the same');
-  if (source.currency !== destination.currency) {
-    throw badRequest('QUOTE_RATE_UNAVAILABLE', `The sandbox has no exchange rate from ${source.currency} to ${destination.currency}: quote between accounts of one currency`);
+  // Cross-currency: fixed sandbox rates between one customer's own accounts (rates.ts).
+  const priced =
+    source.currency === destination.currency || source.customerId === destination.customerId
+      ? price(currencyView(source.currency), currencyView(destination.currency), req.lockedCurrencySide, req.lockedCurrencyAmount)
+      : undefined;
+  if (priced === undefined || priced.totalSendingAmount <= 0 || priced.totalReceivingAmount <= 0) {
+    throw badRequest('QUOTE_RATE_UNAVAILABLE', `The sandbox has no exchange rate from ${source.currency} to ${destination.currency} for these accounts (fixed rates apply between one customer's own accounts)`);
   }
+  if (source.type === 'EMBEDDED_WALLET') requireProvisionedWallet(state, source.id, 'source.accountId');
   if (source.type === 'EMBEDDED_WALLET' && req.immediatelyExecute) {
     throw invalidInput('immediatelyExecute is not allowed for an embedded-wallet source: execute the quote with a wallet signature', [
       { field: 'immediatelyExecute', constraint: 'CONFLICT', message: 'must be false for an EMBEDDED_WALLET source' },
@@ -146,8 +155,9 @@ function createQuote(ctx: RequestContext) {
     destinationAccountId: destination.id,
     sendingCurrency: source.currency,
     receivingCurrency: destination.currency,
-    totalSendingAmount: req.lockedCurrencyAmount,
-    totalReceivingAmount: req.lockedCurrencyAmount,
+    totalSendingAmount: priced.totalSendingAmount,
+    totalReceivingAmount: priced.totalReceivingAmount,
+    exchangeRate: priced.exchangeRate,
     lockedCurrencySide: req.lockedCurrencySide,
     lockedCurrencyAmount: req.lockedCurrencyAmount,
     ...(req.description !== undefined ? { description: req.description } : {}),

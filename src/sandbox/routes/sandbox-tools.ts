@@ -11,8 +11,14 @@
  *   `transactionId` of that transaction.
  * - `POST /sandbox/customers/{id}/kyc { kycStatus }` (`APPROVED` | `PENDING` | `REJECTED`) →
  *   `200 Customer`: lets tests exercise KYC rules (customers start `APPROVED`).
+ * - `POST /sandbox/faults { kind, path, method?, signed?, times?, status?, retryAfterSeconds?, ms? }`
+ *   → `201` the armed fault (faults.ts; a bad spec → `400 INVALID_INPUT` naming the field);
+ *   `GET /sandbox/faults` → `200 { data }` (armed, with uses left); `DELETE /sandbox/faults` → `204`.
  */
-import { json, type RequestContext } from '../context.js';
+import { json, noContent, type RequestContext } from '../context.js';
+import { isWalletError } from '../../errors.js';
+import { invalidField } from '../errors.js';
+import { checkFault } from '../faults.js';
 import { fundAccount } from '../domain/accounts.js';
 import { BUNDLE_VERSION } from '../enclave.js';
 import { requireAccount, requireCustomer } from '../lookups.js';
@@ -65,7 +71,26 @@ function setKyc(ctx: RequestContext) {
   return json(200, customerView(customer));
 }
 
+function armFault(ctx: RequestContext) {
+  try {
+    return json(201, ctx.state.faults.add(checkFault(ctx.body, 'body')));
+  } catch (e) {
+    if (isWalletError(e, 'INVALID_ARGUMENT')) {
+      const named = e.message.split(' must be ')[0] ?? 'body';
+      const field = named.replace(/^body\.?/, '') || 'body';
+      throw invalidField(field, 'FORMAT', e.message);
+    }
+    throw e;
+  }
+}
+
 export function registerSandboxToolRoutes(router: Router): void {
+  router.post('/sandbox/faults', armFault);
+  router.get('/sandbox/faults', (ctx) => json(200, { data: ctx.state.faults.list() }));
+  router.delete('/sandbox/faults', (ctx) => {
+    ctx.state.faults.clear();
+    return noContent();
+  });
   router.post('/sandbox/clock/advance', advance);
   router.get('/sandbox/clock', (ctx) => json(200, { now: ctx.state.clock.iso() }));
   router.get('/sandbox/enclave', enclave);

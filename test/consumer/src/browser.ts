@@ -22,13 +22,13 @@ export async function app(accountId: string, code: string): Promise<InternalAcco
 // InternalAccountPatch is closed: a misspelt field does not compile.
 // @ts-expect-error privateEnable is not a field of InternalAccountPatch
 export const typo: InternalAccountPatch = { privateEnable: true };
-export const patch: InternalAccountPatch = { privateEnabled: false, nickname: 'Savings' };
+export const patch: InternalAccountPatch = { privateEnabled: false };
 
 // InternalAccount has no index signature: an unknown field is an error, a known one is typed.
-export function name(account: InternalAccount): string | undefined {
-  // @ts-expect-error nickName is not a field of InternalAccount
-  void account.nickName;
-  return account.nickname;
+export function isPrivate(account: InternalAccount): boolean | undefined {
+  // @ts-expect-error nickname is not a field of InternalAccount (neither the spec nor the wire reference defines it)
+  void account.nickname;
+  return account.privateEnabled;
 }
 
 // Our own codes are a closed union; describeWalletError reads their meaning.

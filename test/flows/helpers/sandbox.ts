@@ -83,10 +83,23 @@ export async function startTestSandbox(): Promise<{ sandbox: RunningSandbox; adm
 
 /**
  * `value` where the sandbox profile explains an error (`details.cause`, `attemptsLeft`, …);
- * `undefined` in the service profile, which sends no such details (as the service does not).
+ * `undefined` in the service and spec-minimal profiles, which send no such details (as the service does not).
  */
 export function explained<T>(sandbox: RunningSandbox, value: T): T | undefined {
-  return sandbox.profile === 'service' ? undefined : value;
+  return sandbox.profile === 'sandbox' ? value : undefined;
+}
+
+/**
+ * `value` where the answer carries a field the contract leaves optional (src/sandbox/contract.ts):
+ * `undefined` in the spec-minimal profile, which omits every such field.
+ */
+export function optional<T>(sandbox: RunningSandbox, value: T): T | undefined {
+  return sandbox.profile === 'spec-minimal' ? undefined : value;
+}
+
+/** The id pattern of an embedded-wallet record of `type` in this sandbox's profile (opaque ids in spec-minimal). */
+export function idPattern(sandbox: RunningSandbox, type: string): RegExp {
+  return sandbox.profile === 'spec-minimal' ? new RegExp(`^${type.toLowerCase()}_[0-9a-f]{32}$`) : new RegExp(`^${type}:`);
 }
 
 /** The sandbox of one test file and its admin client, readable once `beforeAll` has run. */

@@ -1,0 +1,166 @@
+/**
+ * Faults on demand: the next N answers of a route made PROCESSING, a 5xx, a 429 with Retry-After,
+ * slow, or a dropped connection — so a client's resend, backoff and timeout paths can be tested
+ * (the service may answer all of these; the sandbox otherwise never does).
+ *
+ * A fault is armed with `startSandbox({ faults })`, `sandbox.faults.add()` or `POST /sandbox/faults`
+ * and matches a request by method and path (relative to `{base_url}`, `:name` or `*` for one
+ * segment, a final `**` for the rest) and, optionally, whether the request carries a wallet
+ * signature (`signed: true` matches only signed retries). Each matching request uses up one of its
+ * `times` (default 1); the first armed fault that matches wins. Decisions, written here:
+ *
+ * - `processing`: `200 {"status":"PROCESSING"}` and the request is NOT handled (nothing changes, a
+ *   signed retry's `Request-Id` is not used up): the client must resend it identically (wire §4).
+ * - `error`: `status` (default 500; 500–599) with the profile's error body, code `INTERNAL_ERROR`;
+ *   not handled.
+ * - `rate-limit`: `429 RATE_LIMITED` with `Retry-After: retryAfterSeconds` (default 1); not handled.
+ * - `delay`: the request is handled normally, its answer written `ms` later (a client timeout
+ *   shorter than `ms` sees no answer; the work is done all the same, as on a real slow service).
+ * - `drop`: the connection is destroyed without an answer; not handled.
+ *
+ * The state lives here, one queue per sandbox (SandboxState.faults); Node runs one request's
+ * matching at a time, so taking a fault is atomic. `/sandbox/*` routes never match (the tools
+ * that arm faults must keep working).
+ */
+import { invalidArgument } from '../errors.js';
+
+/** What a fault does to a matching request (see the module comment). */
+export type FaultKind = 'processing' | 'error' | 'rate-limit' | 'delay' | 'drop';
+
+/** What to do to the next `times` requests matching `method` and `path`. */
+export interface FaultSpec {
+  /** `processing` | `error` | `rate-limit` | `delay` | `drop` (see the module comment). */
+  kind: FaultKind;
+  /** Path relative to `{base_url}`: `/auth/credentials/:id/verify`, `/quotes/*` / `execute`, `/auth/**`. */
+  path: string;
+  /** HTTP method; default: any. */
+  method?: string;
+  /** `true`: only requests carrying `Service-Wallet-Signature`; `false`: only those without; default: both. */
+  signed?: boolean;
+  /** How many matching requests it affects; default 1. */
+  times?: number;
+  /** `error`: the status, 500–599 (default 500). */
+  status?: number;
+  /** `rate-limit`: the `Retry-After` seconds (default 1). */
+  retryAfterSeconds?: number;
+  /** `delay`: milliseconds before the answer is written (required, ≤ 120 000). */
+  ms?: number;
+}
+
+/** An armed fault: its spec with the uses left. */
+export interface ArmedFault extends Readonly<Required<Pick<FaultSpec, 'kind' | 'path' | 'times'>>> {
+  /** Its number in this sandbox (1, 2, …). */
+  readonly id: number;
+  /** The method it matches (upper case), or undefined for any. */
+  readonly method: string | undefined;
+  /** Whether it matches only signed (`true`) or unsigned (`false`) requests; undefined: both. */
+  readonly signed: boolean | undefined;
+  /** `error`: the status. */
+  readonly status: number | undefined;
+  /** `rate-limit`: the Retry-After seconds. */
+  readonly retryAfterSeconds: number | undefined;
+  /** `delay`: the milliseconds. */
+  readonly ms: number | undefined;
+  /** Uses left. */
+  readonly left: number;
+}
+
+const KINDS: readonly FaultKind[] = ['processing', 'error', 'rate-limit', 'delay', 'drop'];
+const MAX_DELAY_MS = 120_000;
+
+/** Checks a fault spec (from options, the API or the tools route); a bad one is `INVALID_ARGUMENT` naming the field. */
+export function checkFault(value: unknown, name = 'fault'): FaultSpec {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidArgument(name, 'an object { kind, path, … }');
+  const f = value as Record<string, unknown>;
+  const known = new Set(['kind', 'path', 'method', 'signed', 'times', 'status', 'retryAfterSeconds', 'ms']);
+  const unknown = Object.keys(f).find((k) => !known.has(k));
+  if (unknown !== undefined) throw invalidArgument(`${name}.${unknown}`, 'absent (unknown field)');
+  if (!KINDS.includes(f.kind as FaultKind)) throw invalidArgument(`${name}.kind`, `one of ${KINDS.join(', ')}`);
+  if (typeof f.path !== 'string' || !f.path.startsWith('/') || f.path.length > 512) throw invalidArgument(`${name}.path`, 'a path starting with / (relative to the base URL)');
+  if (f.method !== undefined && (typeof f.method !== 'string' || !/^[A-Za-z]{1,16}$/.test(f.method))) throw invalidArgument(`${name}.method`, 'an HTTP method');
+  if (f.signed !== undefined && typeof f.signed !== 'boolean') throw invalidArgument(`${name}.signed`, 'a boolean');
+  const int = (v: unknown, min: number, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+  if (f.times !== undefined && !int(f.times, 1, 1000)) throw invalidArgument(`${name}.times`, 'an integer from 1 to 1000');
+  if (f.status !== undefined && (f.kind !== 'error' || !int(f.status, 500, 599))) throw invalidArgument(`${name}.status`, 'only for kind error: an integer from 500 to 599');
+  if (f.retryAfterSeconds !== undefined && (f.kind !== 'rate-limit' || !int(f.retryAfterSeconds, 0, 3600))) {
+    throw invalidArgument(`${name}.retryAfterSeconds`, 'only for kind rate-limit: an integer from 0 to 3600');
+  }
+  if (f.kind === 'delay' ? !int(f.ms, 0, MAX_DELAY_MS) : f.ms !== undefined) throw invalidArgument(`${name}.ms`, `for kind delay (required there): an integer from 0 to ${MAX_DELAY_MS}`);
+  return f as unknown as FaultSpec;
+}
+
+function segmentsMatch(pattern: readonly string[], path: readonly string[]): boolean {
+  for (let i = 0; i < pattern.length; i += 1) {
+    const p = pattern[i] as string;
+    if (p === '**' && i === pattern.length - 1) return path.length >= i;
+    if (i >= path.length) return false;
+    if (p !== '*' && !p.startsWith(':') && p !== path[i]) return false;
+  }
+  return pattern.length === path.length;
+}
+
+const split = (path: string): string[] => path.split('/').filter((s) => s !== '');
+
+/** Arming faults on a running sandbox (`RunningSandbox.faults`). */
+export interface SandboxFaultControl {
+  /** Arms a fault (a bad spec is `INVALID_ARGUMENT`); returns it. */
+  add(spec: FaultSpec): ArmedFault;
+  /** The armed faults with uses left. */
+  list(): ArmedFault[];
+  /** Disarms every fault. */
+  clear(): void;
+}
+
+/** The armed faults of one sandbox. */
+export class Faults implements SandboxFaultControl {
+  private armed: { id: number; spec: FaultSpec; pattern: string[]; left: number }[] = [];
+  private nextId = 1;
+
+  /** Arms a fault (checked first); returns it. */
+  add(spec: FaultSpec): ArmedFault {
+    const checked = checkFault(spec);
+    const entry = { id: this.nextId++, spec: { ...checked }, pattern: split(checked.path), left: checked.times ?? 1 };
+    this.armed.push(entry);
+    return this.view(entry);
+  }
+
+  /** The armed faults with uses left. */
+  list(): ArmedFault[] {
+    return this.armed.map((e) => this.view(e));
+  }
+
+  /** Disarms every fault. */
+  clear(): void {
+    this.armed = [];
+  }
+
+  /** Takes one use of the first fault matching this request, or undefined. */
+  take(method: string, relativeSegments: readonly string[], signed: boolean): FaultSpec | undefined {
+    if (relativeSegments[0] === 'sandbox') return undefined;
+    const entry = this.armed.find(
+      (e) =>
+        (e.spec.method === undefined || e.spec.method.toUpperCase() === method) &&
+        (e.spec.signed === undefined || e.spec.signed === signed) &&
+        segmentsMatch(e.pattern, relativeSegments),
+    );
+    if (entry === undefined) return undefined;
+    entry.left -= 1;
+    if (entry.left === 0) this.armed = this.armed.filter((e) => e !== entry);
+    return entry.spec;
+  }
+
+  private view(e: { id: number; spec: FaultSpec; left: number }): ArmedFault {
+    return {
+      id: e.id,
+      kind: e.spec.kind,
+      path: e.spec.path,
+      times: e.spec.times ?? 1,
+      method: e.spec.method?.toUpperCase(),
+      signed: e.spec.signed,
+      status: e.spec.status,
+      retryAfterSeconds: e.spec.retryAfterSeconds,
+      ms: e.spec.ms,
+      left: e.left,
+    };
+  }
+}
