@@ -1,0 +1,125 @@
+'use client';
+/**
+ * Signatures waiting for the user, as state the app renders in its own confirmation UI.
+ *
+ * `createSignatureRequests()` makes the queue whose `onBeforeSign` the wallet is created with;
+ * `usePendingSignature()` shows its first entry. Invariants (test/react/signatures.browser.test.ts):
+ * 1. Every request is answered exactly once: approve → true, reject → false, its `signal` aborted
+ *    (the wallet stopped waiting) → it leaves the queue unanswered by the app.
+ * 2. Deny by default: a request that arrives while no `usePendingSignature()` is mounted, and every
+ *    request still queued when the last one unmounts, is refused (SIGNING_REFUSED for its call).
+ * 3. Automatic signatures (the wallet's own refresh and ending the session it replaced) never wait
+ *    for the user: `automatic` answers them, by default approving `refresh-session` and
+ *    `delete-session` only.
+ */
+import { useEffect, useSyncExternalStore } from 'react';
+import { WalletError } from '../errors.js';
+import type { OnBeforeSign, SignRequest } from '../transport/index.js';
+import { useWalletContext } from './context.js';
+
+/** A signature waiting for the user's answer. */
+export interface PendingSignature {
+  /** What it is for, e.g. `update-internal-account`, `execute-quote`. */
+  readonly purpose: string;
+  /** The payload about to be signed, parsed when it is JSON (else the text). Show what matters in it. */
+  readonly payload: unknown;
+  /** The request as the wallet gave it (exact `payloadToSign`, method, path, leg). */
+  readonly request: SignRequest;
+  /** Signs. */
+  approve(): void;
+  /** Refuses: the call fails with SIGNING_REFUSED. */
+  reject(): void;
+}
+
+/** The queue of signatures waiting for the user (see {@link createSignatureRequests}). */
+export interface SignatureRequests {
+  /** Pass this as `onBeforeSign` to `createWallet`. */
+  readonly onBeforeSign: OnBeforeSign;
+  /** Calls `listener` when the first pending signature changes; returns the remover. */
+  subscribe(listener: () => void): () => void;
+  /** The first pending signature, or null (the same object until it is answered). */
+  getSnapshot(): PendingSignature | null;
+  /** Counts a mounted prompt; returns its release (the last release refuses what is queued). */
+  attach(): () => void;
+}
+
+/** Options of {@link createSignatureRequests}. */
+export interface SignatureRequestsOptions {
+  /** The answer to a signature the wallet makes on its own; default: approve `refresh-session` and `delete-session`, refuse others. */
+  automatic?: (request: SignRequest) => boolean | Promise<boolean>;
+}
+
+const AUTOMATIC = new Set(['refresh-session', 'delete-session']);
+
+function decode(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The queue of signatures waiting for the user: give its `onBeforeSign` to `createWallet` and the
+ * queue to `<WalletProvider signatures>`; render {@link usePendingSignature}'s value.
+ */
+export function createSignatureRequests(options: SignatureRequestsOptions = {}): SignatureRequests {
+  const automatic = options.automatic ?? ((request: SignRequest) => AUTOMATIC.has(request.purpose));
+  let queue: PendingSignature[] = [];
+  let mounted = 0;
+  const listeners = new Set<() => void>();
+  const notify = (): void => listeners.forEach((l) => l());
+
+  function remove(entry: PendingSignature): boolean {
+    const before = queue.length;
+    queue = queue.filter((e) => e !== entry);
+    if (queue.length === before) return false;
+    notify();
+    return true;
+  }
+
+  return {
+    onBeforeSign(request) {
+      if (request.automatic) return automatic(request);
+      if (mounted === 0 || request.signal.aborted) return false;
+      return new Promise<boolean>((resolve) => {
+        const answer = (ok: boolean) => () => {
+          if (remove(entry)) resolve(ok);
+        };
+        const entry: PendingSignature = Object.freeze({ purpose: request.purpose, payload: decode(request.payloadToSign), request, approve: answer(true), reject: answer(false) });
+        request.signal.addEventListener('abort', answer(false), { once: true });
+        queue = [...queue, entry];
+        notify();
+      });
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    getSnapshot: () => queue[0] ?? null,
+    attach() {
+      mounted++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        if (--mounted === 0) for (const entry of queue) entry.reject();
+      };
+    },
+  };
+}
+
+const none = (): null => null;
+
+/**
+ * The first signature waiting for the user, or null: render your own confirmation from its
+ * `purpose` and `payload`, and call `approve()` or `reject()`. While one of these is mounted the
+ * wallet's signatures wait for it; when the last unmounts, what waits is refused. Needs
+ * `<WalletProvider signatures>`, else WALLET_PROVIDER_MISSING.
+ */
+export function usePendingSignature(): PendingSignature | null {
+  const { signatures } = useWalletContext('usePendingSignature');
+  if (!signatures) throw new WalletError('WALLET_PROVIDER_MISSING', 'usePendingSignature() needs <WalletProvider signatures={createSignatureRequests()}>');
+  useEffect(() => signatures.attach(), [signatures]);
+  return useSyncExternalStore(signatures.subscribe, signatures.getSnapshot, none);
+}
