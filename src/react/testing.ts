@@ -32,6 +32,8 @@ export interface TestWalletOptions {
   lifetimeMs?: number;
   /** Methods to replace (e.g. `updateAccount` resolving a fixture); the others that need a service reject. */
   overrides?: Partial<Wallet>;
+  /** How long each fake service call (login steps, refresh) takes, in ms; default 0. */
+  latencyMs?: number;
   /** Options of the signature queue (its automatic policy). */
   signatures?: SignatureRequestsOptions;
 }
@@ -107,6 +109,7 @@ export function createTestWallet(options: TestWalletOptions = {}): TestWallet {
     });
     return answer !== false;
   }
+  const latency = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, options.latencyMs ?? 0));
   const needsSession = (): Session => {
     if (!current) throw new WalletError('NOT_LOGGED_IN');
     return current;
@@ -135,25 +138,30 @@ export function createTestWallet(options: TestWalletOptions = {}): TestWallet {
     sessions: () => (current ? [current] : []),
     serverNow: () => Date.now(),
     async startOtpLogin({ accountId, type = 'EMAIL_OTP' }) {
+      await latency();
       let used = false;
       return {
         credentialId: 'AuthMethod:test',
         type,
         async verify(typed) {
+          await latency();
           if (used) throw new WalletError('OTP_EXPIRED');
           if (typed.trim() !== code) throw new WalletError('OTP_CODE_INVALID', 'wrong code', { status: 401 });
           used = true;
           return signIn({ accountId });
         },
         async resend() {
+          await latency();
           used = false;
         },
       };
     },
     async preparePasskeyLogin({ accountId }) {
+      await latency();
       return { credentialId: 'AuthMethod:test', expiresAt: new Date(Date.now() + 300_000).toISOString(), login: async () => signIn({ accountId }) };
     },
     async prepareOAuth({ accountId }) {
+      await latency();
       return { nonce: 'test-nonce', clientPublicKey: '02'.padEnd(66, '0'), complete: async () => signIn({ accountId }) };
     },
     async completeOAuth() {
