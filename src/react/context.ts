@@ -11,7 +11,9 @@ import type { SignatureRequests } from './signatures.js';
 
 /** What `<WalletProvider>` hands its hooks. */
 export interface WalletContextValue {
+  /** The wallet given to the provider. */
   readonly wallet: Wallet;
+  /** The signature queue given to the provider, if any. */
   readonly signatures: SignatureRequests | undefined;
   /** What a server render (and hydration) shows: `initializing`, with the hinted account. */
   readonly serverSnapshot: SessionSnapshot;

@@ -10,6 +10,6 @@ export { useWallet, type WalletContextValue } from './context.js';
 export { useSession } from './session.js';
 export { useOAuthLogin, useOtpLogin, usePasskeyLogin } from './login.js';
 export type { LoginState, LoginStep, OAuthLoginControls, OtpLoginControls, OtpLoginState, PasskeyLoginControls } from './login.js';
-export { createSignatureRequests, usePendingSignature } from './signatures.js';
+export { createSignatureRequests, defaultSignaturePolicy, usePendingSignature } from './signatures.js';
 export type { PendingSignature, SignatureRequests, SignatureRequestsOptions } from './signatures.js';
 export type { SessionOrigin, SessionSnapshot, SessionStatus, SignedOutReason } from '../session/store.js';

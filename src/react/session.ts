@@ -32,6 +32,7 @@ const whole = (s: SessionSnapshot): SessionSnapshot => s;
  * const status = useSession((s) => s.status);
  */
 export function useSession(): SessionSnapshot;
+/** The part of the session `selector` picks; re-renders only when it changes (by `isEqual`, default Object.is). */
 export function useSession<T>(selector: (snapshot: SessionSnapshot) => T, isEqual?: (a: T, b: T) => boolean): T;
 export function useSession<T>(selector?: (snapshot: SessionSnapshot) => T, isEqual: (a: T, b: T) => boolean = Object.is): T | SessionSnapshot {
   const { wallet, serverSnapshot } = useWalletContext('useSession');

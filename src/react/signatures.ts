@@ -8,9 +8,10 @@
  *    (the wallet stopped waiting) → it leaves the queue unanswered by the app.
  * 2. Deny by default: a request that arrives while no `usePendingSignature()` is mounted, and every
  *    request still queued when the last one unmounts, is refused (SIGNING_REFUSED for its call).
- * 3. Automatic signatures (the wallet's own refresh and ending the session it replaced) never wait
- *    for the user: `automatic` answers them, by default approving `refresh-session` and
- *    `delete-session` only.
+ * 3. `policy` answers what it decides (true/false) without the user; automatic signatures (the
+ *    wallet's own refresh and ending the session it replaced) never wait for the user: one the
+ *    policy leaves undecided is refused. The default policy approves automatic `refresh-session`
+ *    and `delete-session` and leaves every other request to the user.
  */
 import { useEffect, useSyncExternalStore } from 'react';
 import { WalletError } from '../errors.js';
@@ -45,11 +46,21 @@ export interface SignatureRequests {
 
 /** Options of {@link createSignatureRequests}. */
 export interface SignatureRequestsOptions {
-  /** The answer to a signature the wallet makes on its own; default: approve `refresh-session` and `delete-session`, refuse others. */
-  automatic?: (request: SignRequest) => boolean | Promise<boolean>;
+  /**
+   * Answers a request without the user (true: sign, false: refuse), or leaves it to the user
+   * (undefined; an automatic request left undecided is refused). Default: approve the automatic
+   * `refresh-session` and `delete-session`, leave the rest to the user. E.g. an app that does not
+   * ask before the signature a login makes with its new key: `(r) => r.purpose === 'otp-verify' || defaultSignaturePolicy(r)`.
+   */
+  policy?: (request: SignRequest) => boolean | undefined | Promise<boolean | undefined>;
 }
 
 const AUTOMATIC = new Set(['refresh-session', 'delete-session']);
+
+/** The default policy of {@link createSignatureRequests}: approves the automatic refresh and the end of the session it replaced. */
+export function defaultSignaturePolicy(request: SignRequest): boolean | undefined {
+  return request.automatic ? AUTOMATIC.has(request.purpose) : undefined;
+}
 
 function decode(text: string): unknown {
   try {
@@ -64,7 +75,7 @@ function decode(text: string): unknown {
  * queue to `<WalletProvider signatures>`; render {@link usePendingSignature}'s value.
  */
 export function createSignatureRequests(options: SignatureRequestsOptions = {}): SignatureRequests {
-  const automatic = options.automatic ?? ((request: SignRequest) => AUTOMATIC.has(request.purpose));
+  const policy = options.policy ?? defaultSignaturePolicy;
   let queue: PendingSignature[] = [];
   let mounted = 0;
   const listeners = new Set<() => void>();
@@ -79,9 +90,10 @@ export function createSignatureRequests(options: SignatureRequestsOptions = {}):
   }
 
   return {
-    onBeforeSign(request) {
-      if (request.automatic) return automatic(request);
-      if (mounted === 0 || request.signal.aborted) return false;
+    async onBeforeSign(request) {
+      const decided = await policy(request);
+      if (decided !== undefined) return decided === true;
+      if (request.automatic || mounted === 0 || request.signal.aborted) return false;
       return new Promise<boolean>((resolve) => {
         const answer = (ok: boolean) => () => {
           if (remove(entry)) resolve(ok);
