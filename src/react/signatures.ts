@@ -10,8 +10,9 @@
  *    request still queued when the last one unmounts, is refused (SIGNING_REFUSED for its call).
  * 3. `policy` answers what it decides (true/false) without the user; automatic signatures (the
  *    wallet's own refresh and ending the session it replaced) never wait for the user: one the
- *    policy leaves undecided is refused. The default policy approves automatic `refresh-session`
- *    and `delete-session` and leaves every other request to the user.
+ *    policy leaves undecided is refused. The default policy approves `delete-session` (ending a
+ *    session: logout, signing out other devices, the end of a refreshed-away session) and the
+ *    automatic `refresh-session`, and leaves every other request to the user.
  */
 import { useEffect, useSyncExternalStore } from 'react';
 import { WalletError } from '../errors.js';
@@ -48,18 +49,22 @@ export interface SignatureRequests {
 export interface SignatureRequestsOptions {
   /**
    * Answers a request without the user (true: sign, false: refuse), or leaves it to the user
-   * (undefined; an automatic request left undecided is refused). Default: approve the automatic
-   * `refresh-session` and `delete-session`, leave the rest to the user. E.g. an app that does not
+   * (undefined; an automatic request left undecided is refused). Default
+   * ({@link defaultSignaturePolicy}): approve `delete-session` and the automatic `refresh-session`,
+   * leave the rest to the user. E.g. an app that does not
    * ask before the signature a login makes with its new key: `(r) => r.purpose === 'otp-verify' || defaultSignaturePolicy(r)`.
    */
   policy?: (request: SignRequest) => boolean | undefined | Promise<boolean | undefined>;
 }
 
-const AUTOMATIC = new Set(['refresh-session', 'delete-session']);
-
-/** The default policy of {@link createSignatureRequests}: approves the automatic refresh and the end of the session it replaced. */
+/**
+ * The default policy of {@link createSignatureRequests}: approves ending a session (`delete-session`:
+ * logout, signing out other devices, the end of a refreshed-away session: it only ever takes access
+ * away) and the automatic refresh; leaves the rest to the user.
+ */
 export function defaultSignaturePolicy(request: SignRequest): boolean | undefined {
-  return request.automatic ? AUTOMATIC.has(request.purpose) : undefined;
+  if (request.purpose === 'delete-session') return true;
+  return request.automatic ? request.purpose === 'refresh-session' : undefined;
 }
 
 function decode(text: string): unknown {

@@ -1,0 +1,117 @@
+/**
+ * Journey: the Next.js App Router example (examples/next-app) built with `next build` and served by
+ * `next start`, against a sandbox of its own: sign up (the app provisions the customer), email-code
+ * login with useOtpLogin, a signed action confirmed in the app's own UI (usePendingSignature: sign,
+ * then cancel → SIGNING_REFUSED), a reload that restores the session, logout. Zero hydration
+ * warnings and zero console errors or warnings on the way.
+ *
+ * The example is built by `npm run example:next` (in `npm test` before the e2e run); when its build
+ * is missing, this spec builds it (dist/ first) before starting it.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { ConsoleMessage } from '@playwright/test';
+import { startSandbox, type RunningSandbox } from '../src/sandbox/index.js';
+import { expect, test } from '@playwright/test';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const app = `${repo}examples/next-app`;
+const next = `${repo}node_modules/next/dist/bin/next`;
+
+let sandbox: RunningSandbox;
+let server: ChildProcess;
+let url: string;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  if (!existsSync(`${app}/.next/BUILD_ID`)) {
+    const built = spawnSync('npm', ['run', 'example:next'], { cwd: repo, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    if (built.status !== 0) throw new Error('the Next.js example did not build (npm run example:next)');
+  }
+  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', log: false });
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, [next, 'start', app, '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+      SERVICE_BASE_URL: sandbox.url,
+      SERVICE_CLIENT_ID: 'sandbox-client',
+      SERVICE_CLIENT_SECRET: 'sandbox-secret',
+      ENCLAVE_PUBLIC_KEY_HEX: sandbox.enclavePublicKey,
+    },
+  });
+  let log = '';
+  server.stdout?.on('data', (d) => (log += String(d)));
+  server.stderr?.on('data', (d) => (log += String(d)));
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > until || server.exitCode !== null) throw new Error(`next start did not answer:\n${log}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+});
+
+test.afterAll(async () => {
+  server?.kill('SIGTERM');
+  await sandbox?.close();
+});
+
+test('next-app · sign up, email-code login, a signed action confirmed in the app’s UI, reload, logout: no hydration warning, no console error', async ({ page }) => {
+  const noisy: string[] = [];
+  page.on('console', (m: ConsoleMessage) => {
+    if (m.type() === 'error' || m.type() === 'warning' || /hydrat/i.test(m.text())) noisy.push(`${m.type()}: ${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => noisy.push(`pageerror: ${e.message}`));
+
+  await page.goto(url);
+  await page.getByLabel('Email').fill(`next-${Date.now()}@example.com`);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  const status = page.getByTestId('wallet-status');
+  await expect(status).toHaveText('Wallet: signed-out');
+  // The bootstrap endpoint answers the signed-in app user.
+  const boot = await page.evaluate(async () => (await fetch('/api/wallet-bootstrap')).json());
+  expect(boot).toMatchObject({ baseUrl: '/api/wallet', trustedKeys: [sandbox.enclavePublicKey] });
+
+  await page.getByTestId('send-code').click();
+  await page.getByTestId('code').fill('000000');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(status).toHaveText('Wallet: active');
+
+  await page.getByTestId('nickname').fill('Holidays');
+  await page.getByTestId('rename').click();
+  await expect(page.getByTestId('confirm')).toContainText('update-internal-account');
+  await page.getByTestId('approve').click();
+  await expect(page.getByTestId('result')).toHaveText('Renamed: Holidays');
+  await expect(page.getByTestId('confirm')).toHaveCount(0);
+
+  await page.getByTestId('rename').click();
+  await page.getByTestId('reject').click();
+  await expect(page.getByTestId('result')).toHaveText('Not renamed: SIGNING_REFUSED');
+
+  // A reload: the server renders `initializing` (it cannot know this browser's session), the
+  // browser hydrates that, then restores its session from IndexedDB.
+  await page.reload();
+  await expect(status).toHaveText('Wallet: active');
+
+  await page.getByTestId('logout').click();
+  await expect(status).toHaveText('Wallet: signed-out (logout)');
+  await page.waitForTimeout(300);
+  expect(noisy).toEqual([]);
+});
