@@ -24,6 +24,8 @@ declare global {
   const db: { users: { update(id: string, fields: { customerId: string; accountId: string }): Promise<void> } };
   function showLogin(): void;
   function showTopUp(): void;
+  /** The enclave key the React quickstart trusts (your bootstrap, or the sandbox's). */
+  const ENCLAVE_PUBLIC_KEY_HEX: string;
   /** From block 2 of the quickstart (the mount blocks use it). */
   const proxy: ProxyHandler;
   function bootstrap(request: Request): Promise<Response>;
@@ -31,9 +33,9 @@ declare global {
 export {};
 `;
 
-export function tsBlocks(markdown: string): string[] {
+export function tsBlocks(markdown: string, lang: 'ts' | 'tsx' = 'ts'): string[] {
   const blocks: string[] = [];
-  const fence = /^```ts[ \t]*\n([\s\S]*?)^```[ \t]*$/gm;
+  const fence = new RegExp(`^\`\`\`${lang}[ \\t]*\\n([\\s\\S]*?)^\`\`\`[ \\t]*$`, 'gm');
   for (let match = fence.exec(markdown); match !== null; match = fence.exec(markdown)) blocks.push(match[1] ?? '');
   return blocks;
 }
@@ -48,10 +50,13 @@ describe('README code blocks', () => {
     const files: string[] = ['your-app.d.ts'];
     writeFileSync(join(dir, 'your-app.d.ts'), YOUR_APP);
     for (const doc of DOCS) {
-      const blocks = tsBlocks(readFileSync(join(REPO, doc), 'utf8'));
+      const markdown = readFileSync(join(REPO, doc), 'utf8');
+      const blocks = tsBlocks(markdown);
       expect(blocks.length, doc).toBeGreaterThan(0);
-      blocks.forEach((block, i) => {
-        const name = `${doc.replace(/[/.]/g, '_')}_block${i + 1}.ts`;
+      // React blocks (```tsx) are checked the same way, as .tsx files.
+      const all = [...blocks.map((b) => [b, 'ts'] as const), ...tsBlocks(markdown, 'tsx').map((b) => [b, 'tsx'] as const)];
+      all.forEach(([block, ext], i) => {
+        const name = `${doc.replace(/[/.]/g, '_')}_block${i + 1}.${ext}`;
         // A block without import or export would be a script sharing globals with the others.
         const isModule = /^\s*(import|export)\s/m.test(block);
         writeFileSync(join(dir, name), `// ${doc}, block ${i + 1}\n${block}${isModule ? '' : '\nexport {};\n'}`);
@@ -73,12 +78,15 @@ describe('README code blocks', () => {
           noEmit: true,
           skipLibCheck: true,
           isolatedModules: true,
+          jsx: 'react-jsx',
           paths: {
             'embedded-wallet-signer': entry('src/index.ts'),
             'embedded-wallet-signer/legacy': entry('src/legacy.ts'),
             'embedded-wallet-signer/proxy': entry('src/proxy/index.ts'),
             'embedded-wallet-signer/sandbox': entry('src/sandbox/index.ts'),
             'embedded-wallet-signer/error-codes': entry('src/error-codes.ts'),
+            'embedded-wallet-signer/react': entry('src/react/index.ts'),
+            'embedded-wallet-signer/react/testing': entry('src/react/testing.ts'),
           },
         },
         files,
@@ -93,7 +101,8 @@ describe('README code blocks', () => {
     expect(result.code).toBe(0);
   }, 120_000);
 
-  it('the extractor finds fenced ts blocks only', () => {
-    expect(tsBlocks('a\n```ts\nconst x = 1;\n```\n```sh\nls\n```\n```ts\nlet y;\n```\n')).toEqual(['const x = 1;\n', 'let y;\n']);
+  it('the extractor finds fenced ts (or tsx) blocks only', () => {
+    expect(tsBlocks('a\n```ts\nconst x = 1;\n```\n```sh\nls\n```\n```ts\nlet y;\n```\n```tsx\n<a/>\n```\n')).toEqual(['const x = 1;\n', 'let y;\n']);
+    expect(tsBlocks('```ts\nlet y;\n```\n```tsx\n<a/>\n```\n', 'tsx')).toEqual(['<a/>\n']);
   });
 });
