@@ -158,11 +158,11 @@ export function createTestWallet(options: TestWalletOptions = {}): TestWallet {
     },
     async preparePasskeyLogin({ accountId }) {
       await latency();
-      return { credentialId: 'AuthMethod:test', expiresAt: new Date(Date.now() + 300_000).toISOString(), login: async () => signIn({ accountId }) };
+      return { credentialId: 'AuthMethod:test', expiresAt: new Date(Date.now() + 300_000).toISOString(), login: async () => (await latency(), signIn({ accountId })) };
     },
     async prepareOAuth({ accountId }) {
       await latency();
-      return { nonce: 'test-nonce', clientPublicKey: '02'.padEnd(66, '0'), complete: async () => signIn({ accountId }) };
+      return { nonce: 'test-nonce', clientPublicKey: '02'.padEnd(66, '0'), complete: async () => (await latency(), signIn({ accountId })) };
     },
     async completeOAuth() {
       return signIn();

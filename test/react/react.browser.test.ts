@@ -6,7 +6,7 @@ import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server.browser';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createIndexedDbBackend, createKeyStore, createWallet, type RequestLogEntry, type Wallet } from '../../src/index.js';
-import { WalletProvider, createSignatureRequests, useOtpLogin, usePendingSignature, useSession, type SessionSnapshot, type SignatureRequests } from '../../src/react/index.js';
+import { WalletProvider, createSignatureRequests, useOAuthLogin, useOtpLogin, usePasskeyLogin, usePendingSignature, useSession, type SessionSnapshot, type SignatureRequests } from '../../src/react/index.js';
 import { createTestWallet } from '../../src/react/testing.js';
 
 const url = inject('sandboxUrl');
@@ -314,6 +314,44 @@ describe('pending signatures', () => {
     await expect.poll(() => text(el, 'otp')).toBe('done:');
     await expect.poll(() => text(el, 'status')).toBe('active::this-tab:InternalAccount:9');
     expect(steps).toEqual(['idle', 'sending', 'awaiting-code', 'verifying', 'awaiting-code', 'verifying', 'done']);
+  });
+});
+
+describe('passkey and OAuth login hooks (test double)', () => {
+  it('usePasskeyLogin: idle → preparing → ready → verifying → done; useOAuthLogin: … ready (nonce) → verifying → done; a reset drops a late result', async () => {
+    const t = createTestWallet({ latencyMs: 20 });
+    const steps = { passkey: [] as string[], oauth: [] as string[] };
+    let passkey: ReturnType<typeof usePasskeyLogin> | undefined;
+    let oauth: ReturnType<typeof useOAuthLogin> | undefined;
+    function Logins(): ReactNode {
+      passkey = usePasskeyLogin();
+      oauth = useOAuthLogin();
+      if (steps.passkey.at(-1) !== passkey.step) steps.passkey.push(passkey.step);
+      if (steps.oauth.at(-1) !== oauth.step) steps.oauth.push(oauth.step);
+      return h('p', { 'data-id': 'logins' }, `${passkey.step}|${oauth.step}|${oauth.nonce ?? ''}`);
+    }
+    const { el } = mount(h(WalletProvider, { wallet: t.wallet }, h(Logins), h(Status)));
+    await expect.poll(() => text(el, 'status')).toBe('signed-out:none::');
+    await passkey!.prepare({ accountId: 'InternalAccount:p' });
+    await expect.poll(() => text(el, 'logins')).toBe('ready|idle|');
+    // A reset while the ceremony is under way: its late result does not move the hook.
+    const late = passkey!.login();
+    passkey!.reset();
+    await late;
+    await expect.poll(() => text(el, 'logins')).toBe('idle|idle|');
+    await passkey!.prepare({ accountId: 'InternalAccount:p' });
+    await passkey!.login();
+    await expect.poll(() => text(el, 'logins')).toBe('done|idle|');
+    // (React batches a step that lasts no render, e.g. `verifying` reset at once.)
+    expect(steps.passkey.slice(0, 3)).toEqual(['idle', 'preparing', 'ready']);
+    expect(steps.passkey.slice(3)).toContain('idle');
+    expect(steps.passkey.at(-1)).toBe('done');
+    await oauth!.prepare({ accountId: 'InternalAccount:o' });
+    await expect.poll(() => text(el, 'logins')).toBe('done|ready|test-nonce');
+    await oauth!.complete('id-token');
+    await expect.poll(() => text(el, 'logins')).toBe('done|done|test-nonce');
+    expect(steps.oauth).toEqual(['idle', 'preparing', 'ready', 'verifying', 'done']);
+    await expect.poll(() => text(el, 'status')).toBe('active::this-tab:InternalAccount:o');
   });
 });
 
