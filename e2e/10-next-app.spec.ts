@@ -12,7 +12,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { ConsoleMessage } from '@playwright/test';
+import type { ConsoleMessage, Page } from '@playwright/test';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/index.js';
 import { expect, test } from '@playwright/test';
 
@@ -113,5 +113,58 @@ test('next-app · sign up, email-code login, a signed action confirmed in the ap
   await page.getByTestId('logout').click();
   await expect(status).toHaveText('Wallet: signed-out (logout)');
   await page.waitForTimeout(300);
+  expect(noisy).toEqual([]);
+});
+
+/** Console errors and warnings (and anything about hydration) and page errors of `page`. */
+function watch(page: Page, into: string[]): void {
+  page.on('console', (m: ConsoleMessage) => {
+    if (m.type() === 'error' || m.type() === 'warning' || /hydrat/i.test(m.text())) into.push(`${m.type()}: ${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => into.push(`pageerror: ${e.message}`));
+}
+
+test('next-app · two tabs: a login shows in the other, near expiry exactly one refresh, a logout elsewhere shows other-tab', async ({ context }) => {
+  const noisy: string[] = [];
+  const a = await context.newPage();
+  watch(a, noisy);
+  await a.goto(url);
+  await a.getByLabel('Email').fill(`tabs-${Date.now()}@example.com`);
+  await a.getByRole('button', { name: 'Sign up' }).click();
+  await expect(a.getByTestId('wallet-status')).toHaveText('Wallet: signed-out');
+  const b = await context.newPage();
+  watch(b, noisy);
+  await b.goto(url);
+  await expect(b.getByTestId('wallet-status')).toHaveText('Wallet: signed-out');
+
+  await a.getByTestId('send-code').click();
+  await a.getByTestId('code').fill('000000');
+  await a.getByRole('button', { name: 'Log in' }).click();
+  await expect(a.getByTestId('wallet-status')).toHaveText('Wallet: active');
+  await expect(b.getByTestId('wallet-status')).toHaveText('Wallet: active');
+  const before = await a.getByTestId('session-expiry').textContent();
+  await expect(b.getByTestId('session-expiry')).toHaveText(before ?? '');
+
+  // Near expiry: both tabs learn the service's time from a read, both want to refresh; one does.
+  const refreshes: string[] = [];
+  for (const [name, page] of [['a', a], ['b', b]] as const) {
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/api\/wallet\/auth\/sessions\/[^/]+\/refresh$/.test(new URL(r.url()).pathname) && r.headers()['service-wallet-signature'] === undefined) refreshes.push(name);
+    });
+  }
+  sandbox.advanceClock(10 * 60 + 5);
+  await a.getByTestId('reload-sessions').click();
+  await b.getByTestId('reload-sessions').click();
+  await expect(a.getByTestId('session-expiry')).not.toHaveText(before ?? '', { timeout: 15_000 });
+  const after = await a.getByTestId('session-expiry').textContent();
+  await expect(b.getByTestId('session-expiry')).toHaveText(after ?? '');
+  await expect(a.getByTestId('wallet-status')).toHaveText('Wallet: active');
+  await expect(b.getByTestId('wallet-status')).toHaveText('Wallet: active');
+  expect(refreshes).toHaveLength(1);
+
+  await b.getByTestId('logout').click();
+  await expect(b.getByTestId('wallet-status')).toHaveText('Wallet: signed-out (logout)');
+  await expect(a.getByTestId('wallet-status')).toHaveText('Wallet: signed-out (other-tab)');
+  await a.waitForTimeout(300);
   expect(noisy).toEqual([]);
 });

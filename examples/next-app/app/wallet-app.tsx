@@ -14,7 +14,8 @@ import {
   useWallet,
   type SignatureRequests,
 } from 'embedded-wallet-signer/react';
-import { useState } from 'react';
+import type { AuthSession } from 'embedded-wallet-signer';
+import { useCallback, useEffect, useState } from 'react';
 
 function makeWallet(boot: WalletBootstrap): { wallet: Wallet; signatures: SignatureRequests } {
   // The login's own signature (made with the new session key over the code check) is not shown to
@@ -41,11 +42,33 @@ export function WalletApp({ boot, email }: { boot: WalletBootstrap; email: strin
 function SessionStatus() {
   const status = useSession((s) => s.status);
   const reason = useSession((s) => s.reason);
+  const expiresAt = useSession((s) => s.expiresAt);
   return (
-    <p data-testid="wallet-status">
-      Wallet: {status}
-      {reason && reason !== 'none' ? ` (${reason})` : ''}
-    </p>
+    <>
+      <p data-testid="wallet-status">
+        Wallet: {status}
+        {reason && reason !== 'none' ? ` (${reason})` : ''}
+      </p>
+      {expiresAt !== null && <p data-testid="session-expiry">Session expires at {new Date(expiresAt).toISOString()} (service clock)</p>}
+    </>
+  );
+}
+
+/** This account's sessions on the service (this browser's and other devices'): a plain read. */
+function Devices({ accountId }: { accountId: string }) {
+  const wallet = useWallet();
+  const [sessions, setSessions] = useState<AuthSession[] | null>(null);
+  const load = useCallback(() => {
+    wallet.listSessions(accountId).then(setSessions, () => setSessions(null));
+  }, [wallet, accountId]);
+  useEffect(load, [load]);
+  return (
+    <div>
+      <p data-testid="devices">{sessions === null ? 'Sessions: …' : `Sessions on the service: ${sessions.length}`}</p>
+      <button data-testid="reload-sessions" onClick={load}>
+        Reload sessions
+      </button>
+    </div>
   );
 }
 
@@ -109,6 +132,7 @@ function Account({ accountId }: { accountId: string }) {
         Rename account (signed)
       </button>
       {result && <p data-testid="result">{result}</p>}
+      <Devices accountId={accountId} />
       <button data-testid="logout" onClick={() => void wallet.logout()}>
         Log out of the wallet
       </button>
