@@ -8,69 +8,22 @@
  * The example is built by `npm run example:next` (in `npm test` before the e2e run); when its build
  * is missing, this spec builds it (dist/ first) before starting it.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { ConsoleMessage, Page } from '@playwright/test';
-import { startSandbox, type RunningSandbox } from '../src/sandbox/index.js';
 import { expect, test } from '@playwright/test';
+import { startNextApp, type NextApp } from './next-app-server.js';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
-const app = `${repo}examples/next-app`;
-const next = `${repo}node_modules/next/dist/bin/next`;
-
-let sandbox: RunningSandbox;
-let server: ChildProcess;
+let app: NextApp;
 let url: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+let sandbox: NextApp['sandbox'];
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  if (!existsSync(`${app}/.next/BUILD_ID`)) {
-    const built = spawnSync('npm', ['run', 'example:next'], { cwd: repo, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-    if (built.status !== 0) throw new Error('the Next.js example did not build (npm run example:next)');
-  }
-  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', log: false });
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [next, 'start', app, '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: repo,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      NEXT_TELEMETRY_DISABLED: '1',
-      SERVICE_BASE_URL: sandbox.url,
-      SERVICE_CLIENT_ID: 'sandbox-client',
-      SERVICE_CLIENT_SECRET: 'sandbox-secret',
-      ENCLAVE_PUBLIC_KEY_HEX: sandbox.enclavePublicKey,
-    },
-  });
-  let log = '';
-  server.stdout?.on('data', (d) => (log += String(d)));
-  server.stderr?.on('data', (d) => (log += String(d)));
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (Date.now() > until || server.exitCode !== null) throw new Error(`next start did not answer:\n${log}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  app = await startNextApp();
+  ({ url, sandbox } = app);
 });
 
 test.afterAll(async () => {
-  server?.kill('SIGTERM');
-  await sandbox?.close();
+  await app?.stop();
 });
 
 test('next-app · sign up, email-code login, a signed action confirmed in the app’s UI, reload, logout: no hydration warning, no console error', async ({ page }) => {

@@ -78,7 +78,7 @@ export interface OtpLoginState extends LoginState {
 export interface OtpLoginControls extends OtpLoginState {
   /** Sends the code (email by default): → sending → awaiting-code. */
   start(args: { accountId: string; type?: OtpType }): Promise<void>;
-  /** Checks the code: → verifying → done (or back to awaiting-code on a wrong code). */
+  /** Checks the code: → verifying → done (or back to awaiting-code on a wrong code); resolves to the session, or undefined when it failed (`error`). */
   verify(code: string): Promise<Session | undefined>;
   /** Sends a new code (refused with RATE_LIMITED before `resendAt`). */
   resend(): Promise<void>;
@@ -133,7 +133,7 @@ export function useOtpLogin(options: { resendAfterMs?: number } = {}): OtpLoginC
 export interface PasskeyLoginControls extends LoginState {
   /** Fetches the challenge (do it before the click): → preparing → ready. */
   prepare(args: { accountId: string; credentialId?: string }): Promise<void>;
-  /** Runs the ceremony; call it from the user's click: → verifying → done. */
+  /** Runs the ceremony; call it from the user's click: → verifying → done; resolves to the session, or undefined when it failed (`error`). */
   login(): Promise<Session | undefined>;
   /** Back to idle. */
   reset(): void;
@@ -162,7 +162,7 @@ export interface OAuthLoginControls extends LoginState {
   readonly nonce: string | null;
   /** Makes the session key and its nonce: → preparing → ready. */
   prepare(args: { accountId: string }): Promise<string | undefined>;
-  /** Finishes with the IdP's ID token (same page, or after a redirect): → verifying → done. */
+  /** Finishes with the IdP's ID token (same page, or after a redirect): → verifying → done; resolves to the session, or undefined when it failed (`error`). */
   complete(oidcToken: string, credentialId?: string): Promise<Session | undefined>;
   /** Back to idle. */
   reset(): void;

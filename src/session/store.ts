@@ -130,6 +130,8 @@ export function createSessionStore(source: SessionStoreSource): SessionStoreCont
   let snapshot = INITIAL;
   let loaded = false;
   const refreshing = new Set<string>();
+  // Ids of sessions that entered their refresh window (kept: the manager tells it once per session,
+  // and a session can become current again; one id per refresh).
   const expiring = new Set<string>();
   const origins = new Map<string, SessionOrigin>();
   const ended = new Map<string, SignedOutReason>();

@@ -15,9 +15,11 @@ export function SignUp() {
   return (
     <form onSubmit={submit} data-testid="signup">
       <label>
-        Email <input name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+        Email <input data-testid="email" name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
       </label>
-      <button type="submit">Sign up</button>
+      <button data-testid="signup-submit" type="submit">
+        Sign up
+      </button>
       {error && <p role="alert">{error}</p>}
     </form>
   );

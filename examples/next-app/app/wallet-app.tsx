@@ -102,7 +102,7 @@ function EmailLogin({ accountId }: { accountId: string }) {
       <label>
         Code <input data-testid="code" value={code} onChange={(e) => setCode(e.target.value)} inputMode="numeric" autoComplete="one-time-code" />
       </label>
-      <button type="submit" disabled={otp.step === 'verifying'}>
+      <button data-testid="login" type="submit" disabled={otp.step === 'verifying'}>
         Log in
       </button>
       {otp.error && <p role="alert">{otp.error.code === 'OTP_CODE_INVALID' ? 'Wrong code, try again.' : otp.error.code}</p>}
