@@ -310,7 +310,7 @@ export function createWallet(config: WalletConfig): Wallet {
     ...defined({ refreshWhenRemaining, autoRefresh, namespace: crossTabName }),
   });
   const manager = sessions;
-  const store = createSessionStore({ on: (event, listener) => manager.on(event, listener), current: () => manager.current() });
+  const store = createSessionStore({ on: (event, listener) => manager.on(event, listener), current: (accountId) => manager.current(accountId) });
   const ctx: WalletContext = { client, sessions: manager, keyStore, trustedKeys, passkey };
 
   const wallet: Wallet = {

@@ -65,7 +65,7 @@ const REASON: Record<Exclude<SignedOutReason, 'none'>, LogoutReason> = { logout:
 /** A wallet double for component tests (see the module's example). */
 export function createTestWallet(options: TestWalletOptions = {}): TestWallet {
   const events = createEmitter<SessionEvents>();
-  const store = createSessionStore({ on: events.on, current: () => current });
+  const store = createSessionStore({ on: events.on, current: (accountId) => (accountId === undefined || current?.accountId === accountId ? current : null) });
   const signatures = createSignatureRequests(options.signatures);
   const lifetime = options.lifetimeMs ?? 15 * 60_000;
   const code = options.otpCode ?? '000000';

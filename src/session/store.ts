@@ -12,7 +12,9 @@
  *    ms), `status` `refreshing` while a refresh of it is under way in this tab, else `expiring`
  *    once it entered its refresh window, else `active`; `signed-out` with the reason of the last
  *    logout the account saw (`none` if it never had one) when there is no session, once loaded;
- *    `initializing` before `restore()` settled and while no session is known.
+ *    `initializing` before `restore()` settled and while no session is known. `origin` is who made
+ *    the shown state (the current session, or its end): a change of the account that keeps its
+ *    current session (another of its sessions came or went, in any tab) leaves it as it was.
  * 3. Reading never does I/O and never throws; nothing runs at import time.
  */
 import { invalidArgument } from '../errors.js';
@@ -72,7 +74,7 @@ export type SessionSnapshot =
       readonly session: Readonly<Session>;
       /** `session.expiresAt` as epoch ms on the service's clock (compare with `wallet.serverNow()`). */
       readonly expiresAt: number;
-      /** Which tab made this session (login or refresh), or `storage` (restored). */
+      /** Which tab made this session the current one (login, refresh), or `storage` (found at restore). */
       readonly origin: SessionOrigin;
     };
 
@@ -84,10 +86,10 @@ export interface SessionStore {
   getSnapshot(): SessionSnapshot;
 }
 
-/** What the store reads: the manager's events and its current session. */
+/** What the store reads: the manager's events and its current session (of the default account, or of `accountId`). */
 export interface SessionStoreSource {
   on<E extends keyof SessionEvents>(event: E, listener: (payload: SessionEvents[E]) => void): () => void;
-  current(): Session | null;
+  current(accountId?: string): Session | null;
 }
 
 /** The internal side of a store: the wallet tells it when `restore()` settled. */
@@ -110,9 +112,8 @@ function same(a: SessionSnapshot, b: SessionSnapshot): boolean {
     a.reason === b.reason &&
     a.accountId === b.accountId &&
     a.origin === b.origin &&
-    a.expiresAt === b.expiresAt &&
-    a.session?.id === b.session?.id &&
-    a.session?.credentialId === b.session?.credentialId
+    // A session's fields never change: its id stands for its expiry and credential.
+    a.session?.id === b.session?.id
   );
 }
 
@@ -133,8 +134,11 @@ export function createSessionStore(source: SessionStoreSource): SessionStoreCont
   // Ids of sessions that entered their refresh window (kept: the manager tells it once per session,
   // and a session can become current again; one id per refresh).
   const expiring = new Set<string>();
-  const origins = new Map<string, SessionOrigin>();
-  const ended = new Map<string, SignedOutReason>();
+  // Per account: its current session id (null: none) and who made that the case. A change of the
+  // account that leaves its current session as it was (another of its sessions came or went) does
+  // not change who made the session shown.
+  const origins = new Map<string, { sessionId: string | null; origin: SessionOrigin }>();
+  const ended = new Map<string | null, SignedOutReason>();
   let lastAccount: string | null = null;
 
   function compute(): SessionSnapshot {
@@ -143,12 +147,11 @@ export function createSessionStore(source: SessionStoreSource): SessionStoreCont
       const accountId = session.accountId;
       lastAccount = accountId;
       const status = refreshing.has(accountId) ? 'refreshing' : expiring.has(session.id) ? 'expiring' : 'active';
-      return { status, reason: null, accountId, session: Object.freeze({ ...session }), expiresAt: Date.parse(session.expiresAt), origin: origins.get(accountId) ?? 'storage' };
+      return { status, reason: null, accountId, session: Object.freeze({ ...session }), expiresAt: Date.parse(session.expiresAt), origin: origins.get(accountId)?.origin ?? 'storage' };
     }
-    if (!loaded) return snapshot.status === 'initializing' ? snapshot : INITIAL;
-    const reason = (lastAccount === null ? undefined : ended.get(lastAccount)) ?? 'none';
-    const origin = reason === 'none' || lastAccount === null ? null : (origins.get(lastAccount) ?? null);
-    return { status: 'signed-out', reason, accountId: lastAccount, session: null, expiresAt: null, origin };
+    if (!loaded) return INITIAL;
+    const reason = ended.get(lastAccount) ?? 'none';
+    return { status: 'signed-out', reason, accountId: lastAccount, session: null, expiresAt: null, origin: origins.get(lastAccount ?? '')?.origin ?? null };
   }
 
   function update(): void {
@@ -165,7 +168,8 @@ export function createSessionStore(source: SessionStoreSource): SessionStoreCont
   }
 
   source.on('changed', ({ accountId, origin }) => {
-    origins.set(accountId, loaded || origin === 'this-tab' ? origin : 'storage');
+    const sessionId = source.current(accountId)?.id ?? null;
+    if (origins.get(accountId)?.sessionId !== sessionId) origins.set(accountId, { sessionId, origin: loaded || origin === 'this-tab' ? origin : 'storage' });
     update();
   });
   // Each change of the picture ends with `changed` (after its `session`, `refreshed`, `logged-out`…

@@ -31,7 +31,13 @@ describe('renderToString in plain Node', () => {
     wallet.dispose();
   });
 
-  it('a hook outside the provider throws WALLET_PROVIDER_MISSING naming the hook', () => {
+  it('a hook outside the provider throws WALLET_PROVIDER_MISSING naming the hook; usePendingSignature also without `signatures`', () => {
     expect(() => renderToString(h(App))).toThrow(expect.objectContaining({ code: 'WALLET_PROVIDER_MISSING', message: expect.stringContaining('useSession()') }));
+    const Pending = (): ReactNode => h('p', null, String(usePendingSignature()));
+    expect(() => renderToString(h(Pending))).toThrow(expect.objectContaining({ code: 'WALLET_PROVIDER_MISSING', message: expect.stringContaining('usePendingSignature()') }));
+    const wallet = createWallet({ baseUrl: 'https://example.invalid/api', trustedKeys: 'skip-verification' });
+    expect(() => renderToString(h(WalletProvider, { wallet }, h(Pending)))).toThrow(expect.objectContaining({ code: 'WALLET_PROVIDER_MISSING', message: expect.stringContaining('signatures') }));
+    expect(renderToString(h(WalletProvider, { wallet, signatures: createSignatureRequests() }, h(Pending)))).toBe('<p>null</p>');
+    wallet.dispose();
   });
 });

@@ -18,7 +18,8 @@ type Command =
   | { kind: 'logout'; reason: LogoutReason }
   | { kind: 'evicted' }
   | { kind: 'loaded' }
-  | { kind: 'noise' };
+  | { kind: 'noise' }
+  | { kind: 'touch'; origin: 'this-tab' | 'other-tab' };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('login' as const), account: fc.integer({ min: 0, max: 1 }), origin: fc.constantFrom('this-tab' as const, 'other-tab' as const) }),
@@ -29,6 +30,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.constant({ kind: 'evicted' as const }),
   fc.constant({ kind: 'loaded' as const }),
   fc.constant({ kind: 'noise' as const }),
+  fc.record({ kind: fc.constant('touch' as const), origin: fc.constantFrom('this-tab' as const, 'other-tab' as const) }),
 );
 
 let serial = 0;
@@ -54,7 +56,7 @@ describe('session store: random event sequences against a model', () => {
       fc.property(fc.array(command, { maxLength: 40 }), (commands) => {
         const events = createEmitter<SessionEvents>();
         let current: Session | null = null;
-        const store = createSessionStore({ on: events.on, current: () => current });
+        const store = createSessionStore({ on: events.on, current: (accountId) => (accountId === undefined || current?.accountId === accountId ? current : null) });
         let notified = 0;
         store.subscribe(() => notified++);
         // The model.
@@ -122,6 +124,10 @@ describe('session store: random event sequences against a model', () => {
               loaded = true;
               store.loaded();
               break;
+            case 'touch':
+              // The account changed (another of its sessions came or went) but not its current one.
+              if (current) events.emit('changed', { accountId: current.accountId, origin: c.origin });
+              break;
             case 'noise':
               // Events that change nothing the snapshot shows.
               events.emit('storage-fallback', { reason: 'x' });
@@ -164,21 +170,47 @@ describe('session store: random event sequences against a model', () => {
     );
   });
 
-  it('an unsubscribed listener is not called; a throwing listener does not stop the others', () => {
+  it('an unsubscribed listener is not called; a throwing listener goes to reportError and does not stop the others', () => {
     const events = createEmitter<SessionEvents>();
-    const store = createSessionStore({ on: events.on, current: () => null });
+    let current: Session | null = null;
+    const store = createSessionStore({ on: events.on, current: () => current });
     const calls: string[] = [];
     const off = store.subscribe(() => calls.push('a'));
+    const bug = new Error('app bug');
     store.subscribe(() => {
-      throw new Error('app bug');
+      throw bug;
     });
     store.subscribe(() => calls.push('c'));
-    store.loaded();
-    off();
-    events.emit('logged-out', { accountId: 'InternalAccount:1', reason: 'user' });
-    events.emit('changed', { accountId: 'InternalAccount:1', origin: 'this-tab' });
-    expect(calls).toEqual(['a', 'c']);
-    expect(() => store.subscribe(42 as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    const reported: unknown[] = [];
+    const g = globalThis as { reportError?: ((e: unknown) => void) | undefined };
+    const before = g.reportError;
+    g.reportError = (e) => void reported.push(e);
+    try {
+      store.loaded();
+      expect(reported).toEqual([bug]);
+      off();
+      off();
+      current = newSession('InternalAccount:1');
+      events.emit('changed', { accountId: 'InternalAccount:1', origin: 'this-tab' });
+      expect(calls).toEqual(['a', 'c', 'c']);
+      // A reportError that throws too is contained.
+      g.reportError = () => {
+        throw new Error('worse');
+      };
+      current = null;
+      events.emit('changed', { accountId: 'InternalAccount:1', origin: 'this-tab' });
+      expect(calls).toEqual(['a', 'c', 'c', 'c']);
+    } finally {
+      g.reportError = before;
+    }
+    expect(() => store.subscribe(42 as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('listener') }));
+  });
+
+  it('initialSnapshot: the shared initializing snapshot, or a frozen one naming the hinted account', () => {
+    expect(initialSnapshot()).toBe(initialSnapshot(null));
+    const hinted = initialSnapshot('InternalAccount:7');
+    expect(hinted).toEqual({ status: 'initializing', reason: null, accountId: 'InternalAccount:7', session: null, expiresAt: null, origin: null });
+    expect(Object.isFrozen(hinted)).toBe(true);
   });
 });
 
