@@ -115,7 +115,8 @@ export type WalletEvents = SessionEvents;
 export interface Wallet {
   /**
    * Calls `listener` on each `event` (`session`, `expiring`, `expired`, `refreshed`,
-   * `refresh-failed`, `logged-out`, `key-evicted`, `storage-fallback`; see {@link SessionEvents});
+   * `refresh-failed`, `logged-out`, `key-evicted`, `storage-fallback`, `refreshing`, `changed`; see
+   * {@link SessionEvents}; UIs usually want {@link Wallet.subscribe} instead);
    * returns the function that removes it. Attach before `restore()` to hear what it finds.
    */
   on<E extends keyof WalletEvents>(event: E, listener: (payload: WalletEvents[E]) => void): () => void;
