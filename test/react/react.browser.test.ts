@@ -204,26 +204,41 @@ describe('rendering', () => {
     expect(torn).toEqual([]);
   });
 
-  it('an account-only (or signed-in-only) reader does not re-render on a refresh; a whole-snapshot reader does', async () => {
+  it('selector readers re-render only for what they read (React Profiler): status, account and signed-in readers on a refresh', async () => {
     const t = createTestWallet({ signedInAs: 'InternalAccount:1' });
     await t.wallet.restore();
-    const renders = { account: 0, signedIn: 0, whole: 0 };
+    const renders = { status: 0, account: 0, signedIn: 0, whole: 0 };
+    const Status_ = (): ReactNode => h('span', null, useSession((s) => s.status));
     const Account = (): ReactNode => h('span', null, useSession((s) => s.accountId));
     const SignedIn = (): ReactNode => h('span', null, String(useSession((s) => s.session !== null)));
-    const Whole = (): ReactNode => h('span', null, useSession().status);
+    const Whole = (): ReactNode => h('span', null, useSession().session?.id);
     const counted = (key: keyof typeof renders, node: ReactNode) => h(Profiler, { id: key, onRender: () => void renders[key]++ }, node);
-    mount(h(WalletProvider, { wallet: t.wallet, restore: false }, counted('account', h(Account)), counted('signedIn', h(SignedIn)), counted('whole', h(Whole))));
+    mount(h(WalletProvider, { wallet: t.wallet, restore: false }, counted('status', h(Status_)), counted('account', h(Account)), counted('signedIn', h(SignedIn)), counted('whole', h(Whole))));
     await expect.poll(() => renders.whole).toBeGreaterThan(0);
-    const start = { ...renders };
+    const settle = () => new Promise((r) => setTimeout(r, 30));
+
+    // A refresh this tab makes: active → expiring → refreshing → active with a new session.
+    let start = { ...renders };
     t.expiring();
+    await settle();
     t.refreshing(true);
-    await new Promise((r) => setTimeout(r, 20));
+    await settle();
     t.refreshing(false, true);
-    await expect.poll(() => t.wallet.getSnapshot().status).toBe('active');
-    await new Promise((r) => setTimeout(r, 50));
+    await settle();
+    expect(t.wallet.getSnapshot().status).toBe('active');
+    expect(renders.status - start.status).toBe(3); // expiring, refreshing, active: nothing more
     expect(renders.account - start.account).toBe(0);
     expect(renders.signedIn - start.signedIn).toBe(0);
-    expect(renders.whole - start.whole).toBeGreaterThanOrEqual(2);
+    expect(renders.whole - start.whole).toBe(3);
+
+    // A refresh another tab made, adopted here: the session changes, the status does not.
+    start = { ...renders };
+    t.refreshing(false, true);
+    await settle();
+    expect(renders.status - start.status).toBe(0);
+    expect(renders.account - start.account).toBe(0);
+    expect(renders.signedIn - start.signedIn).toBe(0);
+    expect(renders.whole - start.whole).toBe(1);
   });
 
   it('hooks outside a provider throw WALLET_PROVIDER_MISSING', () => {
