@@ -208,24 +208,28 @@ describe('rendering', () => {
     const t = createTestWallet({ signedInAs: 'InternalAccount:1' });
     await t.wallet.restore();
     const renders = { status: 0, account: 0, signedIn: 0, whole: 0 };
-    const Status_ = (): ReactNode => h('span', null, useSession((s) => s.status));
+    const Status_ = (): ReactNode => h('span', { 'data-id': 'st' }, useSession((s) => s.status));
     const Account = (): ReactNode => h('span', null, useSession((s) => s.accountId));
     const SignedIn = (): ReactNode => h('span', null, String(useSession((s) => s.session !== null)));
-    const Whole = (): ReactNode => h('span', null, useSession().session?.id);
+    const Whole = (): ReactNode => h('span', { 'data-id': 'id' }, useSession().session?.id);
     const counted = (key: keyof typeof renders, node: ReactNode) => h(Profiler, { id: key, onRender: () => void renders[key]++ }, node);
-    mount(h(WalletProvider, { wallet: t.wallet, restore: false }, counted('status', h(Status_)), counted('account', h(Account)), counted('signedIn', h(SignedIn)), counted('whole', h(Whole))));
-    await expect.poll(() => renders.whole).toBeGreaterThan(0);
-    const settle = () => new Promise((r) => setTimeout(r, 30));
+    const { el } = mount(h(WalletProvider, { wallet: t.wallet, restore: false }, counted('status', h(Status_)), counted('account', h(Account)), counted('signedIn', h(SignedIn)), counted('whole', h(Whole))));
+    await expect.poll(() => text(el, 'st')).toBe('active');
+    // Each step is awaited until it is on screen, then a little more for any stray render.
+    const shows = async (status: string) => {
+      await expect.poll(() => text(el, 'st')).toBe(status);
+      await expect.poll(() => text(el, 'id')).toBe(t.wallet.getSnapshot().session?.id);
+      await new Promise((r) => setTimeout(r, 50));
+    };
 
     // A refresh this tab makes: active → expiring → refreshing → active with a new session.
     let start = { ...renders };
     t.expiring();
-    await settle();
+    await shows('expiring');
     t.refreshing(true);
-    await settle();
+    await shows('refreshing');
     t.refreshing(false, true);
-    await settle();
-    expect(t.wallet.getSnapshot().status).toBe('active');
+    await shows('active');
     expect(renders.status - start.status).toBe(3); // expiring, refreshing, active: nothing more
     expect(renders.account - start.account).toBe(0);
     expect(renders.signedIn - start.signedIn).toBe(0);
@@ -234,7 +238,7 @@ describe('rendering', () => {
     // A refresh another tab made, adopted here: the session changes, the status does not.
     start = { ...renders };
     t.refreshing(false, true);
-    await settle();
+    await shows('active');
     expect(renders.status - start.status).toBe(0);
     expect(renders.account - start.account).toBe(0);
     expect(renders.signedIn - start.signedIn).toBe(0);
