@@ -17,7 +17,7 @@
  *    current session (another of its sessions came or went, in any tab) leaves it as it was.
  * 3. Reading never does I/O and never throws; nothing runs at import time.
  */
-import { invalidArgument } from '../errors.js';
+import { createEmitter } from './emitter.js';
 import type { LogoutReason, Session, SessionEvents } from './types.js';
 
 /** What the session store shows: see {@link SessionSnapshot}. */
@@ -117,17 +117,9 @@ function same(a: SessionSnapshot, b: SessionSnapshot): boolean {
   );
 }
 
-function report(error: unknown): void {
-  const reportError = (globalThis as { reportError?: (e: unknown) => void }).reportError;
-  try {
-    reportError?.(error);
-  } catch {
-    // nothing more to do
-  }
-}
-
 export function createSessionStore(source: SessionStoreSource): SessionStoreControl {
-  const listeners = new Set<() => void>();
+  // Listeners are called in order; one that throws goes to reportError and stops no other.
+  const listeners = createEmitter<{ change: undefined }>();
   let snapshot = INITIAL;
   let loaded = false;
   const refreshing = new Set<string>();
@@ -158,13 +150,7 @@ export function createSessionStore(source: SessionStoreSource): SessionStoreCont
     const next = compute();
     if (same(next, snapshot)) return;
     snapshot = Object.freeze(next);
-    for (const listener of [...listeners]) {
-      try {
-        listener();
-      } catch (error) {
-        report(error);
-      }
-    }
+    listeners.emit('change', undefined);
   }
 
   source.on('changed', ({ accountId, origin }) => {
@@ -188,12 +174,8 @@ export function createSessionStore(source: SessionStoreSource): SessionStoreCont
 
   return {
     subscribe(listener) {
-      if (typeof listener !== 'function') throw invalidArgument('listener', 'a function');
-      const entry = (): void => listener();
-      listeners.add(entry);
-      return () => {
-        listeners.delete(entry);
-      };
+      // A wrapper per call: one listener subscribed twice is two subscriptions. (The emitter refuses a non-function.)
+      return listeners.on('change', typeof listener === 'function' ? () => listener() : listener);
     },
     getSnapshot: () => snapshot,
     loaded() {
