@@ -21,7 +21,8 @@ const update = process.argv.includes('--update');
 // imports from `embedded-wallet-signer`; re-exporting them here would duplicate the main entry's
 // surface, so for this entry the types it borrows are listed in its report as ae-forgotten-export
 // notes instead of failing.
-const BORROWS_MAIN_TYPES = new Set(['legacy']);
+// react, react-testing: the same (they take a Wallet; the hooks' types name Session, SignRequest…).
+const BORROWS_MAIN_TYPES = new Set(['legacy', 'react', 'react-testing']);
 const entries = [
   ['index', 'dist/index.d.ts'],
   ['legacy', 'dist/legacy.d.ts'],
@@ -29,6 +30,8 @@ const entries = [
   ['sandbox', 'dist/sandbox/index.d.ts'],
   ['error-codes', 'dist/error-codes.d.ts'],
   ['testing', 'dist/testing/index.d.ts'],
+  ['react', 'dist/react/index.d.ts'],
+  ['react-testing', 'dist/react/testing.d.ts'],
 ];
 
 if (!process.argv.includes('--no-build')) {

@@ -3,7 +3,7 @@
 // tsconfig.build.json (ESM + .d.ts, no source maps: src/ is not shipped, and maps without
 // sourcesContent would only point at files a consumer does not have); makes the sandbox's bin
 // executable.
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,5 +24,13 @@ for (const bin of Object.values(pkg.bin ?? {})) {
     process.exit(1);
   }
   chmodSync(file, 0o755);
+}
+// The React entry's modules must keep their "use client" directive (Next.js App Router treats them
+// as client modules only then): tsc keeps a directive prologue; this makes sure it stays so.
+for (const file of readdirSync(join(dist, 'react')).filter((f) => f.endsWith('.js'))) {
+  if (!readFileSync(join(dist, 'react', file), 'utf8').startsWith("'use client';")) {
+    console.error(`build: dist/react/${file} does not start with 'use client'`);
+    process.exit(1);
+  }
 }
 console.log(`build: dist/ from a clean slate (${pkg.name}@${pkg.version})`);

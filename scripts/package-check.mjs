@@ -108,6 +108,8 @@ async function main() {
   // The testing entry's Playwright fixtures are typed by the app's @playwright/test (an optional peer
   // that an app testing with Playwright has); test/consumer/src/testing.ts uses them.
   link(consumer, '@playwright/test');
+  // The React entry's optional peer (an app that imports embedded-wallet-signer/react has React).
+  for (const dep of ['react', '@types/react']) link(consumer, dep);
   cpSync(join(root, 'test', 'consumer'), consumer, { recursive: true });
 
   // 4. Type-check it: two resolutions × the minimum TypeScript and ours.

@@ -47,6 +47,8 @@ export const WALLET_ERROR_CODES = {
   SANDBOX_START_FAILED: 'The local sandbox could not listen on the requested host and port (see cause, e.g. EADDRINUSE).',
   DEPENDENCY_MISSING:
     'An optional peer dependency that this part needs is not installed (the sandbox needs @hpke/core, @simplewebauthn/server and @scure/bip39: details.packages names the missing ones, the message the install command).',
+  WALLET_PROVIDER_MISSING:
+    'A hook of embedded-wallet-signer/react was called outside <WalletProvider> (or usePendingSignature under a provider given no `signatures`): the message names the hook.',
 } as const satisfies Record<WalletErrorCode, string>;
 
 /** The documented meaning of one of our codes (undefined for a service code). */

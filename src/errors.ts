@@ -50,7 +50,8 @@ export type WalletErrorCode =
   | 'OAUTH_NOT_PREPARED'
   | 'PASSKEY_ASSERTION_REJECTED'
   | 'SANDBOX_START_FAILED'
-  | 'DEPENDENCY_MISSING';
+  | 'DEPENDENCY_MISSING'
+  | 'WALLET_PROVIDER_MISSING';
 
 /** The third argument of the {@link WalletError} constructor. */
 export interface WalletErrorOptions {

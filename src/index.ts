@@ -13,6 +13,7 @@ export { buildEncryptedOtpBundle, hpkeOpen, hpkeSeal, openExportBundle, verifySi
 // ---- the wallet: facade, flows, sessions, key store, transport ----
 export { createWallet } from './wallet.js';
 export type { Wallet, WalletConfig, WalletEvents } from './wallet.js';
+export type { SessionOrigin, SessionSnapshot, SessionStatus, SignedOutReason } from './session/store.js';
 export type { OtpLogin, OtpType } from './flows/otp.js';
 export type { OAuthLogin } from './flows/oauth.js';
 export type { PasskeyLogin } from './flows/passkey.js';

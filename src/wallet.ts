@@ -22,6 +22,7 @@ import { createKeyStore, type KeyStore } from './keys/index.js';
 import { loadOnFirstUse } from './load-on-first-use.js';
 import { WALLET_CONTEXT, type PasskeyConfig, type WalletContext } from './session/context.js';
 import { createSessionManager, type ManagedSessions } from './session/manager.js';
+import { createSessionStore, type SessionSnapshot } from './session/store.js';
 import type { Session, SessionEvents } from './session/types.js';
 import { createClient, type OnBeforeSign, type RequestLogEntry } from './transport/index.js';
 import type { AuthMethod, AuthSession } from './types.js';
@@ -114,7 +115,8 @@ export type WalletEvents = SessionEvents;
 export interface Wallet {
   /**
    * Calls `listener` on each `event` (`session`, `expiring`, `expired`, `refreshed`,
-   * `refresh-failed`, `logged-out`, `key-evicted`, `storage-fallback`; see {@link SessionEvents});
+   * `refresh-failed`, `logged-out`, `key-evicted`, `storage-fallback`, `refreshing`, `changed`; see
+   * {@link SessionEvents}; UIs usually want {@link Wallet.subscribe} instead);
    * returns the function that removes it. Attach before `restore()` to hear what it finds.
    */
   on<E extends keyof WalletEvents>(event: E, listener: (payload: WalletEvents[E]) => void): () => void;
@@ -126,6 +128,18 @@ export interface Wallet {
   sessions(): Session[];
   /** The service's clock as estimated here (epoch ms): compare `session.expiresAt` with it. */
   serverNow(): number;
+  /**
+   * Calls `listener` after each change of {@link Wallet.getSnapshot}'s value (sign-in, refresh,
+   * expiry window, logout here or in another tab); returns the function that removes it. For UI
+   * bindings (React's `useSyncExternalStore`, `embedded-wallet-signer/react`).
+   */
+  subscribe(listener: () => void): () => void;
+  /**
+   * The default account's session as an immutable snapshot (status, account, expiry on the
+   * service's clock, which tab made it): the same object until something in it changes.
+   * `initializing` until `restore()` settles.
+   */
+  getSnapshot(): SessionSnapshot;
 
   // ---- login flows (src/flows/): each flow's code is loaded at its first call (see above) ----
   /** Sends a code (EMAIL_OTP by default) and returns the login that `verify(code)` finishes. */
@@ -297,14 +311,21 @@ export function createWallet(config: WalletConfig): Wallet {
     ...defined({ refreshWhenRemaining, autoRefresh, namespace: crossTabName }),
   });
   const manager = sessions;
+  const store = createSessionStore({ on: (event, listener) => manager.on(event, listener), current: (accountId) => manager.current(accountId) });
   const ctx: WalletContext = { client, sessions: manager, keyStore, trustedKeys, passkey };
 
   const wallet: Wallet = {
     on: (event, listener) => manager.on(event, listener),
-    restore: () => manager.restore(),
+    restore: () => {
+      const restoring = manager.restore();
+      restoring.then(store.loaded, store.loaded);
+      return restoring;
+    },
     session: (accountId) => manager.current(accountId),
     sessions: () => manager.all(),
     serverNow: () => manager.serverNow(),
+    subscribe: (listener) => store.subscribe(listener),
+    getSnapshot: () => store.getSnapshot(),
 
     startOtpLogin: (args) => otp((m) => m.startOtpLogin(ctx, args)),
     prepareOAuth: (args) => oauth((m) => m.prepareOAuth(ctx, args)),

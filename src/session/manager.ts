@@ -91,7 +91,10 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   // memory is private to this tab (an explicitly memory-backed store is the caller's choice).
   const shared = (): boolean => options.crossTab !== false && keyStore.fallbackReason === undefined;
   const sections = createCriticalSections({ namespace, shared, locks: () => host.locks() });
-  const view = createView(events, (accountId) => schedule.plan(accountId));
+  const view = createView(events, (accountId, local) => {
+    events.emit('changed', { accountId, origin: local ? 'this-tab' : 'other-tab' });
+    schedule.plan(accountId);
+  });
   const channel = createTabChannel({ name: `${namespace}:sessions`, host, enabled: shared, onSync: (key) => (key === ALL ? syncAll() : observe(key).then(() => undefined)) });
   const noSession = (accountId: string): WalletError => noSessionError(view, accountId);
   const cancellers = createCancellers();
@@ -114,7 +117,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   let started = false;
   let disposed = false;
   const detach: Array<() => void> = [];
-  const refresher = createRefresher({ ctx, run, changes: withChanges, schedule, disposed: () => disposed });
+  const refresher = createRefresher({ ctx, run, changes: withChanges, schedule, disposed: () => disposed, busy: (accountId, refreshing) => events.emit('refreshing', { accountId, refreshing }) });
 
   /** Reads the account's stored state: the picture follows, stale operations are cancelled. */
   async function observe(accountId: string): Promise<Snapshot> {

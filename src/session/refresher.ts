@@ -34,12 +34,26 @@ export function createRefresher(deps: {
   changes: <R>(use: (m: Changes) => Promise<R>) => Promise<R>;
   schedule: Schedule;
   disposed: () => boolean;
+  /** Told when the account's first refresh under way here starts (true) and its last settles (false). */
+  busy?: (accountId: string, refreshing: boolean) => void;
 }): Refresher {
   const { ctx, run, schedule } = deps;
   const running = new Set<string>();
+  const underWay = new Map<string, number>();
 
   function refresh(accountId: string, plan: KeyPlan | undefined, automatic: boolean): Promise<Session> {
-    return deps.changes((m) => new Promise((resolve, reject) => {
+    const count = underWay.get(accountId) ?? 0;
+    underWay.set(accountId, count + 1);
+    if (count === 0) deps.busy?.(accountId, true);
+    const settled = (): void => {
+      const left = (underWay.get(accountId) ?? 1) - 1;
+      if (left > 0) underWay.set(accountId, left);
+      else {
+        underWay.delete(accountId);
+        deps.busy?.(accountId, false);
+      }
+    };
+    const done = deps.changes<Session>((m) => new Promise((resolve, reject) => {
       run(accountId, async (snap) => {
         const result = await m.refreshSession(ctx, snap, { plan, automatic, dueAt: schedule.refreshAt }).catch((error: unknown) => {
           reject(error);
@@ -50,6 +64,8 @@ export function createRefresher(deps: {
         await result.retire?.();
       }).catch(reject);
     }));
+    done.then(settled, settled);
+    return done;
   }
 
   return {

@@ -38,6 +38,16 @@ export interface SessionEvents {
   'key-evicted': { session: Session };
   /** Keys could not be kept in IndexedDB and live in memory only (lost on reload). */
   'storage-fallback': { reason: string };
+  /**
+   * A refresh of the account's session started in this tab (`refreshing: true`, explicit or
+   * automatic) or the last one under way here settled (`false`), whatever its outcome.
+   */
+  refreshing: { accountId: string; refreshing: boolean };
+  /**
+   * The account's sessions as this tab sees them changed (after that change's other events):
+   * `origin` says whether this tab made the change or read another tab's (or the stored state).
+   */
+  changed: { accountId: string; origin: 'this-tab' | 'other-tab' };
 }
 
 /** Which session signs, when it must not be the current one. */

@@ -87,7 +87,7 @@ export function pickSession(state: AccountState, opts: SignerOptions | undefined
   throw new WalletError('OTHER_CREDENTIAL_SESSION_REQUIRED');
 }
 
-export function createView(events: Emitter<SessionEvents>, onChange: (accountId: string) => void): View {
+export function createView(events: Emitter<SessionEvents>, onChange: (accountId: string, local: boolean) => void): View {
   const states = new Map<string, AccountState>();
   const endedWhy = new Map<string, LogoutReason>();
   const empty = (accountId: string): AccountState => ({ accountId, generation: 0, current: null, sessions: [], change: 'logout' });
@@ -127,7 +127,7 @@ export function createView(events: Emitter<SessionEvents>, onChange: (accountId:
       const after = cleared ? empty(state.accountId) : state;
       states.set(state.accountId, after);
       if (how.silent !== true) emitDifference(before, after, how.local === true);
-      onChange(state.accountId);
+      onChange(state.accountId, how.local === true);
       return true;
     },
     ended(accountId) {

@@ -25,6 +25,8 @@ declare global {
   const db: { users: { update(id: string, fields: { customerId: string; accountId: string }): Promise<void> } };
   function showLogin(): void;
   function showTopUp(): void;
+  /** The enclave key the React quickstart trusts (your bootstrap, or the sandbox's). */
+  const ENCLAVE_PUBLIC_KEY_HEX: string;
   /** From block 2 of the quickstart (the mount blocks use it). */
   const proxy: ProxyHandler;
   function bootstrap(request: Request): Promise<Response>;
@@ -43,13 +45,16 @@ describe('README code blocks', () => {
     const files: string[] = ['your-app.d.ts'];
     writeFileSync(join(dir, 'your-app.d.ts'), YOUR_APP);
     for (const doc of DOCS) {
-      const blocks = tsBlocks(readFileSync(join(REPO, doc), 'utf8'));
+      const markdown = readFileSync(join(REPO, doc), 'utf8');
+      const blocks = tsBlocks(markdown);
       expect(blocks.length, doc).toBeGreaterThan(0);
-      blocks.forEach((block, i) => {
+      // React blocks (```tsx) are checked the same way, as .tsx files.
+      const all = [...blocks.map((b) => [b, 'ts'] as const), ...tsBlocks(markdown, 'tsx').map((b) => [b, 'tsx'] as const)];
+      all.forEach(([block, ext], i) => {
         // A block that starts with `// file: lib/wallet.ts` is that file of the app: other blocks import it
         // as './lib/wallet.js' or '@/lib/wallet' (Next.js's alias).
-        const declared = /^\/\/ file: ([a-z0-9/_-]+\.ts)\b/.exec(block)?.[1];
-        const name = declared ?? `${doc.replace(/[/.]/g, '_')}_block${i + 1}.ts`;
+        const declared = /^\/\/ file: ([a-z0-9/_-]+\.tsx?)\b/.exec(block)?.[1];
+        const name = declared ?? `${doc.replace(/[/.]/g, '_')}_block${i + 1}.${ext}`;
         if (declared !== undefined) mkdirSync(join(dir, declared, '..'), { recursive: true });
         // A block without import or export would be a script sharing globals with the others.
         const isModule = /^\s*(import|export)\s/m.test(block);
@@ -72,6 +77,7 @@ describe('README code blocks', () => {
           noEmit: true,
           skipLibCheck: true,
           isolatedModules: true,
+          jsx: 'react-jsx',
           paths: {
             '@/*': [join(dir, '*')],
             'embedded-wallet-signer': entry('src/index.ts'),
@@ -80,6 +86,8 @@ describe('README code blocks', () => {
             'embedded-wallet-signer/sandbox': entry('src/sandbox/index.ts'),
             'embedded-wallet-signer/error-codes': entry('src/error-codes.ts'),
             'embedded-wallet-signer/testing': entry('src/testing/index.ts'),
+            'embedded-wallet-signer/react': entry('src/react/index.ts'),
+            'embedded-wallet-signer/react/testing': entry('src/react/testing.ts'),
           },
         },
         files,
@@ -94,7 +102,8 @@ describe('README code blocks', () => {
     expect(result.code).toBe(0);
   }, 120_000);
 
-  it('the extractor finds fenced ts blocks only', () => {
-    expect(tsBlocks('a\n```ts\nconst x = 1;\n```\n```sh\nls\n```\n```ts\nlet y;\n```\n')).toEqual(['const x = 1;\n', 'let y;\n']);
+  it('the extractor finds fenced ts (or tsx) blocks only', () => {
+    expect(tsBlocks('a\n```ts\nconst x = 1;\n```\n```sh\nls\n```\n```ts\nlet y;\n```\n```tsx\n<a/>\n```\n')).toEqual(['const x = 1;\n', 'let y;\n']);
+    expect(tsBlocks('```ts\nlet y;\n```\n```tsx\n<a/>\n```\n', 'tsx')).toEqual(['<a/>\n']);
   });
 });

@@ -1,0 +1,122 @@
+/**
+ * Journey: the Next.js App Router example (examples/next-app) built with `next build` and served by
+ * `next start`, against a sandbox of its own: sign up (the app provisions the customer), email-code
+ * login with useOtpLogin, a signed action confirmed in the app's own UI (usePendingSignature: sign,
+ * then cancel → SIGNING_REFUSED), a reload that restores the session, logout. Zero hydration
+ * warnings and zero console errors or warnings on the way.
+ *
+ * The example is built by `npm run example:next` (in `npm test` before the e2e run); when its build
+ * is missing, this spec builds it (dist/ first) before starting it.
+ */
+import type { ConsoleMessage, Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { startNextApp, type NextApp } from './next-app-server.js';
+
+let app: NextApp;
+let url: string;
+let sandbox: NextApp['sandbox'];
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  app = await startNextApp();
+  ({ url, sandbox } = app);
+});
+
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+test('next-app · sign up, email-code login, a signed action confirmed in the app’s UI, reload, logout: no hydration warning, no console error', async ({ page }) => {
+  const noisy: string[] = [];
+  page.on('console', (m: ConsoleMessage) => {
+    if (m.type() === 'error' || m.type() === 'warning' || /hydrat/i.test(m.text())) noisy.push(`${m.type()}: ${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => noisy.push(`pageerror: ${e.message}`));
+
+  await page.goto(url);
+  await page.getByLabel('Email').fill(`next-${Date.now()}@example.com`);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  const status = page.getByTestId('wallet-status');
+  await expect(status).toHaveText('Wallet: signed-out');
+  // The bootstrap endpoint answers the signed-in app user.
+  const boot = await page.evaluate(async () => (await fetch('/api/wallet-bootstrap')).json());
+  expect(boot).toMatchObject({ baseUrl: '/api/wallet', trustedKeys: [sandbox.enclavePublicKey] });
+
+  await page.getByTestId('send-code').click();
+  await page.getByTestId('code').fill('000000');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(status).toHaveText('Wallet: active');
+
+  await page.getByTestId('private').click();
+  await expect(page.getByTestId('confirm')).toContainText('update-internal-account');
+  await page.getByTestId('approve').click();
+  await expect(page.getByTestId('result')).toHaveText('Private mode: on');
+  await expect(page.getByTestId('confirm')).toHaveCount(0);
+
+  await page.getByTestId('private').click();
+  await page.getByTestId('reject').click();
+  await expect(page.getByTestId('result')).toHaveText('Not changed: SIGNING_REFUSED');
+
+  // A reload: the server renders `initializing` (it cannot know this browser's session), the
+  // browser hydrates that, then restores its session from IndexedDB.
+  await page.reload();
+  await expect(status).toHaveText('Wallet: active');
+
+  await page.getByTestId('logout').click();
+  await expect(status).toHaveText('Wallet: signed-out (logout)');
+  await page.waitForTimeout(300);
+  expect(noisy).toEqual([]);
+});
+
+/** Console errors and warnings (and anything about hydration) and page errors of `page`. */
+function watch(page: Page, into: string[]): void {
+  page.on('console', (m: ConsoleMessage) => {
+    if (m.type() === 'error' || m.type() === 'warning' || /hydrat/i.test(m.text())) into.push(`${m.type()}: ${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => into.push(`pageerror: ${e.message}`));
+}
+
+test('next-app · two tabs: a login shows in the other, near expiry exactly one refresh, a logout elsewhere shows other-tab', async ({ context }) => {
+  const noisy: string[] = [];
+  const a = await context.newPage();
+  watch(a, noisy);
+  await a.goto(url);
+  await a.getByLabel('Email').fill(`tabs-${Date.now()}@example.com`);
+  await a.getByRole('button', { name: 'Sign up' }).click();
+  await expect(a.getByTestId('wallet-status')).toHaveText('Wallet: signed-out');
+  const b = await context.newPage();
+  watch(b, noisy);
+  await b.goto(url);
+  await expect(b.getByTestId('wallet-status')).toHaveText('Wallet: signed-out');
+
+  await a.getByTestId('send-code').click();
+  await a.getByTestId('code').fill('000000');
+  await a.getByRole('button', { name: 'Log in' }).click();
+  await expect(a.getByTestId('wallet-status')).toHaveText('Wallet: active');
+  await expect(b.getByTestId('wallet-status')).toHaveText('Wallet: active');
+  const before = await a.getByTestId('session-expiry').textContent();
+  await expect(b.getByTestId('session-expiry')).toHaveText(before ?? '');
+
+  // Near expiry: both tabs learn the service's time from a read, both want to refresh; one does.
+  const refreshes: string[] = [];
+  for (const [name, page] of [['a', a], ['b', b]] as const) {
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/api\/wallet\/auth\/sessions\/[^/]+\/refresh$/.test(new URL(r.url()).pathname) && r.headers()['service-wallet-signature'] === undefined) refreshes.push(name);
+    });
+  }
+  sandbox.advanceClock(10 * 60 + 5);
+  await a.getByTestId('reload-sessions').click();
+  await b.getByTestId('reload-sessions').click();
+  await expect(a.getByTestId('session-expiry')).not.toHaveText(before ?? '', { timeout: 15_000 });
+  const after = await a.getByTestId('session-expiry').textContent();
+  await expect(b.getByTestId('session-expiry')).toHaveText(after ?? '');
+  await expect(a.getByTestId('wallet-status')).toHaveText('Wallet: active');
+  await expect(b.getByTestId('wallet-status')).toHaveText('Wallet: active');
+  expect(refreshes).toHaveLength(1);
+
+  await b.getByTestId('logout').click();
+  await expect(b.getByTestId('wallet-status')).toHaveText('Wallet: signed-out (logout)');
+  await expect(a.getByTestId('wallet-status')).toHaveText('Wallet: signed-out (other-tab)');
+  await a.waitForTimeout(300);
+  expect(noisy).toEqual([]);
+});

@@ -1,0 +1,159 @@
+'use client';
+// The wallet side of the app, with embedded-wallet-signer/react: one wallet per page (made once,
+// in a state initialiser), the session from useSession, an email-code login from useOtpLogin, a
+// signed action confirmed in the app's own UI (usePendingSignature), and logout.
+import { createWallet, type Wallet } from 'embedded-wallet-signer';
+import type { WalletBootstrap } from 'embedded-wallet-signer/proxy';
+import {
+  WalletProvider,
+  createSignatureRequests,
+  defaultSignaturePolicy,
+  useOtpLogin,
+  usePendingSignature,
+  useSession,
+  useWallet,
+  type SignatureRequests,
+} from 'embedded-wallet-signer/react';
+import type { AuthSession } from 'embedded-wallet-signer';
+import { useCallback, useEffect, useState } from 'react';
+
+function makeWallet(boot: WalletBootstrap): { wallet: Wallet; signatures: SignatureRequests } {
+  // The login's own signature (made with the new session key over the code check) is not shown to
+  // the user; every signed action is.
+  const signatures = createSignatureRequests({ policy: (r) => (r.purpose === 'otp-verify' ? true : defaultSignaturePolicy(r)) });
+  const wallet = createWallet({ baseUrl: boot.baseUrl, trustedKeys: [...boot.trustedKeys], onBeforeSign: signatures.onBeforeSign });
+  return { wallet, signatures };
+}
+
+export function WalletApp({ boot, email }: { boot: WalletBootstrap; email: string }) {
+  const [{ wallet, signatures }] = useState(() => makeWallet(boot));
+  return (
+    <WalletProvider wallet={wallet} signatures={signatures} hint={{ accountId: boot.accountId }}>
+      <p>
+        Signed in to the app as <b>{email}</b>
+      </p>
+      <SessionStatus />
+      <Body accountId={boot.accountId} />
+      <ConfirmSignature />
+    </WalletProvider>
+  );
+}
+
+function SessionStatus() {
+  const status = useSession((s) => s.status);
+  const reason = useSession((s) => s.reason);
+  const expiresAt = useSession((s) => s.expiresAt);
+  return (
+    <>
+      <p data-testid="wallet-status">
+        Wallet: {status}
+        {reason && reason !== 'none' ? ` (${reason})` : ''}
+      </p>
+      {expiresAt !== null && <p data-testid="session-expiry">Session expires at {new Date(expiresAt).toISOString()} (service clock)</p>}
+    </>
+  );
+}
+
+/** This account's sessions on the service (this browser's and other devices'): a plain read. */
+function Devices({ accountId }: { accountId: string }) {
+  const wallet = useWallet();
+  const [sessions, setSessions] = useState<AuthSession[] | null>(null);
+  const load = useCallback(() => {
+    wallet.listSessions(accountId).then(setSessions, () => setSessions(null));
+  }, [wallet, accountId]);
+  useEffect(load, [load]);
+  return (
+    <div>
+      <p data-testid="devices">{sessions === null ? 'Sessions: …' : `Sessions on the service: ${sessions.length}`}</p>
+      <button data-testid="reload-sessions" onClick={load}>
+        Reload sessions
+      </button>
+    </div>
+  );
+}
+
+function Body({ accountId }: { accountId: string }) {
+  const signedIn = useSession((s) => s.session !== null);
+  const status = useSession((s) => s.status);
+  if (status === 'initializing') return <p>Loading your wallet…</p>;
+  return signedIn ? <Account accountId={accountId} /> : <EmailLogin accountId={accountId} />;
+}
+
+function EmailLogin({ accountId }: { accountId: string }) {
+  const otp = useOtpLogin();
+  const [code, setCode] = useState('');
+  if (otp.step === 'idle' || otp.step === 'sending' || otp.step === 'error') {
+    return (
+      <div>
+        <button data-testid="send-code" disabled={otp.step === 'sending'} onClick={() => void otp.start({ accountId })}>
+          Email me a code
+        </button>
+        {otp.error && <p role="alert">Could not send the code: {otp.error.code}</p>}
+      </div>
+    );
+  }
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void otp.verify(code);
+      }}
+    >
+      <label>
+        Code <input data-testid="code" value={code} onChange={(e) => setCode(e.target.value)} inputMode="numeric" autoComplete="one-time-code" />
+      </label>
+      <button data-testid="login" type="submit" disabled={otp.step === 'verifying'}>
+        Log in
+      </button>
+      {otp.error && <p role="alert">{otp.error.code === 'OTP_CODE_INVALID' ? 'Wrong code, try again.' : otp.error.code}</p>}
+    </form>
+  );
+}
+
+function Account({ accountId }: { accountId: string }) {
+  const wallet = useWallet();
+  const [privateMode, setPrivateMode] = useState(false);
+  const [result, setResult] = useState<string | null>(null);
+  async function togglePrivate() {
+    setResult(null);
+    const wanted = !privateMode;
+    try {
+      const account = await wallet.updateAccount(accountId, { privateEnabled: wanted });
+      const on = account.privateEnabled ?? wanted;
+      setPrivateMode(on);
+      setResult(`Private mode: ${on ? 'on' : 'off'}`);
+    } catch (error) {
+      setResult(`Not changed: ${(error as { code?: string }).code ?? 'error'}`);
+    }
+  }
+  return (
+    <div>
+      <button data-testid="private" onClick={() => void togglePrivate()}>
+        Turn private mode {privateMode ? 'off' : 'on'} (signed)
+      </button>
+      {result && <p data-testid="result">{result}</p>}
+      <Devices accountId={accountId} />
+      <button data-testid="logout" onClick={() => void wallet.logout()}>
+        Log out of the wallet
+      </button>
+    </div>
+  );
+}
+
+/** The app's own confirmation: what is about to be signed, in the app's words and markup. */
+function ConfirmSignature() {
+  const pending = usePendingSignature();
+  if (!pending) return null;
+  return (
+    <section data-testid="confirm" aria-label="Confirm signature">
+      <h2>Confirm: {pending.purpose}</h2>
+      <pre>{JSON.stringify(pending.payload, null, 2)}</pre>
+      <button data-testid="approve" onClick={pending.approve}>
+        Sign
+      </button>
+      <button data-testid="reject" onClick={pending.reject}>
+        Cancel
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,187 @@
+'use client';
+/**
+ * Headless login hooks: each a small state machine over a wallet flow, with stable action
+ * callbacks (the same functions for the component's life) and no markup. A step's result that
+ * arrives after `reset()` or unmount is dropped. Errors are WalletErrors in `error`.
+ *
+ * - useOtpLogin: idle → sending → awaiting-code → verifying → done, or error. A wrong code
+ *   (OTP_CODE_INVALID) goes back to awaiting-code with the error, to retype. `resend()` is refused
+ *   until `resendAt` (server-side rate limits still answer RATE_LIMITED).
+ * - usePasskeyLogin: idle → preparing → ready → verifying → done, or error; call `login()` from
+ *   the user's click (the ceremony must start inside it).
+ * - useOAuthLogin: idle → preparing → ready (with `nonce` for the IdP) → verifying → done, or error.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { WalletError, isWalletError } from '../errors.js';
+import type { OAuthLogin } from '../flows/oauth.js';
+import type { OtpLogin, OtpType } from '../flows/otp.js';
+import type { PasskeyLogin } from '../flows/passkey.js';
+import type { Session } from '../session/types.js';
+import { useWalletContext } from './context.js';
+
+/** The steps of a login hook. */
+export type LoginStep = 'idle' | 'sending' | 'preparing' | 'awaiting-code' | 'ready' | 'verifying' | 'done' | 'error';
+
+/** The state every login hook returns. */
+export interface LoginState {
+  /** Where the login is. */
+  readonly step: LoginStep;
+  /** The last failure (kept on `awaiting-code` after a wrong code), else null. */
+  readonly error: WalletError | null;
+  /** The session, once `done`. */
+  readonly session: Session | null;
+}
+
+const IDLE: LoginState = { step: 'idle', error: null, session: null };
+
+const asWalletError = (error: unknown): WalletError =>
+  error instanceof WalletError ? error : new WalletError('SIGNER_FAILED', error instanceof Error ? error.message : 'login failed', { cause: error });
+
+/** State plus a runner that drops what a reset or unmount made stale. */
+function useSteps<S extends LoginState>(initial: S) {
+  const [state, setState] = useState<S>(initial);
+  const generation = useRef(0);
+  useEffect(() => () => void generation.current++, []);
+  const run = useCallback(<T>(busy: Partial<S>, work: () => Promise<T>, after: (value: T) => Partial<S>, failed?: (error: WalletError) => Partial<S> | undefined): Promise<T | undefined> => {
+    const mine = ++generation.current;
+    setState((s) => ({ ...s, ...busy, error: null }));
+    return work().then(
+      (value) => {
+        if (mine === generation.current) setState((s) => ({ ...s, ...after(value) }));
+        return value;
+      },
+      (error: unknown) => {
+        const e = asWalletError(error);
+        if (mine === generation.current) setState((s) => ({ ...s, ...(failed?.(e) ?? { step: 'error' }), error: e }));
+        return undefined;
+      },
+    );
+  }, []);
+  const reset = useCallback(() => {
+    generation.current++;
+    setState(initial);
+    // initial is a constant of the hook
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  return { state, setState, run, reset };
+}
+
+/** State of {@link useOtpLogin}. */
+export interface OtpLoginState extends LoginState {
+  /** The credential the code went to, once sent. */
+  readonly credentialId: string | null;
+  /** When `resend()` is allowed again (epoch ms, this browser's clock), or null. */
+  readonly resendAt: number | null;
+}
+
+/** What {@link useOtpLogin} returns: its state and stable actions. */
+export interface OtpLoginControls extends OtpLoginState {
+  /** Sends the code (email by default): → sending → awaiting-code. */
+  start(args: { accountId: string; type?: OtpType }): Promise<void>;
+  /** Checks the code: → verifying → done (or back to awaiting-code on a wrong code); resolves to the session, or undefined when it failed (`error`). */
+  verify(code: string): Promise<Session | undefined>;
+  /** Sends a new code (refused with RATE_LIMITED before `resendAt`). */
+  resend(): Promise<void>;
+  /** Back to idle; a step under way is ignored when it ends. */
+  reset(): void;
+}
+
+const OTP_IDLE: OtpLoginState = { ...IDLE, credentialId: null, resendAt: null };
+
+/** An email/SMS code login as a state machine. `resendAfterMs`: wait before `resend()` (default 30 s). */
+export function useOtpLogin(options: { resendAfterMs?: number } = {}): OtpLoginControls {
+  const { wallet } = useWalletContext('useOtpLogin');
+  const { state, run, reset } = useSteps(OTP_IDLE);
+  const login = useRef<OtpLogin | null>(null);
+  const after = useRef(options.resendAfterMs ?? 30_000);
+  after.current = options.resendAfterMs ?? 30_000;
+  const resendAt = useRef(0);
+  const sent = (): Partial<OtpLoginState> => {
+    resendAt.current = Date.now() + after.current;
+    return { step: 'awaiting-code', credentialId: login.current?.credentialId ?? null, resendAt: resendAt.current };
+  };
+
+  const start = useCallback(async (args: { accountId: string; type?: OtpType }) => {
+    await run<OtpLogin>({ step: 'sending' }, () => wallet.startOtpLogin(args), (l) => ((login.current = l), sent()));
+    // `sent` reads refs only
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [wallet, run]);
+  const verify = useCallback(
+    (code: string) => {
+      const l = login.current;
+      if (!l) return Promise.reject(new WalletError('INVALID_ARGUMENT', 'verify() before start()'));
+      return run<Session>({ step: 'verifying' }, () => l.verify(code), (session) => ({ step: 'done', session }), (e) => (isWalletError(e, 'OTP_CODE_INVALID') ? { step: 'awaiting-code' } : undefined));
+    },
+    [run],
+  );
+  const resend = useCallback(async () => {
+    const l = login.current;
+    if (!l) throw new WalletError('INVALID_ARGUMENT', 'resend() before start()');
+    const wait = resendAt.current - Date.now();
+    if (wait > 0) throw new WalletError('RATE_LIMITED', `resend in ${Math.ceil(wait / 1000)} s`, { details: { retryAfterMs: wait } });
+    await run<void>({ step: 'sending' }, () => l.resend(), sent, () => ({ step: 'awaiting-code' }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [run]);
+  const resetAll = useCallback(() => {
+    login.current = null;
+    reset();
+  }, [reset]);
+  return { ...state, start, verify, resend, reset: resetAll };
+}
+
+/** What {@link usePasskeyLogin} returns. */
+export interface PasskeyLoginControls extends LoginState {
+  /** Fetches the challenge (do it before the click): → preparing → ready. */
+  prepare(args: { accountId: string; credentialId?: string }): Promise<void>;
+  /** Runs the ceremony; call it from the user's click: → verifying → done; resolves to the session, or undefined when it failed (`error`). */
+  login(): Promise<Session | undefined>;
+  /** Back to idle. */
+  reset(): void;
+}
+
+/** A passkey login as a state machine. */
+export function usePasskeyLogin(): PasskeyLoginControls {
+  const { wallet } = useWalletContext('usePasskeyLogin');
+  const { state, run, reset } = useSteps(IDLE);
+  const prepared = useRef<PasskeyLogin | null>(null);
+  const prepare = useCallback(async (args: { accountId: string; credentialId?: string }) => {
+    await run<PasskeyLogin>({ step: 'preparing' }, () => wallet.preparePasskeyLogin(args), (p) => ((prepared.current = p), { step: 'ready' }));
+  }, [wallet, run]);
+  const login = useCallback(() => {
+    const p = prepared.current;
+    if (!p) return Promise.reject(new WalletError('INVALID_ARGUMENT', 'login() before prepare()'));
+    // The ceremony starts synchronously inside this call (inside the click).
+    return run<Session>({ step: 'verifying' }, () => p.login(), (session) => ({ step: 'done', session }));
+  }, [run]);
+  return { ...state, prepare, login, reset };
+}
+
+/** What {@link useOAuthLogin} returns. */
+export interface OAuthLoginControls extends LoginState {
+  /** The nonce to put in the IdP's authorization request, once `ready`. */
+  readonly nonce: string | null;
+  /** Makes the session key and its nonce: → preparing → ready. */
+  prepare(args: { accountId: string }): Promise<string | undefined>;
+  /** Finishes with the IdP's ID token (same page, or after a redirect): → verifying → done; resolves to the session, or undefined when it failed (`error`). */
+  complete(oidcToken: string, credentialId?: string): Promise<Session | undefined>;
+  /** Back to idle. */
+  reset(): void;
+}
+
+/** An OAuth (OIDC) login as a state machine. */
+export function useOAuthLogin(): OAuthLoginControls {
+  const { wallet } = useWalletContext('useOAuthLogin');
+  const { state, run, reset } = useSteps<LoginState & { nonce: string | null }>({ ...IDLE, nonce: null });
+  const prepared = useRef<OAuthLogin | null>(null);
+  const prepare = useCallback(async (args: { accountId: string }) => {
+    const p = await run<OAuthLogin>({ step: 'preparing' }, () => wallet.prepareOAuth(args), (o) => ((prepared.current = o), { step: 'ready', nonce: o.nonce }));
+    return p?.nonce;
+  }, [wallet, run]);
+  const complete = useCallback((oidcToken: string, credentialId?: string) => {
+    const p = prepared.current;
+    // After a redirect nothing was prepared in this page: the key is found by the token's nonce.
+    const work = (): Promise<Session> => (p ? p.complete(oidcToken, credentialId) : wallet.completeOAuth(credentialId === undefined ? { oidcToken } : { oidcToken, credentialId }));
+    return run<Session>({ step: 'verifying' }, work, (session) => ({ step: 'done', session }));
+  }, [wallet, run]);
+  return { ...state, prepare, complete, reset };
+}

@@ -1,0 +1,120 @@
+'use client';
+/**
+ * Signatures waiting for the user, as state the app renders in its own confirmation UI.
+ *
+ * `createSignatureRequests()` makes the queue whose `onBeforeSign` the wallet is created with;
+ * `usePendingSignature()` shows its first entry. Invariants (test/react/signatures.browser.test.ts):
+ * 1. Every request is answered exactly once: approve → true, reject → false, its `signal` aborted
+ *    (the wallet stopped waiting) → it leaves the queue unanswered by the app.
+ * 2. Deny by default: a request that arrives while no `usePendingSignature()` is mounted, and every
+ *    request still queued when the last one unmounts, is refused (SIGNING_REFUSED for its call).
+ * 3. `policy` answers what it decides (true/false) without the user; automatic signatures (the
+ *    wallet's own refresh and ending the session it replaced) never wait for the user: one the
+ *    policy leaves undecided is refused. The default policy approves `delete-session` (ending a
+ *    session: logout, signing out other devices, the end of a refreshed-away session) and the
+ *    automatic `refresh-session`, and leaves every other request to the user.
+ */
+import { useEffect, useSyncExternalStore } from 'react';
+import { WalletError } from '../errors.js';
+import type { OnBeforeSign, SignRequest } from '../transport/index.js';
+import { useWalletContext } from './context.js';
+import type { PendingSignature, SignatureRequests } from './signature-types.js';
+
+export type { PendingSignature, SignatureRequests };
+
+
+/** Options of {@link createSignatureRequests}. */
+export interface SignatureRequestsOptions {
+  /**
+   * Answers a request without the user (true: sign, false: refuse), or leaves it to the user
+   * (undefined; an automatic request left undecided is refused). Default
+   * ({@link defaultSignaturePolicy}): approve `delete-session` and the automatic `refresh-session`,
+   * leave the rest to the user. E.g. an app that does not
+   * ask before the signature a login makes with its new key: `(r) => r.purpose === 'otp-verify' || defaultSignaturePolicy(r)`.
+   */
+  policy?: (request: SignRequest) => boolean | undefined | Promise<boolean | undefined>;
+}
+
+/**
+ * The default policy of {@link createSignatureRequests}: approves ending a session (`delete-session`:
+ * logout, signing out other devices, the end of a refreshed-away session: it only ever takes access
+ * away) and the automatic refresh; leaves the rest to the user.
+ */
+export function defaultSignaturePolicy(request: SignRequest): boolean | undefined {
+  if (request.purpose === 'delete-session') return true;
+  return request.automatic ? request.purpose === 'refresh-session' : undefined;
+}
+
+function decode(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The queue of signatures waiting for the user: give its `onBeforeSign` to `createWallet` and the
+ * queue to `<WalletProvider signatures>`; render {@link usePendingSignature}'s value.
+ */
+export function createSignatureRequests(options: SignatureRequestsOptions = {}): SignatureRequests {
+  const policy = options.policy ?? defaultSignaturePolicy;
+  let queue: PendingSignature[] = [];
+  let mounted = 0;
+  const listeners = new Set<() => void>();
+  const notify = (): void => listeners.forEach((l) => l());
+
+  function remove(entry: PendingSignature): boolean {
+    const before = queue.length;
+    queue = queue.filter((e) => e !== entry);
+    if (queue.length === before) return false;
+    notify();
+    return true;
+  }
+
+  return {
+    async onBeforeSign(request) {
+      const decided = await policy(request);
+      if (decided !== undefined) return decided === true;
+      if (request.automatic || mounted === 0 || request.signal.aborted) return false;
+      return new Promise<boolean>((resolve) => {
+        const answer = (ok: boolean) => () => {
+          if (remove(entry)) resolve(ok);
+        };
+        const entry: PendingSignature = Object.freeze({ purpose: request.purpose, payload: decode(request.payloadToSign), request, approve: answer(true), reject: answer(false) });
+        request.signal.addEventListener('abort', answer(false), { once: true });
+        queue = [...queue, entry];
+        notify();
+      });
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    getSnapshot: () => queue[0] ?? null,
+    attach() {
+      mounted++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        if (--mounted === 0) for (const entry of queue) entry.reject();
+      };
+    },
+  };
+}
+
+const none = (): null => null;
+
+/**
+ * The first signature waiting for the user, or null: render your own confirmation from its
+ * `purpose` and `payload`, and call `approve()` or `reject()`. While one of these is mounted the
+ * wallet's signatures wait for it; when the last unmounts, what waits is refused. Needs
+ * `<WalletProvider signatures>`, else WALLET_PROVIDER_MISSING.
+ */
+export function usePendingSignature(): PendingSignature | null {
+  const { signatures } = useWalletContext('usePendingSignature');
+  if (!signatures) throw new WalletError('WALLET_PROVIDER_MISSING', 'usePendingSignature() needs <WalletProvider signatures={createSignatureRequests()}>');
+  useEffect(() => signatures.attach(), [signatures]);
+  return useSyncExternalStore(signatures.subscribe, signatures.getSnapshot, none);
+}
