@@ -1,3 +1,4 @@
+'use client';
 /** The types of the signature queue (signatures.ts), apart so the provider's context can name them without a cycle. */
 import type { OnBeforeSign, SignRequest } from '../transport/index.js';
 

@@ -16,7 +16,7 @@
  */
 import { useEffect, useSyncExternalStore } from 'react';
 import { WalletError } from '../errors.js';
-import type { OnBeforeSign, SignRequest } from '../transport/index.js';
+import type { SignRequest } from '../transport/index.js';
 import { useWalletContext } from './context.js';
 import type { PendingSignature, SignatureRequests } from './signature-types.js';
 
