@@ -218,8 +218,13 @@ describe('signature queue: the cases one by one', () => {
     await tick();
     const headA = q.getSnapshot();
     expect(q.getSnapshot()).toBe(headA);
+    let notified = 0;
+    q.subscribe(() => notified++);
     headA?.approve();
+    headA?.approve(); // answered already: no second answer, no notification
+    headA?.reject();
     await tick();
+    expect(notified).toBe(1);
     expect(q.getSnapshot()?.purpose).toBe('b');
     q.getSnapshot()?.reject();
     expect(await a).toBe(true);
