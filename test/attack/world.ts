@@ -18,7 +18,7 @@ export interface World {
 
 const AUTH = 'Basic ' + Buffer.from('sandbox-client:sandbox-secret').toString('base64');
 
-export async function world(): Promise<World> {
+export async function world(currencies: string[] = ['USD']): Promise<World> {
   const sandbox = await startSandbox({ port: 0, log: false });
   const service = { baseUrl: sandbox.url, clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
   const svc: World['svc'] = async (method, path, body, headers = {}) => {
@@ -33,7 +33,7 @@ export async function world(): Promise<World> {
     return { status: r.status, body: parsed, text };
   };
   const mk = async (name: string) => {
-    const c = await provisionCustomer(service, { platformCustomerId: `atk-${name}`, email: `${name}@example.com`, fullName: name, currencies: ['USD'] });
+    const c = await provisionCustomer(service, { platformCustomerId: `atk-${name}`, email: `${name}@example.com`, fullName: name, currencies });
     const list = await svc('GET', `/internal-account?customerId=${c.customerId}`);
     const other = (list.body.data as any[]).find((a) => a.id !== c.accountId).id as string;
     await svc('POST', `/sandbox/customers/${c.customerId}/kyc`, { kycStatus: 'APPROVED' });
