@@ -12,6 +12,7 @@ export interface World {
   /** call through the proxy as a user */
   as(user: CurrentUser | null, method: string, path: string, init?: { body?: string | unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; text: string }>;
   users: Map<string, CurrentUser>;
+  proxy: ReturnType<typeof createProxy>;
   seen: string[];
   close(): Promise<void>;
 }
@@ -70,7 +71,7 @@ export async function world(currencies: string[] = ['USD']): Promise<World> {
     try { parsed = JSON.parse(text); } catch { parsed = undefined; }
     return { status: r.status, body: parsed, text };
   };
-  return { sandbox, A, B, svc, as, users, seen, close: () => sandbox.close() };
+  return { sandbox, A, B, svc, as, users, proxy, seen, close: () => sandbox.close() };
 }
 
 export const b64 = (s: string) => Buffer.from(s, 'base64url').toString('utf8');
