@@ -31,7 +31,7 @@ afterAll(async () => w?.close());
 const alice = () => ({ customerId: w.A.customerId });
 const e = (s: string) => encodeURIComponent(s);
 
-type Case = [name: string, method: string, path: () => string, body?: () => unknown, headers?: Record<string, string>];
+type Case = [name: string, method: string, path: () => string, body?: (() => unknown) | undefined, headers?: Record<string, string>];
 const cases: Case[] = [
   ['list accounts of B', 'GET', () => `/internal-account?customerId=${w.B.customerId}`],
   ['list accounts wrong-case param', 'GET', () => `/internal-account?CustomerId=${w.B.customerId}`],
