@@ -25,7 +25,9 @@ function exposed(r: { text: string; body: any }, secrets: string[]): string[] {
 it('GET /internal-account?limit=1: the page of a narrowed-out account does not reveal its id via nextCursor', async () => {
   const r = await w.as(alice(), 'GET', '/internal-account?limit=1');
   expect(r.status).toBe(200);
-  expect(r.body.data).toEqual([]);
+  // S8: the proxy pages the narrowed list itself: the first page holds Alice's account, nothing after it.
+  expect(r.body.data.map((a: any) => a.id)).toEqual([w.A.wallet]);
+  expect(r.body.hasMore).toBe(false);
   expect(exposed(r, [w.A.other])).toEqual([]);
 });
 
@@ -57,4 +59,24 @@ it('following the leaked cursor enumerates the other user\'s transactions page b
   const all = await w.svc('GET', `/transactions?customerId=${encodeURIComponent(w.A.customerId)}`);
   const foreign = (all.body.data as any[]).filter((t) => t.destination?.accountId === w.A.other).map((t) => t.id as string);
   expect(foreign.filter((id) => learned.has(id))).toEqual([]);
+});
+
+it('S8: a user narrowed to both accounts pages every record with the proxy\'s own cursor; a service cursor is refused', async () => {
+  const both = { customerId: w.A.customerId, accountIds: [w.A.wallet, w.A.other] };
+  const all = await w.svc('GET', `/transactions?customerId=${encodeURIComponent(w.A.customerId)}`);
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 10; i++) {
+    const r = await w.as(both, 'GET', `/transactions?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.totalCount).toBe(all.body.data.length);
+    seen.push(...r.body.data.map((t: any) => t.id));
+    if (r.body.hasMore !== true) break;
+    cursor = r.body.nextCursor;
+    expect(cursor).toMatch(/^n[0-9]+$/);
+  }
+  expect(seen.sort()).toEqual((all.body.data as any[]).map((t) => t.id).sort());
+  const service = await w.svc('GET', `/transactions?customerId=${encodeURIComponent(w.A.customerId)}&limit=1`);
+  const r = await w.as(alice(), 'GET', `/transactions?limit=1&cursor=${service.body.nextCursor}`);
+  expect(r.status).toBe(400);
 });
