@@ -27,7 +27,7 @@ export interface ProxyConfig {
   readonly ownership: Ownership | undefined;
   readonly owners: OwnerResolvers;
   /** S6 of scope.ts: the forwarded Idempotency-Key of a customer's key. */
-  readonly idempotencyKey: (customerId: string, key: string) => Promise<string>;
+  readonly idempotencyKey: ReturnType<typeof idempotencyKeys>;
   readonly onContactConflict: ProxyOptions['onContactConflict'];
   /** `false` only with `dangerouslyAllowEveryCaller`: nothing is checked. */
   readonly checked: boolean;

@@ -2,9 +2,12 @@
  * A small cache of "who owns this id", for the ownership checks.
  *
  * Why it is shaped like this:
- * - **Only positive facts are kept** ("Quote:… belongs to account X"). An id's owner never changes
- *   on the service, so a fact can only go stale by the id being deleted, and then the service
- *   itself answers 404 to the forwarded call: no harm.
+ * - **Only positive facts are kept** ("Quote:… belongs to account X"), and only facts the service
+ *   never changes: a quote's source, a delegated key's accounts, a transaction's customer, a
+ *   credential's or session's account. Such a fact can only go stale by the id being deleted, and
+ *   then the service itself answers 404 to the forwarded call: no harm. Not every owner is fixed: a
+ *   card's funding source can be changed (`PATCH /cards/{id}`, spec §4.6), so ownership.ts never
+ *   puts a card's owner here (invariant S10 of scope.ts); a fact that can change must not be cached.
  * - **"Not found" is never cached.** Ids are created by the service all the time (a refresh makes a
  *   new session id, adding a credential an AuthMethod id, a quote a transaction): caching a miss
  *   would refuse the owner's brand-new id for as long as it lived. A miss costs one lookup per

@@ -13,9 +13,10 @@
  * - quote, card, delegated key, transaction: `GET /quotes/{id}` (…) read with the platform
  *   credentials, the owners read by the kind's resolver, each checked as above (unknown id → 404).
  *
- * The cache (owner-cache.ts) holds facts about the service only — "Card:x is owned by these
- * accounts", "Customer:y has these accounts" — keyed by the id, never by the user, and never
- * narrowed: `accountIds` is applied on every request (invariant S5 of scope.ts).
+ * The cache (owner-cache.ts) holds facts about the service only — "Quote:x is owned by this
+ * account", "Customer:y has these accounts" — keyed by the id, never by the user, and never
+ * narrowed: `accountIds` is applied on every request (invariant S5 of scope.ts). A card's owner is
+ * not cached: its funding source can change (invariant S10).
  */
 import { OwnerCache, type OwnerCacheOptions } from './owner-cache.js';
 import type { OwnerResolvers, RecordOwner } from './owners.js';
@@ -141,7 +142,9 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
   const checkLooked = async (user: CurrentUser, idKind: keyof typeof LOOKUPS, id: string): Promise<void> => {
     const spec = LOOKUPS[idKind];
     const key = `${spec.kind}:${id}`;
-    let found = facts.get(key) as readonly RecordOwner[] | undefined;
+    // S10: a card's funding source can change (PATCH /cards/{id}, spec §4.6): its owner is read every time.
+    const cacheable = spec.kind !== 'card';
+    let found = cacheable ? (facts.get(key) as readonly RecordOwner[] | undefined) : undefined;
     if (found === undefined) {
       const answer = await service.call('GET', spec.path + encodeURIComponent(id).replace(/%3A/g, ':'));
       if (answer.status === 404) throw new ProxyRefusal(spec.code, `No ${WHAT[spec.kind]} with this id.`);
@@ -150,7 +153,7 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
       }
       found = ownersOf(spec.kind, answer.body as Record<string, unknown>);
       if (found === undefined) throw ownerUnknown(spec.kind);
-      facts.set(key, found);
+      if (cacheable) facts.set(key, found);
     }
     if ((await judge(user, found)) !== 'mine') throw forbidden(WHAT[spec.kind]);
   };

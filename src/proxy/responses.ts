@@ -19,7 +19,7 @@ export const PROXY_ERROR_CODES = {
   INTERNAL_ERROR: '500: the authorize hook, the currentUser resolver or an owners resolver threw.',
   UPSTREAM_UNAVAILABLE: '502: the service could not be reached (also for an ownership lookup), or its answer was refused because it held the credentials.',
   LOOKUP_FAILED: '502: an ownership lookup answered an unexpected status (the reason names the lookup and the status; 401: check clientId and clientSecret).',
-  ANSWER_WITHHELD: '502: the service answered a record that is not the user\'s (or whose owner could not be read): the answer was withheld.',
+  ANSWER_WITHHELD: '502: the service answered a record that is not the user\'s (or whose owner could not be read), or a list too long to narrow to the user\'s accountIds: the answer was withheld.',
   UPSTREAM_TIMEOUT: '504: the service did not answer within timeoutMs.',
 } as const;
 

@@ -21,12 +21,36 @@
  *     list and withholds a single-record answer.
  * S5. The ownership cache holds facts about the service only (who owns an id, which accounts a
  *     customer has), keyed by id, never by user and never narrowed: `accountIds` is applied on every
- *     request, so a change takes effect on the user's next request.
- * S6. The `Idempotency-Key` forwarded is HMAC-SHA256(k, customerId ‖ 0x00 ‖ key) with k derived from
- *     the client secret: one customer's retries carry the same forwarded key; two customers never
- *     share one, whatever keys their browsers send.
+ *     request, so a change takes effect on the user's next request. It holds only facts the service
+ *     never changes (S10).
+ * S6. The `Idempotency-Key` forwarded is HMAC-SHA256(k, customerId ‖ 0x00 ‖ key) for a user with no
+ *     `accountIds`, and HMAC-SHA256(k, customerId ‖ 0x00 ‖ JSON(sorted accountIds) ‖ 0x00 ‖ key)
+ *     for a narrowed user, with k derived from the client secret: two customers never share a
+ *     forwarded key, and two users of one customer share one only when they see the same accounts
+ *     (so a replay or a 409 for a shared key names only records both may see). Trade-off: a user
+ *     whose `accountIds` change between a request and its retry gets a new key, so that retry is not
+ *     deduplicated by the service.
  * S7. A record whose owner its resolver cannot read is never treated as the user's: the request is
  *     refused (403 OWNER_UNKNOWN) or the answer withheld (502), and the log line names `owners.<kind>`.
+ * S8. A narrowed user (`accountIds` set) learns nothing of records outside the narrowing from a list
+ *     route: the service's `nextCursor`, `hasMore` and `totalCount` are never passed on to them.
+ *     The proxy reads every page of the list itself (100 a page, at most 10 pages; more → 502
+ *     ANSWER_WITHHELD), keeps the user's records, and answers the `limit` asked for (default 20)
+ *     from the offset of its own cursor (`n<offset>`, the only cursor accepted from a narrowed user;
+ *     another → 400), with `hasMore`, `nextCursor` and `totalCount` computed over the kept records.
+ *     (Why not force an account filter: `GET /internal-account` and `GET /transactions` have none
+ *     that covers every record of an account — spec §4.3, §4.4 — so the service cannot page the
+ *     narrowed list for us.)
+ * S9. A 4xx answer passes only ids that are the user's: in `details`, a field named like an id
+ *     (`…Id`, `id`) or a value shaped `<Type>:<…>` is kept only when it is the user's customer, one of
+ *     their accounts, an id the request named (already checked), or an id the ownership lookups
+ *     (S3) find to be theirs; any other is removed from `details`, and such a token in `reason` or
+ *     `message` is replaced by `(withheld)`. The answer keeps its status and code; the log line
+ *     carries the code `DETAILS_WITHHELD`.
+ * S10. A fact the service can change is never cached: a card's funding source can be changed by
+ *     `PATCH /cards/{id}` (spec §4.6), so a card's owner is read from the service on every request
+ *     that names the card, writes included. (Quote, delegated-key and transaction owners, credential
+ *     and session accounts, and an account's customer are fixed at creation and stay cached.)
  */
 import { ownerUnknown, type CurrentUser, type Ownership } from './ownership.js';
 import type { OwnerResolvers } from './owners.js';
@@ -173,19 +197,136 @@ export async function checkAnswer(
   return new TextEncoder().encode(JSON.stringify(narrowed));
 }
 
+/** A value shaped like a service id (`<Type>:<…>`, wire reference §1). */
+const ID_TOKEN = /\b[A-Z][A-Za-z0-9]*:[A-Za-z0-9][A-Za-z0-9._~-]*/g;
+/** The id kind an id's type prefix or a `details` field name stands for, to look it up (S9). */
+const PREFIX_KINDS: Readonly<Record<string, IdKind>> = {
+  Customer: 'customerId',
+  InternalAccount: 'accountId',
+  Card: 'cardId',
+  Quote: 'quoteId',
+  DelegatedKey: 'delegatedKeyId',
+  Transaction: 'transactionId',
+  AuthMethod: 'credentialId',
+  Session: 'sessionId',
+};
+const FIELD_KINDS: Readonly<Record<string, IdKind>> = {
+  customerId: 'customerId',
+  accountId: 'accountId',
+  internalAccountId: 'accountId',
+  fundingSource: 'fundingSourceId',
+  fundingSourceId: 'fundingSourceId',
+  cardId: 'cardId',
+  quoteId: 'quoteId',
+  delegatedKeyId: 'delegatedKeyId',
+  transactionId: 'transactionId',
+  credentialId: 'credentialId',
+  sessionId: 'sessionId',
+};
+const isIdField = (name: string): boolean => /(^id|Id|Ids)$/.test(name) || name in FIELD_KINDS;
+
+/**
+ * S9: a 4xx answer with every id that is not the user's removed from `details` (and masked in
+ * `reason`/`message`). Returns the payload unchanged when nothing was removed, else the rewritten
+ * payload and `redacted: true` (the caller logs `DETAILS_WITHHELD`).
+ */
+export async function checkErrorAnswer(
+  status: number,
+  payload: Uint8Array<ArrayBuffer>,
+  user: CurrentUser,
+  named: Ids,
+  ownership: Ownership,
+): Promise<{ payload: Uint8Array<ArrayBuffer>; redacted: boolean }> {
+  if (status < 400 || status > 499 || payload.byteLength === 0) return { payload, redacted: false };
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(payload));
+  } catch {
+    return { payload, redacted: false };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { payload, redacted: false };
+  const known = new Set<string>([user.customerId, ...(user.accountIds ?? []), ...Object.values(named).filter((v): v is string => typeof v === 'string')]);
+  const verdicts = new Map<string, boolean>();
+  const theirs = async (id: string, field: string | undefined): Promise<boolean> => {
+    if (known.has(id)) return true;
+    const cached = verdicts.get(id);
+    if (cached !== undefined) return cached;
+    const prefix = /^([A-Z][A-Za-z0-9]*):/.exec(id)?.[1];
+    const kind = (prefix === undefined ? undefined : PREFIX_KINDS[prefix]) ?? (field === undefined ? undefined : FIELD_KINDS[field]);
+    let mine = false;
+    if (kind !== undefined) {
+      try {
+        await ownership.checkIds(user, { [kind]: id });
+        mine = true;
+      } catch {
+        mine = false;
+      }
+    }
+    verdicts.set(id, mine);
+    return mine;
+  };
+  let redacted = false;
+  const scrub = async (node: unknown, field: string | undefined): Promise<unknown> => {
+    if (typeof node === 'string') {
+      const ids = node.match(ID_TOKEN) ?? [];
+      const idShaped = ids.length > 0 || (field !== undefined && isIdField(field));
+      if (!idShaped) return node;
+      if (ids.length === 0) return (await theirs(node, field)) ? node : undefined;
+      for (const id of ids) if (!(await theirs(id, field))) return undefined;
+      return node;
+    }
+    if (Array.isArray(node)) {
+      const out: unknown[] = [];
+      for (const item of node) {
+        const kept = await scrub(item, field);
+        if (kept === undefined) redacted = true;
+        else out.push(kept);
+      }
+      return out;
+    }
+    if (typeof node === 'object' && node !== null) {
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(node)) {
+        const kept = await scrub(item, key);
+        if (kept === undefined) redacted = true;
+        else out[key] = kept;
+      }
+      return out;
+    }
+    return node;
+  };
+  const answer = { ...(value as Record<string, unknown>) };
+  if ('details' in answer) answer.details = await scrub(answer.details, undefined);
+  for (const key of ['reason', 'message'] as const) {
+    const text = answer[key];
+    if (typeof text !== 'string') continue;
+    let masked = text;
+    for (const id of new Set(text.match(ID_TOKEN) ?? [])) {
+      if (!(await theirs(id, undefined))) {
+        masked = masked.split(id).join('(withheld)');
+        redacted = true;
+      }
+    }
+    answer[key] = masked;
+  }
+  return redacted ? { payload: new TextEncoder().encode(JSON.stringify(answer)), redacted } : { payload, redacted };
+}
+
 const LABEL = 'embedded-wallet-signer/proxy idempotency-key v1';
 
-/** S6: the forwarded `Idempotency-Key` of a customer's key. `secret` is the client secret. */
-export function idempotencyKeys(secret: string): (customerId: string, key: string) => Promise<string> {
+/** S6: the forwarded `Idempotency-Key` of a user's key. `secret` is the client secret. */
+export function idempotencyKeys(secret: string): (user: Pick<CurrentUser, 'customerId' | 'accountIds'>, key: string) => Promise<string> {
   let derived: Promise<CryptoKey> | undefined;
   const hmacKey = (bytes: Uint8Array<ArrayBuffer>) => crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const encoder = new TextEncoder();
-  return async (customerId, key) => {
+  return async (user, key) => {
     derived ??= (async () => {
       const root = await hmacKey(encoder.encode(secret));
       return hmacKey(new Uint8Array(await crypto.subtle.sign('HMAC', root, encoder.encode(LABEL))));
     })();
-    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await derived, encoder.encode(`${customerId}\u0000${key}`)));
+    // A wide user keeps the v1 input (customerId ‖ 0 ‖ key): no browser key holds a NUL, so the two shapes never meet.
+    const narrowing = user.accountIds === undefined ? '' : `${JSON.stringify([...new Set(user.accountIds)].sort())}\u0000`;
+    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await derived, encoder.encode(`${user.customerId}\u0000${narrowing}${key}`)));
     let binary = '';
     for (const byte of mac) binary += String.fromCharCode(byte);
     return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -66,8 +66,10 @@ export interface CurrentUser {
   readonly customerId: string;
   /**
    * Narrows the accounts the user may touch to these (they must also be the customer's). Applied
-   * on every request: a change takes effect on the user's next request. Default: every internal
-   * account of the customer.
+   * on every request: a change takes effect on the user's next request. A narrowed user's lists
+   * are paged by the proxy with its own cursor (invariant S8 of src/proxy/scope.ts), and their
+   * `Idempotency-Key`s are keyed by the narrowing too (S6). Default: every internal account of the
+   * customer.
    */
   readonly accountIds?: readonly string[];
 }
@@ -130,8 +132,8 @@ export interface ProxyOptions {
    * The signed-in user of a request: turns on the ownership checks (every id the request names must
    * be this user's customer, accounts, or things of theirs, looked up with the platform
    * credentials; `null` → `401 LOGIN_REQUIRED`), sets a list's customer filter to the user's
-   * customer, checks every record of an answer, and keys `Idempotency-Key`s per customer
-   * (invariants S1–S7 of src/proxy/scope.ts). See `src/proxy/README.md`.
+   * customer, checks every record of an answer and the ids of an error answer, and keys
+   * `Idempotency-Key`s per customer and narrowing (invariants S1–S10 of src/proxy/scope.ts). See `src/proxy/README.md`.
    */
   readonly currentUser?: CurrentUserResolver;
   /**
@@ -179,8 +181,8 @@ export interface ProxyOptions {
   readonly signatureHeader?: string;
   /**
    * Further request headers to forward, besides the signature header, `Request-Id`,
-   * `Idempotency-Key` (with `currentUser`: replaced by a keyed hash of the user's customer and the
-   * key, so no two customers share a key), `Content-Type` and `Accept`. `Authorization`, `Cookie` and hop-by-hop
+   * `Idempotency-Key` (with `currentUser`: replaced by a keyed hash of the user's customer, their
+   * `accountIds` and the key, so no two customers share a key), `Content-Type` and `Accept`. `Authorization`, `Cookie` and hop-by-hop
    * headers can never be forwarded.
    */
   readonly forwardHeaders?: readonly string[];
