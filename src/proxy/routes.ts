@@ -297,11 +297,11 @@ export function matchRoute(rules: readonly CompiledRule[], method: string, segme
     if (rule.method !== method || rule.parts.length !== segments.length) continue;
     const params: Record<string, string> = {};
     let ok = true;
+    // Same length (checked above): every part has its segment.
     for (let i = 0; i < rule.parts.length && ok; i++) {
-      const part = rule.parts[i];
-      const seg = segments[i];
-      if (part === undefined || seg === undefined) ok = false;
-      else if (typeof part === 'string') ok = part === seg;
+      const part = rule.parts[i] as string | { readonly name: string };
+      const seg = segments[i] as string;
+      if (typeof part === 'string') ok = part === seg;
       else params[part.name] = seg;
     }
     if (ok) return { rule, params };

@@ -70,12 +70,16 @@ export interface ScopedRequest {
   readonly named: boolean;
 }
 
+/** A JSON object (not null, not an array). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function field(value: unknown, path: readonly string[]): unknown {
   let current = value;
   for (const key of path) {
-    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
-    if (!Object.prototype.hasOwnProperty.call(current, key)) return undefined;
-    current = (current as Record<string, unknown>)[key];
+    if (!isRecord(current) || !Object.prototype.hasOwnProperty.call(current, key)) return undefined;
+    current = current[key];
   }
   return current;
 }
@@ -102,7 +106,7 @@ export function scopeRequest(rule: CompiledRule, params: Readonly<Record<string,
     if (kind !== null && kind !== undefined) add(kind, value);
   }
 
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+  if (isRecord(body)) {
     const declared = new Set(rule.body.map(([path]) => path[0]));
     for (const key of Object.keys(body)) {
       if (BODY_ID_FIELDS.includes(key) && !declared.has(key)) return invalid(`The body field ${key} is not accepted on ${rule.method} ${rule.pattern}.`);
@@ -117,8 +121,7 @@ export function scopeRequest(rule: CompiledRule, params: Readonly<Record<string,
   const ids: Ids = {};
   for (const [kind, values] of found) {
     if (values.size > 1) return invalid(`The request names more than one ${kind}.`);
-    const [value] = values;
-    if (value !== undefined) ids[kind] = value;
+    ids[kind] = [...values].join();
   }
 
   const scope = rule.scope;
@@ -163,20 +166,18 @@ export async function checkAnswer(
   owners: OwnerResolvers,
 ): Promise<Uint8Array<ArrayBuffer> | ProxyRefusal> {
   const kind = rule.answer;
-  // 202 is a signed-retry challenge and 204 has no body: neither holds a record.
-  if (kind === undefined || status < 200 || status > 299 || status === 202 || status === 204 || payload.byteLength === 0) return payload;
+  // Only 2xx answers with a body hold records (forward() refuses statuses below 200); 202 is a
+  // signed-retry challenge.
+  if (kind === undefined || status > 299 || status === 202 || payload.byteLength === 0) return payload;
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder().decode(payload));
   } catch {
     return withheld('The service answer is not JSON; it was withheld.');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return withheld('The service answer is not a record; it was withheld.');
-  const answer = value as Record<string, unknown>;
-  const judge = async (record: unknown) => {
-    if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
-    return ownership.judge(user, owners[kind](record as Record<string, unknown>) ?? undefined);
-  };
+  if (!isRecord(value)) return withheld('The service answer is not a record; it was withheld.');
+  const answer = value;
+  const judge = async (record: unknown) => (isRecord(record) ? ownership.judge(user, owners[kind](record)) : undefined);
   if (!rule.list) {
     if (isProcessingMarker(answer)) return payload;
     const verdict = await judge(answer);

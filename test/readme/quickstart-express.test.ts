@@ -38,9 +38,9 @@ function freePort(): Promise<number> {
   });
 }
 
-function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function start(env: Record<string, string>, file = 'server.ts'): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   let output = '';
-  const child = spawn(join(REPO, 'node_modules/.bin/tsx'), ['--import', './your-app.ts', 'server.ts'], {
+  const child = spawn(join(REPO, 'node_modules/.bin/tsx'), ['--import', './your-app.ts', file], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,6 +56,8 @@ beforeAll(async () => {
   const blocks = tsBlocks(readFileSync(join(REPO, 'README.md'), 'utf8'));
   const wallet = blocks.find((b) => b.startsWith('// file: lib/wallet.ts'));
   const express = blocks.find((b) => b.startsWith('// Express'));
+  const next = blocks.find((b) => b.startsWith('// Next.js App Router'));
+  expect(next, 'the Next.js block').toBeDefined();
   expect(wallet, 'the lib/wallet.ts block').toBeDefined();
   expect(express, 'the Express block').toBeDefined();
   rmSync(dir, { recursive: true, force: true });
@@ -63,10 +65,20 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'lib/wallet.ts'), wallet!);
   writeFileSync(join(dir, 'server.ts'), express!);
   writeFileSync(join(dir, 'your-app.ts'), YOUR_APP);
+  mkdirSync(join(dir, 'app/api/wallet/catch-all'), { recursive: true });
+  writeFileSync(join(dir, 'app/api/wallet/catch-all/route.ts'), next!);
+  // What Next does with the route module: load it (at build and start), then call its handlers.
+  writeFileSync(
+    join(dir, 'next-route.ts'),
+    `const route = await import('./app/api/wallet/catch-all/route.ts');
+const response = await route.GET(new Request('http://localhost/api/wallet/auth/credentials?accountId=' + encodeURIComponent(process.env.ACCOUNT ?? ''), { headers: { cookie: process.env.COOKIE ?? '' } }));
+console.log('STATUS ' + response.status);
+`,
+  );
   // The package's entries map to its sources (an app would have it installed).
   writeFileSync(
     join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler', target: 'ES2022', paths: { 'embedded-wallet-signer/proxy': [join(REPO, 'src/proxy/index.ts')] } } }),
+    JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler', target: 'ES2022', baseUrl: '.', paths: { '@/*': ['./*'], 'embedded-wallet-signer/proxy': [join(REPO, 'src/proxy/index.ts')] } } }),
   );
 }, 60_000);
 
@@ -113,3 +125,21 @@ describe('README Express quickstart', () => {
     expect(run.output()).toContain('SERVICE_CLIENT_SECRET');
   }, 60_000);
 });
+
+describe('README Next.js quickstart (the route module as Next loads and calls it)', () => {
+  it('its GET answers a provisioned user through the proxy; without SERVICE_* loading it fails naming them (what next build shows)', async () => {
+    const service = { baseUrl: sandbox.url, clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET };
+    const user = await provisionCustomer(service, { platformCustomerId: `qs-next-${process.pid}`, email: `qs-next-${process.pid}@example.com` });
+    const cookie = `user=${encodeURIComponent(JSON.stringify({ id: 'u2', customerId: user.customerId, accountId: user.accountId }))}`;
+    const ok = start({ SERVICE_BASE_URL: sandbox.url, SERVICE_CLIENT_ID: DEFAULT_CLIENT_ID, SERVICE_CLIENT_SECRET: DEFAULT_CLIENT_SECRET, ACCOUNT: user.accountId, COOKIE: cookie }, 'next-route.ts');
+    expect(await ok.exited, ok.output()).toBe(0);
+    expect(ok.output()).toContain('STATUS 200');
+    const anonymous = start({ SERVICE_BASE_URL: sandbox.url, SERVICE_CLIENT_ID: DEFAULT_CLIENT_ID, SERVICE_CLIENT_SECRET: DEFAULT_CLIENT_SECRET, ACCOUNT: user.accountId }, 'next-route.ts');
+    await anonymous.exited;
+    expect(anonymous.output()).toContain('STATUS 401');
+    const unset = start({}, 'next-route.ts');
+    expect(await unset.exited).not.toBe(0);
+    expect(unset.output()).toContain('SERVICE_BASE_URL');
+  }, 60_000);
+});
+
