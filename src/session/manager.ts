@@ -42,14 +42,14 @@ import { createCriticalSections } from './critical-section.js';
 import { createEmitter } from './emitter.js';
 import { browserHost, type SessionHost } from './host.js';
 import { loadStored } from './load.js';
-import { createCancellers, endAll, expireSessions, removeSessions, type OpsContext } from './operations.js';
+import { addEnding, createCancellers, endAll, endWith, expireSessions, finishEnding, removeSessions, type OpsContext } from './operations.js';
 import { expiresAtMs, parseAuthSession, parseStoredSession, sessionFromAnswer } from './records.js';
 import { createRefresher } from './refresher.js';
 import { createSchedule } from './schedule.js';
 import { createServerClock } from './server-clock.js';
 import { createSessionService } from './service.js';
 import { readAll, readSnapshot, requestLogout, type Change, type Snapshot } from './state.js';
-import type { LoginTicket, LogoutReason, ManagedSessions, Session, SessionEvents, SessionManagerOptions, SignerOptions } from './types.js';
+import type { LoginTicket, LogoutReason, ManagedSessions, Session, SessionEvents, SessionManagerOptions, SignerOptions, SigningTicket } from './types.js';
 import { accountFor, createView, currentOf, defaultAccountOf, noSessionError, pickSession } from './view.js';
 
 export type { ManagedSessions, SessionManagerOptions } from './types.js';
@@ -68,6 +68,8 @@ const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': '
  * login flows import changes.ts, so it comes with their chunk and is loaded by then.
  */
 const withChanges = loadOnFirstUse(() => import('../chunks/session-changes.js'), 'session');
+
+const WATCH_MS = 1000;
 
 /**
  * A session manager over a client and a key store, without the rest of the wallet (`createWallet`
@@ -94,7 +96,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   const view = createView(events, (accountId) => schedule.plan(accountId));
   const channel = createTabChannel({ name: `${namespace}:sessions`, host, enabled: shared, onSync: (key) => (key === ALL ? syncAll() : observe(key).then(() => undefined)) });
   const noSession = (accountId: string): WalletError => noSessionError(view, accountId);
-  const cancellers = createCancellers();
+  const cancellers = createCancellers(() => watch());
   const loggingOut = new Set<string>();
   const finishing = new Set<string>();
   const ctx: OpsContext = { keyStore, service, host, view, channel, clock, cancellers, refreshFailed: (session, error) => events.emit('refresh-failed', { session, error }), noSession, loggingOut };
@@ -114,7 +116,28 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   let started = false;
   let disposed = false;
   const detach: Array<() => void> = [];
-  const refresher = createRefresher({ ctx, run, changes: withChanges, schedule, disposed: () => disposed });
+  const refresher = createRefresher({ ctx, run, observe, refreshing: (a, fn) => sections.refreshing(a, fn), changes: withChanges, schedule, disposed: () => disposed });
+
+  /**
+   * While operations are tracked (a prompt open, a signature not sent), their accounts' logout
+   * nonces are re-read every second: a logout in a tab whose message never comes (no
+   * BroadcastChannel, a lost message) still cancels them within that time (I2, I7).
+   */
+  let watching: unknown;
+  function watch(): void {
+    if (watching !== undefined || disposed) return;
+    watching = host.setTimer(() => {
+      watching = undefined;
+      const accounts = cancellers.accounts();
+      if (accounts.length === 0 || disposed) return;
+      void Promise.all(accounts.map((a) => observe(a).catch(() => undefined))).finally(watch);
+    }, WATCH_MS);
+  }
+
+  /** Ends, in the background, the sessions logouts left to end (I8): at load, when the page comes back. */
+  function finishPending(accounts: readonly string[]): void {
+    for (const a of accounts) void run(a, () => finishEnding(ctx, a)).catch(() => undefined);
+  }
 
   /** Reads the account's stored state: the picture follows, stale operations are cancelled. */
   async function observe(accountId: string): Promise<Snapshot> {
@@ -132,9 +155,10 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   }
 
   async function syncAll(): Promise<void> {
-    const { states } = await readAll(meta);
+    const { states, ending } = await readAll(meta);
     const accounts = new Set([...states.map((s) => s.accountId), ...view.accounts().map((s) => s.accountId)]);
     for (const accountId of accounts) await observe(accountId);
+    finishPending(ending);
   }
 
   /**
@@ -164,8 +188,10 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       channel.start();
       detach.push(host.onWake(() => void syncAll().then(() => schedule.planAll(), () => schedule.planAll())));
     }
-    lastAccountId = await loadStored(ctx, run);
+    const stored = await loadStored(ctx, run);
+    lastAccountId = stored.lastAccountId;
     schedule.planAll();
+    finishPending(stored.ending);
   }
 
   function ensureLoaded(): Promise<void> {
@@ -177,11 +203,16 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     return loaded;
   }
 
-  async function resolve(accountId?: string, opts?: SignerOptions): Promise<{ session: Session; signer: ReturnType<typeof signerFromKey> }> {
+  async function resolve(accountId?: string, opts?: SignerOptions, ticket?: SigningTicket): Promise<{ session: Session; signer: ReturnType<typeof signerFromKey> }> {
     await ensureLoaded();
-    const account = accountOf(accountId);
+    const account = accountOf(ticket?.accountId ?? accountId);
     // Another tab may have logged out or refreshed without this one hearing of it yet.
-    await observe(account);
+    const snap = await observe(account);
+    // A logout requested (here or in any tab) since the call started, or not finished yet: nothing
+    // is signed for the account (I2).
+    if (snap.logoutPending || (ticket !== undefined && ticket.accountId === account && snap.logoutNonce !== ticket.logoutNonce)) {
+      throw new WalletError('NOT_LOGGED_IN', `a logout of ${account} cancelled this signature`);
+    }
     const session = pickSession(view.get(account), opts, serverNow(), noSession);
     if (serverNow() >= expiresAtMs(session)) {
       await run(account, (snap) => expireSessions(ctx, snap));
@@ -222,16 +253,44 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     adopt: (session, key) => adopt(session, key),
     async establish(answer, known) {
       const parsed = parseAuthSession(answer);
-      clock.observeServerTime(Date.parse(parsed.createdAt));
-      const { ticket, ...rest } = known;
-      const session = sessionFromAnswer(parsed, { ...rest, publicKeyHex: known.key.publicKeyHex }, serverNow());
-      await adopt(session, known.key, ticket?.accountId === session.accountId ? ticket : undefined);
-      return session;
+      try {
+        clock.observeServerTime(Date.parse(parsed.createdAt));
+        const { ticket, ...rest } = known;
+        const session = sessionFromAnswer(parsed, { ...rest, publicKeyHex: known.key.publicKeyHex }, serverNow());
+        await adopt(session, known.key, ticket?.accountId === session.accountId ? ticket : undefined);
+        return session;
+      } catch (error) {
+        // I5: the service made a session this login cannot keep: end it with its own key (a lost
+        // logout race did so already), no prompt; should the service be unreachable, leave its key
+        // as a pending end.
+        if (!isWalletError(error, 'NOT_LOGGED_IN')) {
+          const ended = await endWith(ctx, parsed.id, signerFromKey(known.key));
+          if (!ended) await run(known.accountId, () => addEnding(ctx, known.accountId, [{ id: parsed.id, publicKeyHex: known.key.publicKeyHex, expiresAt: parsed.expiresAt }])).catch(() => undefined);
+        }
+        throw error;
+      }
+    },
+    signingTicket(accountId) {
+      let account: string | undefined;
+      try {
+        account = accountOf(accountId);
+      } catch {
+        account = undefined; // resolve() throws the right error at the first challenge
+      }
+      if (account === undefined) return Promise.resolve({ accountId: undefined, logoutNonce: null, signal: new AbortController().signal, done: () => undefined });
+      const key = account;
+      return ensureLoaded()
+        .then(() => readSnapshot(meta, key))
+        .then((snap) => {
+          const guard = cancellers.track(key, snap.logoutNonce);
+          return { accountId: key, logoutNonce: snap.logoutNonce, signal: guard.signal, done: guard.done };
+        });
     },
     async signer(accountId, opts) {
       return (await resolve(accountId, opts)).signer;
     },
-    resolve,
+    resolve: (accountId, opts) => resolve(accountId, opts),
+    resolveFor: (ticket, opts) => resolve(ticket.accountId, opts, ticket),
     async refresh(accountId, plan) {
       await ensureLoaded();
       return refresher.refresh(accountOf(accountId), plan, false);
@@ -245,9 +304,10 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
         // First doom whatever is in flight for the account, here and in the other tabs…
         cancellers.check(account, await requestLogout(meta, account));
         channel.post(account);
-        // …then, once the logins in flight have settled (they lose: their tickets are stale), end
-        // what is stored, after whoever holds the section now (if no one did it first).
-        await sections.logins(account, 'exclusive', () => run(account, (snap) => endAll(ctx, snap)));
+        // …then, once the logins in flight have settled (they lose: their tickets are stale) and a
+        // refresh on the wire has committed or undone itself (its prompt was cancelled), end what is
+        // stored, after whoever holds the section now. No lock taken here waits on a user (I4).
+        await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => run(account, (snap) => endAll(ctx, snap, { sweep: true }))));
       } finally {
         loggingOut.delete(account);
       }
@@ -268,13 +328,21 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     async signOutOtherDevices(accountId) {
       await ensureLoaded();
       const account = accountOf(accountId);
-      // Logins in flight (any tab) first: their sessions are this browser's, not other devices'.
-      return withChanges((m) => sections.logins(account, 'exclusive', () => run(account, (snap) => m.endOthers(ctx, snap))));
+      // Logins and a refresh in flight (any tab) first: their sessions are this browser's, not other
+      // devices'. The list is read under the locks; the ends, which the user may have to approve, run outside
+      // them (I4), each signed by the session current when it is sent.
+      return withChanges(async (m) => {
+        const found = await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => run(account, (snap) => m.othersOf(ctx, snap))));
+        const ticket = { accountId: account, logoutNonce: found.logoutNonce, signal: new AbortController().signal, done: () => undefined };
+        return m.endOthers(ctx, found, { signer: () => resolve(account, undefined, ticket), run });
+      });
     },
     loggingIn(accountId, fn) {
       if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'a non-empty string');
       if (typeof fn !== 'function') throw invalidArgument('fn', 'a function');
-      return sections.logins(accountId, 'shared', async () => {
+      // I5: the code the commit needs is loaded before verify is sent (a failed download fails the
+      // login before the service makes a session).
+      return withChanges(async () => undefined).then(() => sections.logins(accountId, 'shared', async () => {
         const { logoutNonce } = await readSnapshot(meta, accountId);
         const guard = cancellers.track(accountId, logoutNonce);
         try {
@@ -282,7 +350,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
         } finally {
           guard.done();
         }
-      });
+      }));
     },
     async restore() {
       const first = loaded === undefined;

@@ -128,7 +128,11 @@ export type OnBeforeSign = (request: SignRequest) => boolean | void | Promise<bo
 export interface SignedRequestOptions extends RequestOptions {
   /** The key that answers every challenge of this call. */
   signer?: SignerLike;
-  /** Called once, at the first challenge, when `signer` is not given (so a call answered at once needs no key). */
+  /**
+   * When `signer` is not given: called at each challenge before onBeforeSign (so a call answered at
+   * once needs no key, and one that cannot be signed fails before the prompt) and again after it,
+   * just before stamping; that second answer signs.
+   */
   getSigner?: () => SignerLike | Promise<SignerLike>;
   /** A label for the hook, e.g. 'update-internal-account'. */
   purpose: string;
@@ -155,6 +159,12 @@ export interface SignedRequestOptions extends RequestOptions {
   restartOnExpiry?: boolean;
   /** The library signs on its own (see SignRequest.automatic); default false. */
   automatic?: boolean;
+  /**
+   * The signature was approved before this call was made, so onBeforeSign is not asked: the library
+   * ending the sessions of a logout the app asked for (`logout()` is the approval), which must never
+   * wait on a user. Default false.
+   */
+  approved?: boolean;
   /**
    * Cancels signing: a pending onBeforeSign is given up (its signal aborts) and no further signature
    * is sent (ABORTED). Unlike `signal`, it never aborts a request already on the wire, whose answer

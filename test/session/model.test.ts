@@ -116,6 +116,11 @@ class World {
     return value ?? { generation: 0, current: null, sessions: [] };
   }
 
+  /** Sessions a logout or refresh left to end (keys kept for that alone). */
+  ending(): Array<{ id: string; publicKeyHex: string }> {
+    return (this.backend.map.get(`meta:ending:${ACCOUNT}`) as Array<{ id: string; publicKeyHex: string }> | undefined) ?? [];
+  }
+
   storedKeys(): string[] {
     return [...this.backend.map.entries()].filter(([, v]) => (v as { purpose?: string } | undefined)?.purpose === 'session').map(([k]) => k).sort();
   }
@@ -138,7 +143,7 @@ class World {
     };
     const stored = this.stored();
     for (const s of stored.sessions) if (!later(s.id)) this.violations.push(`S5: ${s.id} still stored after logout`);
-    const allowedKeys = new Set(stored.sessions.map((s) => s.publicKeyHex));
+    const allowedKeys = new Set([...stored.sessions.map((s) => s.publicKeyHex), ...this.ending().map((e) => e.publicKeyHex)]);
     for (const k of this.storedKeys()) if (!allowedKeys.has(k)) this.violations.push(`S5: key ${k.slice(0, 8)} left after logout`);
     for (const s of this.service.sessions.values()) {
       if (s.origin === 'elsewhere' || !this.service.active(s) || !s.delivered || s.orphaned || s.endLost || later(s.id)) continue;
@@ -150,8 +155,8 @@ class World {
     const stored = this.stored();
     if (stored.generation < this.lastGeneration) this.violations.push(`S1: generation ${this.lastGeneration} → ${stored.generation}`);
     this.lastGeneration = stored.generation;
-    const keys = stored.sessions.map((s) => s.publicKeyHex).sort();
-    expect(this.storedKeys(), 'S2: stored keys are the stored sessions’ keys').toEqual(keys);
+    const keys = [...new Set([...stored.sessions.map((s) => s.publicKeyHex), ...this.ending().map((e) => e.publicKeyHex)])].sort();
+    expect(this.storedKeys(), 'S2: stored keys are the stored sessions’ and pending ends’ keys').toEqual(keys);
     for (const tab of this.tabs.filter((t) => t.open && t.loaded)) {
       expect(tab.manager.current(ACCOUNT)?.id ?? null, `S3: tab ${tab.id} current`).toBe(stored.current);
       expect(tab.manager.all().map((s) => s.id).sort(), `S3: tab ${tab.id} sessions`).toEqual(stored.sessions.map((s) => s.id).sort());

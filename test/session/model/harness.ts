@@ -8,6 +8,7 @@ import { generateSessionKey, type SessionKey } from '../../../src/crypto/index.j
 import { WalletError } from '../../../src/errors.js';
 import { createKeyStore, type KeyStore, type KeyStoreBackend } from '../../../src/keys/index.js';
 import type { ChannelLike, LockManagerLike, SessionHost, SessionService, SigningOptions } from '../../../src/session/index.js';
+import type { SessionSigner } from '../../../src/session/service.js';
 import type { AuthSession } from '../../../src/types.js';
 
 export const MINUTE = 60_000;
@@ -191,8 +192,12 @@ export type Answer = 'deliver' | 'lose' | 'drop' | 'refuse';
 interface Pending {
   tab: number;
   kind: 'list' | 'end' | 'refresh' | 'login';
-  /** 'prompt': the signature is not sent yet (onBeforeSign); 'wire': sent, awaiting processing. */
-  stage: 'prompt' | 'wire';
+  /** 'prompt': the signature is not sent yet (onBeforeSign); 'signing': approved, the signer being resolved; 'wire': sent, awaiting processing. */
+  stage: 'prompt' | 'signing' | 'wire';
+  /** Who signs: given, or asked after the prompt (as the transport's getSigner). */
+  signer?: SessionSigner;
+  /** The key the request was signed with, once it left. */
+  signedBy?: string;
   process: () => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -249,16 +254,44 @@ export class ScriptedService {
 
   private hold<T>(p: Omit<Pending, 'resolve' | 'reject'>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const entry: Pending = { ...p, resolve: resolve as (v: unknown) => void, reject };
+      const entry: Pending = Object.assign(p, { resolve: resolve as (v: unknown) => void, reject });
       if (p.signal?.aborted) return reject(p.signal.reason);
       p.signal?.addEventListener('abort', () => {
-        if (entry.stage !== 'prompt') return; // a request on the wire is never aborted
+        if (entry.stage !== 'prompt') return; // a request being signed or on the wire is never aborted
         this.pending.splice(this.pending.indexOf(entry), 1);
         reject(p.signal?.reason);
       });
       this.pending.push(entry);
+      if (p.stage === 'signing') void this.sign(entry);
     });
   }
+
+  /** An approved signature: the signer is resolved now (after the prompt), then the leg is sent. */
+  private async sign(p: Pending): Promise<void> {
+    let key: string;
+    try {
+      const signer = typeof p.signer === 'function' ? await p.signer() : p.signer!;
+      key = signer.publicKeyHex;
+    } catch (error) {
+      if (this.pending.includes(p)) this.pending.splice(this.pending.indexOf(p), 1);
+      this.lostEnd(p);
+      if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
+      return p.reject(error);
+    }
+    if (!this.pending.includes(p)) return; // its tab closed meanwhile
+    if (p.signal?.aborted) {
+      this.pending.splice(this.pending.indexOf(p), 1);
+      this.lostEnd(p);
+      return p.reject(p.signal.reason);
+    }
+    p.signedBy = key;
+    p.stage = 'wire';
+    if (p.kind === 'refresh') this.sent(p.refreshOf!);
+    this.signedSent.push({ tab: p.tab, kind: p.kind, key, at: this.step });
+  }
+
+  /** Every signature that left the browser: which key, when (for the logout invariants). */
+  readonly signedSent: Array<{ tab: number; kind: string; key: string; at: number }> = [];
 
   /** A login's verify: the session exists once processed. */
   login(tab: number, accountId: string, key: SessionKey, startedAt: number): Promise<AuthSession & { _s: ServiceSession }> {
@@ -272,21 +305,24 @@ export class ScriptedService {
   forTab(tab: number): SessionService {
     return {
       list: (accountId) => this.hold({ tab, kind: 'list', stage: 'wire', process: () => [...this.sessions.values()].filter((s) => s.accountId === accountId && this.active(s)).map((s) => this.toAuthSession(s)) }),
-      end: (sessionId, signer, options?: SigningOptions) =>
-        this.hold({ tab, kind: 'end', stage: 'prompt', endOf: sessionId, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
+      end: (sessionId, signer, options?: SigningOptions) => {
+        const p: Omit<Pending, 'resolve' | 'reject'> = { tab, kind: 'end', stage: options?.approved ? 'signing' : 'prompt', signer, endOf: sessionId, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
           const s = this.sessions.get(sessionId);
-          if (!s || !this.signerOk(s.accountId, signer.publicKeyHex)) throw new WalletError('WALLET_SIGNATURE_INVALID', 'no active session has this key', { status: 401 });
+          if (!s || !this.signerOk(s.accountId, p.signedBy!)) throw new WalletError('WALLET_SIGNATURE_INVALID', 'no active session has this key', { status: 401 });
           if (!this.active(s)) return false;
           s.ended = { by: 'browser', at: this.clock.now };
           return true;
-        } }),
+        } };
+        return this.hold(p);
+      },
       refresh: (sessionId, clientPublicKey, signer, options?: SigningOptions) => {
-        return this.hold({ tab, kind: 'refresh', stage: 'prompt', refreshOf: sessionId, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
+        const p: Omit<Pending, 'resolve' | 'reject'> = { tab, kind: 'refresh', stage: 'prompt', signer, refreshOf: sessionId, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
           const old = this.sessions.get(sessionId);
-          if (!old || !this.active(old) || old.publicKeyHex !== signer.publicKeyHex) throw new WalletError('WALLET_SIGNATURE_INVALID', 'not signed by an active session', { status: 401 });
+          if (!old || !this.active(old) || old.publicKeyHex !== p.signedBy) throw new WalletError('WALLET_SIGNATURE_INVALID', 'not signed by an active session', { status: 401 });
           const s = this.create(old.accountId, clientPublicKey, 'refresh', tab);
           return this.toAuthSession(s);
-        } });
+        } };
+        return this.hold(p);
       },
     };
   }
@@ -295,6 +331,7 @@ export class ScriptedService {
   answer(index: number, how: Answer): void {
     if (this.pending.length === 0) return;
     const p = this.pending[index % this.pending.length]!;
+    if (p.stage === 'signing') return;
     if (p.stage === 'prompt') {
       if (how === 'refuse') {
         this.pending.splice(this.pending.indexOf(p), 1);
@@ -302,8 +339,8 @@ export class ScriptedService {
         p.reject(new WalletError('SIGNING_REFUSED', 'refused'));
         return;
       }
-      p.stage = 'wire'; // approved: the signed leg is on its way
-      if (p.kind === 'refresh') this.sent(p.refreshOf!);
+      p.stage = 'signing'; // approved: the signer is resolved, then the signed leg is on its way
+      void this.sign(p);
       return;
     }
     this.pending.splice(this.pending.indexOf(p), 1);
