@@ -8,9 +8,6 @@
  * after the redirect `completeOAuth({ oidcToken })` finds the key by the token's `nonce` claim.
  * Prepared logins are forgotten after an hour (an IdP round trip takes minutes).
  */
-// The login's commit (session/changes.ts) comes with this chunk: it runs inside the login lock
-// (loggingIn → establish), where nothing may wait for a download (see session/manager.ts).
-import '../session/changes.js';
 import { base64urlDecode, oauthNonce, sessionKeyFromPair, utf8Decode, type SessionKey } from '../crypto/index.js';
 import { WalletError, invalidArgument } from '../errors.js';
 import { parseAuthSession, type KeyPlan, type Session, type WalletContext } from '../session/index.js';

@@ -5,9 +5,6 @@
  * it with the new key → the session. Also adding an OTP credential (signed by the current session),
  * which is then activated by its first verify.
  */
-// The login's commit (session/changes.ts) comes with this chunk: it runs inside the login lock
-// (loggingIn → establish), where nothing may wait for a download (see session/manager.ts).
-import '../session/changes.js';
 import { parseOtpTargetBundle } from '../crypto/bundles.js';
 import { buildEncryptedOtpBundle, verifySignedBundle } from '../crypto/enclave.js';
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';

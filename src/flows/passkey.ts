@@ -13,9 +13,6 @@
  * utf8(challenge) — the 64 ASCII bytes, never hex- or base64url-decoded — and sends the assertion to
  * `/verify` with the challenge's `Request-Id`.
  */
-// The login's commit (session/changes.ts) comes with this chunk: it runs inside the login lock
-// (loggingIn → establish), where nothing may wait for a download (see session/manager.ts).
-import '../session/changes.js';
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialDescriptorJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { base64urlEncode, utf8Encode } from '../crypto/index.js';

@@ -40,6 +40,12 @@ export interface SessionHost {
   onWake(wake: () => void): () => void;
   /** A fresh session key and the plan that returns it (every refresh uses a new key). */
   newKeyPlan(): Promise<KeyPlan>;
+  /**
+   * A clock that never jumps (default `performance.now()`): time between server samples is measured
+   * on it, so a change of the local clock moves no expiry (I6). Absent with a custom `now` option:
+   * that clock is used for both.
+   */
+  monotonicNow?(): number;
 }
 
 function browserLocks(): LockManagerLike | undefined {
@@ -77,4 +83,8 @@ export const browserHost: SessionHost = {
   },
   onWake: onPageWake,
   newKeyPlan: createKeyPlan,
+  monotonicNow: () => {
+    const perf = (globalThis as { performance?: { now?: () => number } }).performance;
+    return typeof perf?.now === 'function' ? perf.now() : Date.now();
+  },
 };

@@ -70,6 +70,8 @@ const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': '
 const withChanges = loadOnFirstUse(() => import('../chunks/session-changes.js'), 'session');
 
 const WATCH_MS = 1000;
+/** How soon a session the estimate calls expired, but the service did not confirm, is looked at again. */
+const EXPIRY_RECHECK_MS = 30_000;
 
 /**
  * A session manager over a client and a key store, without the rest of the wallet (`createWallet`
@@ -82,12 +84,12 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   if (typeof fraction !== 'number' || !(fraction > 0 && fraction < 1)) throw invalidArgument('refreshWhenRemaining', 'a number between 0 and 1');
   const autoRefresh = options.autoRefresh ?? true;
   const namespace = options.namespace ?? 'embedded-wallet-signer';
-  const host: SessionHost = { ...browserHost, ...options.host };
+  const host: SessionHost = { ...browserHost, ...(options.now !== undefined && { monotonicNow: options.now }), ...options.host };
   const service = options.service ?? createSessionService(client);
   const meta = keyStore.meta;
 
   const events = createEmitter<SessionEvents>();
-  const clock = createServerClock(options.now ?? Date.now, () => schedule.planAll());
+  const clock = createServerClock(options.now ?? Date.now, () => schedule.planAll(), host.monotonicNow);
   const serverNow = (): number => clock.now();
   // Coordination only makes sense when the keys live in shared storage: a store that fell back to
   // memory is private to this tab (an explicitly memory-backed store is the caller's choice).
@@ -98,6 +100,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   const noSession = (accountId: string): WalletError => noSessionError(view, accountId);
   const cancellers = createCancellers(() => watch());
   const loggingOut = new Set<string>();
+  const rechecks = new Map<string, unknown>();
   const finishing = new Set<string>();
   const ctx: OpsContext = { keyStore, service, host, view, channel, clock, cancellers, refreshFailed: (session, error) => events.emit('refresh-failed', { session, error }), noSession, loggingOut };
   const schedule = createSchedule({
@@ -106,7 +109,15 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     serverNow,
     fraction,
     autoRefresh,
-    expire: (accountId) => void run(accountId, (snap) => expireSessions(ctx, snap)).catch(() => undefined),
+    // Nothing removed (the service still lists them, or could not be asked): look again later.
+    expire: (accountId) =>
+      void run(accountId, (snap) => expireSessions(ctx, snap))
+        .catch(() => new Set<string>())
+        .then((gone) => {
+          if (gone.size === 0 && !disposed && !rechecks.has(accountId)) {
+            rechecks.set(accountId, host.setTimer(() => (rechecks.delete(accountId), schedule.plan(accountId)), EXPIRY_RECHECK_MS));
+          }
+        }),
     refreshDue: (session) => refresher.auto(session),
     expiring: (session) => events.emit('expiring', session),
   });
@@ -214,15 +225,23 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       throw new WalletError('NOT_LOGGED_IN', `a logout of ${account} cancelled this signature`);
     }
     const session = pickSession(view.get(account), opts, serverNow(), noSession);
+    // I6: expired on the estimate → asked of the service; SESSION_EXPIRED only when it agrees.
     if (serverNow() >= expiresAtMs(session)) {
-      await run(account, (snap) => expireSessions(ctx, snap));
-      throw new WalletError('SESSION_EXPIRED', `${session.id} expired`);
+      const gone = await run(account, (s) => expireSessions(ctx, s));
+      if (gone.has(session.id)) throw new WalletError('SESSION_EXPIRED', `${session.id} expired`);
     }
+    const held = (): boolean => view.get(account).sessions.some((s) => s.id === session.id);
+    // Dropped meanwhile (an expiry or logout that another operation committed): say why.
+    if (!held()) throw noSession(account);
     let key;
     try {
-      key = await loadBoundKey(keyStore, session, serverNow());
+      key = await loadBoundKey(keyStore, { publicKeyHex: session.publicKeyHex });
     } catch (error) {
-      if (isWalletError(error, 'KEY_EVICTED')) await run(account, (snap) => removeSessions(ctx, snap, new Set([session.id]), 'evicted'));
+      if (isWalletError(error, 'KEY_EVICTED')) {
+        await run(account, (snap) => removeSessions(ctx, snap, new Set([session.id]), 'evicted'));
+        // Its key was deleted because the session ended meanwhile, not evicted by the browser.
+        if (view.ended(account) !== undefined && !held()) throw noSession(account);
+      }
       throw error;
     }
     lastAccountId = account;
@@ -377,6 +396,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       if (disposed) return;
       disposed = true;
       schedule.dispose();
+      for (const t of rechecks.values()) host.clearTimer(t);
+      rechecks.clear();
+      if (watching !== undefined) host.clearTimer(watching);
       for (const d of detach.splice(0)) d();
       channel.close();
       events.clear();

@@ -100,20 +100,35 @@ export async function removeSessions(ctx: OpsContext, snap: Snapshot, ids: Reado
   committed(ctx, written);
 }
 
-/** Removes every expired session of the account. */
-export async function expireSessions(ctx: OpsContext, snap: Snapshot): Promise<void> {
+/**
+ * Removes the account's expired sessions; returns the ids removed. I6: the server clock estimate
+ * only nominates them; the service decides: a session it still lists is kept (its answer's Date
+ * header corrects the estimate), and when it cannot be asked nothing is removed now (the caller
+ * looks again later; such a session cannot sign anyway: the service refuses an expired one).
+ */
+export async function expireSessions(ctx: OpsContext, snap: Snapshot): Promise<ReadonlySet<string>> {
   const now = ctx.clock.now();
-  await removeSessions(ctx, snap, new Set(snap.state.sessions.filter((s) => isExpired(s, now)).map((s) => s.id)), 'expired');
+  const nominated = snap.state.sessions.filter((s) => isExpired(s, now));
+  if (nominated.length === 0) return new Set();
+  let active: Set<string>;
+  try {
+    active = new Set((await ctx.service.list(snap.state.accountId)).map((a) => a.id));
+  } catch {
+    return new Set();
+  }
+  const gone = new Set(nominated.filter((s) => !active.has(s.id)).map((s) => s.id));
+  await removeSessions(ctx, snap, gone, 'expired');
+  return gone;
 }
 
-/** The session's key; an expired session or a missing key is removed (SESSION_EXPIRED, KEY_EVICTED). */
+/** The session's key; an expired session (checked with the service) or a missing key is removed (SESSION_EXPIRED, KEY_EVICTED). */
 export async function keyIn(ctx: OpsContext, snap: Snapshot, s: Session): Promise<StoredKey> {
-  if (isExpired(s, ctx.clock.now())) {
-    await removeSessions(ctx, snap, new Set([s.id]), 'expired');
+  if (isExpired(s, ctx.clock.now()) && (await expireSessions(ctx, snap)).has(s.id)) {
     throw new WalletError('SESSION_EXPIRED', `${s.id} expired`);
   }
   try {
-    return await loadBoundKey(ctx.keyStore, s, ctx.clock.now());
+    // Expiry was judged just above (with the service when the estimate said so).
+    return await loadBoundKey(ctx.keyStore, { publicKeyHex: s.publicKeyHex });
   } catch (error) {
     if (isWalletError(error, 'KEY_EVICTED')) await removeSessions(ctx, snap, new Set([s.id]), 'evicted');
     throw error;
