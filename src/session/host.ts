@@ -6,6 +6,7 @@
  */
 import { createKeyPlan } from './key-plan.js';
 import { onPageWake } from './page-events.js';
+import { createLeaseLocks, createStorageChannel, localLeaseStorage } from './storage-lock.js';
 import type { KeyPlan } from './types.js';
 
 /** The part of `navigator.locks` the manager uses. */
@@ -48,14 +49,27 @@ export interface SessionHost {
   monotonicNow?(): number;
 }
 
+let leaseLocks: LockManagerLike | undefined;
+
+/**
+ * `navigator.locks`; without it (I7) locks emulated with leases in localStorage (storage-lock.ts);
+ * without that either, undefined (the realm's own locks: tabs do not exclude each other).
+ */
 function browserLocks(): LockManagerLike | undefined {
   const locks = (globalThis as { navigator?: { locks?: unknown } }).navigator?.locks;
-  return typeof locks === 'object' && locks !== null && typeof (locks as LockManagerLike).request === 'function' ? (locks as LockManagerLike) : undefined;
+  if (typeof locks === 'object' && locks !== null && typeof (locks as LockManagerLike).request === 'function') return locks as LockManagerLike;
+  if (leaseLocks) return leaseLocks;
+  const storage = localLeaseStorage();
+  return storage ? (leaseLocks = createLeaseLocks({ storage, owner: randomId() })) : undefined;
 }
 
+/** A BroadcastChannel; without one (I7) a channel over localStorage's `storage` event; else undefined. */
 function browserChannel(name: string): ChannelLike | undefined {
   const Ctor = (globalThis as { BroadcastChannel?: new (name: string) => ChannelLike }).BroadcastChannel;
-  if (typeof Ctor !== 'function') return undefined;
+  if (typeof Ctor !== 'function') {
+    const storage = localLeaseStorage();
+    return storage ? createStorageChannel(storage, name) : undefined;
+  }
   try {
     return new Ctor(name);
   } catch {
