@@ -2,34 +2,27 @@
  * The session manager: which sessions this browser holds for each account, which one is current,
  * when they expire (on the server's clock), refreshing, logging out, and keeping tabs in step.
  *
- * Why it is correct, in one paragraph. Each account's sessions are one stored state (state.ts) with
- * a generation number, and every change to it (login, refresh, logout, expiry, eviction, signing
- * out other devices, a revocation the service reports) runs inside the account's critical section:
- * an in-page queue feeding a Web Lock of the account's name (critical-section.ts), so one tab at a
- * time, in request order. An operation reads a snapshot when it enters and commits only if the
- * stored generation, and the account's logout nonce, are still the snapshot's (operations.ts);
- * otherwise it undoes its own effect (a refresh ends the session it created on the service and
- * drops its key). `logout()` first writes a new logout nonce (the one write made outside the
- * section), which dooms every commit in flight and cancels signatures not yet sent, in this tab and,
- * through a message and a re-read, in the others; then it waits for the section and ends on the
- * service every session the state holds, so after it resolves nothing of the account is left here
- * or on the service, including a session a refresh on the wire created. A refresh ends the session
- * it replaced once the new one is committed (one slot per browser), still inside the section but
- * after its caller has the new session. Tabs learn of changes by a message that carries nothing
- * trusted and makes them re-read storage (coalesced, channel.ts); their in-memory picture only moves
- * to higher generations (view.ts), and every signature re-reads the account's state first, so a tab
- * that missed a message never signs with a session another tab ended. onBeforeSign waits are bounded
- * (transport): an automatic refresh and the end of a replaced session are shown to it with
- * `automatic: true` and a short bound (`automaticSignTimeoutMs`), so no user prompt holds the
- * section; a refused or timed-out prompt fails that one call.
+ * What it promises is INVARIANTS.md (I1–I8), each with the tests that check it. How, in short: each
+ * account's sessions are one stored state (state.ts) with a generation, changed only by commits
+ * inside the account's critical section (critical-section.ts: an in-page queue feeding a lock shared
+ * by the tabs), each re-checking what it started from (`commitState`, or the same current session and
+ * logout nonce) and undoing its own effect when stale. `logout()` first writes a new logout nonce
+ * (the one write outside the section), which dooms commits in flight and cancels signatures not yet
+ * sent in every tab (I2: re-read after every prompt, and every second while one is open); then it
+ * waits for the logins in flight, a refresh on the wire and the section, and ends what is stored
+ * (I1), keeping what the service could not confirm as pending ends (I8). Prompts never run inside
+ * the section (I4): a refresh signs holding only the refresh lock; ends made for a logout or an undo
+ * are approved by the call that caused them. Tabs learn of changes by a message that carries nothing
+ * trusted and makes them re-read storage (channel.ts); their picture only moves to higher
+ * generations (view.ts), and every signature re-reads the account's state first.
  *
  * Decisions where the wire reference is open:
  * - Only the current session of an account is refreshed automatically; other sessions held for the
  *   account (made with other credentials, kept so that a credential can be deleted) run to expiry.
  * - A login loses against a logout requested after it started (`loggingIn`): its session is ended
  *   and NOT_LOGGED_IN thrown. One that started after the logout was requested commits.
- * - Logout never fails for server errors: the keys are deleted whatever the service answered (a
- *   session without its key is unusable), and the service ends it at expiry anyway.
+ * - Logout never fails for server errors: the state is emptied whatever the service answered; what
+ *   it could not end stays a pending end (I8), whose key signs nothing else.
  * - A refresh whose answer never arrives leaves a session on the service whose key no one holds;
  *   it cannot be named (AuthSession names no key), so it runs to its expiry, unusable.
  */
@@ -58,14 +51,12 @@ const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': '
 
 /**
  * The rarer changes (a login's commit, refresh, signing out other devices, judging a refusal:
- * changes.ts) are a chunk of their own, loaded on first use. Always before the operation calls
- * `run`: the download happens outside the account's queue and lock, so it can neither hold the
- * section (a logout never waits for it) nor deadlock, and operations enter the section in the order
- * they call `run`, as before. What restoring, signing, expiry and logout need stays in the startup
- * code (operations.ts): a logout works offline, and a pending logout is carried out inside `run`
- * without loading anything. The one place a change runs under a lock its caller took is a login's
- * commit (`establish` inside `loggingIn`, under the shared login lock that a logout waits for): the
- * login flows import changes.ts, so it comes with their chunk and is loaded by then.
+ * changes.ts) are a chunk of their own, loaded on first use. Always before the operation takes a
+ * lock: the download happens outside the account's queue and locks, so it can neither hold the
+ * section (a logout never waits for it) nor deadlock. What restoring, signing, expiry and logout
+ * need stays in the startup code (operations.ts): a logout works offline, and a pending logout is
+ * carried out inside `run` without loading anything. A login's commit (`establish` inside
+ * `loggingIn`) needs it too: `loggingIn` loads it before the verify request is sent (I5).
  */
 const withChanges = loadOnFirstUse(() => import('../chunks/session-changes.js'), 'session');
 

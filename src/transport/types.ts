@@ -62,8 +62,8 @@ export interface ClientOptions {
   onBeforeSignTimeoutMs?: number;
   /**
    * Longest wait for `onBeforeSign` on a signature the library makes on its own (`automatic: true`:
-   * the automatic session refresh, ending the session a refresh replaced); default 2 000 ms. Answer
-   * those from policy, not from a user prompt: the account's sessions are locked while it waits.
+   * the automatic session refresh); default 2 000 ms. Answer those from policy, not from a user
+   * prompt: a refused or timed-out one is not retried.
    */
   automaticSignTimeoutMs?: number;
   /** Reports every HTTP request. Exceptions thrown by the hook are ignored. */
@@ -106,8 +106,8 @@ export interface SignRequest {
   expiresAt?: string;
   /**
    * True when the library signs on its own, not for a call of the app: the automatic session refresh
-   * (`purpose: 'refresh-session'`) and ending the session a refresh replaced (`'delete-session'`).
-   * The wait for such an answer is bounded by `automaticSignTimeoutMs` (default 2 s).
+   * (`purpose: 'refresh-session'`). The wait for such an answer is bounded by
+   * `automaticSignTimeoutMs` (default 2 s).
    */
   automatic: boolean;
   /**
