@@ -56,10 +56,10 @@ export async function refused(ctx: OpsContext, snap: Snapshot, session: Session,
  * Stores a session a login made and makes it current. With the login's ticket, a logout requested
  * since the login started wins: the session is ended on the service (signed with its own key, no
  * prompt), its key dropped, NOT_LOGGED_IN thrown. Without one, the login commits. A session this
- * browser held for the same credential is replaced (I8): dropped from the state and ended on the
- * service with its own key, kept as a pending end until the service confirms.
+ * browser held for the same credential is replaced (I8): dropped from the state and made a pending
+ * end (true is returned: the caller ends it on the service, with its own key, after the login).
  */
-export async function addSession(ctx: OpsContext, snap: Snapshot, session: Session, key: SessionKey, ticket?: LoginTicket): Promise<void> {
+export async function addSession(ctx: OpsContext, snap: Snapshot, session: Session, key: SessionKey, ticket?: LoginTicket): Promise<boolean> {
   await ctx.keyStore.put({ publicKeyHex: key.publicKeyHex, privateKey: key.privateKey, publicKey: key.publicKey, purpose: 'session', accountId: session.accountId, sessionId: session.id });
   const replaced = snap.state.sessions.filter((s) => s.id !== session.id && s.credentialId === session.credentialId);
   const sessions = [...snap.state.sessions.filter((s) => s.id !== session.id && s.credentialId !== session.credentialId), session];
@@ -78,7 +78,8 @@ export async function addSession(ctx: OpsContext, snap: Snapshot, session: Sessi
   for (const s of replaced) ctx.keyStore.invalidate(s.publicKeyHex);
   await ctx.keyStore.meta.put(LAST_ACCOUNT, { accountId: session.accountId }).catch(() => undefined);
   committed(ctx, written);
-  if (replaced.length > 0) await finishEnding(ctx, session.accountId);
+  // Whether sessions were replaced: the caller finishes their ends after the login resolved.
+  return replaced.length > 0;
 }
 
 /** What a refresh did: the session now current, and the end of the one it replaced (to run after). */

@@ -208,6 +208,21 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   async function resolve(accountId?: string, opts?: SignerOptions, ticket?: SigningTicket): Promise<{ session: Session; signer: ReturnType<typeof signerFromKey> }> {
     await ensureLoaded();
     const account = accountOf(ticket?.accountId ?? accountId);
+    // A commit elsewhere between picking the session and holding its key (a refresh, a login):
+    // pick again, so the session that signs is the one current when the signature is made (I3).
+    for (let attempt = 0; ; attempt++) {
+      const picked = await pickSigner(account, opts, ticket);
+      const now = await readSnapshot(meta, account);
+      const still = opts?.excludeCredentialId === undefined ? now.state.current === picked.session.id : now.state.sessions.some((s) => s.id === picked.session.id);
+      if ((still && now.logoutNonce === picked.logoutNonce) || attempt >= 3) {
+        lastAccountId = account;
+        schedule.plan(account);
+        return { session: picked.session, signer: picked.signer };
+      }
+    }
+  }
+
+  async function pickSigner(account: string, opts: SignerOptions | undefined, ticket: SigningTicket | undefined): Promise<{ session: Session; signer: ReturnType<typeof signerFromKey>; logoutNonce: string | null }> {
     // Another tab may have logged out or refreshed without this one hearing of it yet.
     const snap = await observe(account);
     // A logout requested (here or in any tab) since the call started, or not finished yet: nothing
@@ -229,15 +244,13 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       key = await loadBoundKey(keyStore, { publicKeyHex: session.publicKeyHex });
     } catch (error) {
       if (isWalletError(error, 'KEY_EVICTED')) {
-        await run(account, (snap) => removeSessions(ctx, snap, new Set([session.id]), 'evicted'));
+        await run(account, (s) => removeSessions(ctx, s, new Set([session.id]), 'evicted'));
         // Its key was deleted because the session ended meanwhile, not evicted by the browser.
         if (view.ended(account) !== undefined && !held()) throw noSession(account);
       }
       throw error;
     }
-    lastAccountId = account;
-    schedule.plan(account);
-    return { session, signer: signerFromKey(key) };
+    return { session, signer: signerFromKey(key), logoutNonce: snap.logoutNonce };
   }
 
   async function adopt(session: Session, key: SessionKey, ticket?: LoginTicket): Promise<void> {
@@ -247,8 +260,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       throw invalidArgument('key', 'the session key whose publicKeyHex is session.publicKeyHex');
     }
     await ensureLoaded();
-    await withChanges((m) => run(parsed.accountId, (snap) => m.addSession(ctx, snap, parsed, key, ticket)));
+    const replaced = await withChanges((m) => run(parsed.accountId, (snap) => m.addSession(ctx, snap, parsed, key, ticket)));
     lastAccountId = parsed.accountId;
+    if (replaced) finishPending([parsed.accountId]);
   }
 
   const manager: ManagedSessions = {
@@ -350,11 +364,14 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     loggingIn(accountId, fn) {
       if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'a non-empty string');
       if (typeof fn !== 'function') throw invalidArgument('fn', 'a function');
+      // The login is bound to the logout nonce when it is called, not when it gets the lock: a
+      // logout requested while it waited for the lock (behind another login, or a logout) wins.
+      const started = readSnapshot(meta, accountId);
       // I5: the code the commit needs is loaded before verify is sent (a failed download fails the
       // login before the service makes a session).
-      return withChanges(async () => undefined).then(() => sections.logins(accountId, 'shared', async () => {
-        const { logoutNonce } = await readSnapshot(meta, accountId);
+      return withChanges(async () => started).then(({ logoutNonce }) => sections.logins(accountId, 'shared', async () => {
         const guard = cancellers.track(accountId, logoutNonce);
+        cancellers.check(accountId, (await readSnapshot(meta, accountId)).logoutNonce);
         try {
           return await fn({ accountId, logoutNonce, signal: guard.signal });
         } finally {
