@@ -84,7 +84,7 @@ class World {
   /** Logouts resolved: their account and the step they were called at (S5b, checked at the step's end). */
   private readonly resolvedLogouts: Array<{ account: string; calledAt: number }> = [];
   /** Logouts called: account → steps (S9: a login loses against a logout requested after it started). */
-  readonly logoutCalls: Array<{ account: string; at: number }> = [];
+  readonly logoutCalls: Array<{ account: string; at: number; nonceBefore: string | undefined }> = [];
   private keyIndex = 0;
   private readonly lastGeneration = new Map<string, number>();
   private readonly lastStored = new Map<string, Set<string>>();
@@ -243,9 +243,11 @@ class World {
       }
       this.lastStored.set(account, now);
     }
-    // S5b (I2): once a logout resolved, no prompt of a call of that account started before it is still open.
+    // S5b (I2): once a logout was requested (its nonce stored), by the end of that step no prompt of a
+    // call of that account started before it is still open in any tab.
     if (this.coordination.channel) {
-      for (const { account, calledAt } of this.resolvedLogouts) {
+      const requested = this.logoutCalls.filter((l) => this.logoutRecord(l.account)?.nonce !== l.nonceBefore).map((l) => ({ account: l.account, calledAt: l.at }));
+      for (const { account, calledAt } of [...this.resolvedLogouts, ...requested]) {
         for (const p of this.service.pending) {
           if (p.stage === 'prompt' && p.account === account && p.startedAt !== undefined && p.startedAt <= calledAt && this.tabs[p.tab]?.open) {
             this.violations.push(`S5b: ${p.kind}@${p.tab} still at its prompt after a logout of ${account} resolved`);
@@ -379,7 +381,7 @@ const commands = [
   fc.tuple(fc.nat(), account).map(([i, a]) =>
     onTab(`logout(${a.slice(-1)})`, i, (w, t) => {
       const calledAt = w.service.step;
-      w.logoutCalls.push({ account: a, at: calledAt });
+      w.logoutCalls.push({ account: a, at: calledAt, nonceBefore: w.logoutRecord(a)?.nonce });
       void w.track(t, 'logout', t.manager.logout(a).then(() => w.logoutResolved(a, calledAt)), (ok) => {
         if (ok) w.logoutsDone.push({ account: a, at: calledAt });
       });
