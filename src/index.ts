@@ -32,9 +32,11 @@ export type {
   SessionManagerOptions,
   SessionHost,
   SessionService,
+  SessionSigner,
   ServerClock,
   SignerOptions,
   SigningOptions,
+  SigningTicket,
   WalletContext,
 } from './session/index.js';
 export { CREDENTIAL_TYPES } from './types.js';

@@ -6,7 +6,8 @@
  */
 import { createKeyPlan } from './key-plan.js';
 import { onPageWake } from './page-events.js';
-import { createLeaseLocks, createStorageChannel, localLeaseStorage } from './storage-lock.js';
+import { WalletError } from '../errors.js';
+import { loadOnFirstUse } from '../load-on-first-use.js';
 import type { KeyPlan } from './types.js';
 
 /** The part of `navigator.locks` the manager uses. */
@@ -49,6 +50,20 @@ export interface SessionHost {
   monotonicNow?(): number;
 }
 
+/**
+ * The fallback of I7 (storage-lock.ts), loaded on first use: only browsers without Web Locks or
+ * BroadcastChannel download it. A failed download fails the operation that needed it
+ * (NETWORK_ERROR) and is tried again at the next.
+ */
+const fallback = loadOnFirstUse(() => import('./storage-lock.js'), 'cross-tab fallback');
+const hasLocalStorage = (): boolean => {
+  try {
+    return typeof (globalThis as { localStorage?: unknown }).localStorage === 'object' && (globalThis as { localStorage?: unknown }).localStorage !== null;
+  } catch {
+    return false;
+  }
+};
+
 let leaseLocks: LockManagerLike | undefined;
 
 /**
@@ -58,17 +73,44 @@ let leaseLocks: LockManagerLike | undefined;
 function browserLocks(): LockManagerLike | undefined {
   const locks = (globalThis as { navigator?: { locks?: unknown } }).navigator?.locks;
   if (typeof locks === 'object' && locks !== null && typeof (locks as LockManagerLike).request === 'function') return locks as LockManagerLike;
-  if (leaseLocks) return leaseLocks;
-  const storage = localLeaseStorage();
-  return storage ? (leaseLocks = createLeaseLocks({ storage, owner: randomId() })) : undefined;
+  if (leaseLocks || !hasLocalStorage()) return leaseLocks;
+  let real: LockManagerLike | undefined;
+  const owner = randomId();
+  leaseLocks = {
+    request: (name, options, callback) =>
+      fallback(async (m) => {
+        const storage = m.localLeaseStorage();
+        if (!storage) throw new WalletError('KEY_STORAGE_UNAVAILABLE', 'localStorage refuses writes: no lock shared by the tabs');
+        real ??= m.createLeaseLocks({ storage, owner });
+        return real.request(name, options, callback);
+      }),
+  };
+  return leaseLocks;
 }
 
 /** A BroadcastChannel; without one (I7) a channel over localStorage's `storage` event; else undefined. */
 function browserChannel(name: string): ChannelLike | undefined {
   const Ctor = (globalThis as { BroadcastChannel?: new (name: string) => ChannelLike }).BroadcastChannel;
   if (typeof Ctor !== 'function') {
-    const storage = localLeaseStorage();
-    return storage ? createStorageChannel(storage, name) : undefined;
+    if (!hasLocalStorage()) return undefined;
+    // Messages posted before the fallback is loaded are dropped: tabs re-read storage anyway.
+    let real: ChannelLike | undefined;
+    let closed = false;
+    const channel: ChannelLike = {
+      onmessage: null,
+      postMessage: (message) => real?.postMessage(message),
+      close: () => {
+        closed = true;
+        real?.close();
+      },
+    };
+    void fallback(async (m) => {
+      const storage = m.localLeaseStorage();
+      if (!storage || closed) return;
+      real = m.createStorageChannel(storage, name);
+      real.onmessage = (event) => channel.onmessage?.(event);
+    }).catch(() => undefined);
+    return channel;
   }
   try {
     return new Ctor(name);
