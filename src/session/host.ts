@@ -55,7 +55,7 @@ export interface SessionHost {
  * BroadcastChannel download it. A failed download fails the operation that needed it
  * (NETWORK_ERROR) and is tried again at the next.
  */
-const fallback = loadOnFirstUse(() => import('./storage-lock.js'), 'cross-tab fallback');
+const fallback = loadOnFirstUse(() => import('../chunks/session-fallback.js'), 'cross-tab fallback');
 const hasLocalStorage = (): boolean => {
   try {
     return typeof (globalThis as { localStorage?: unknown }).localStorage === 'object' && (globalThis as { localStorage?: unknown }).localStorage !== null;
