@@ -5,7 +5,7 @@
 // per mutant: each file starts a sandbox).
 import { defineConfig } from 'vitest/config';
 
-const fast = ['test/session/model.test.ts', 'test/session/units.test.ts', 'test/session/fallback.test.ts', 'test/transport/signed.test.ts'];
+const fast = ['test/session/model.test.ts', 'test/session/state.test.ts', 'test/session/units.test.ts', 'test/session/fallback.test.ts', 'test/transport/signed.test.ts'];
 const all = ['test/session/**/*.test.ts', 'test/transport/signed.test.ts', 'test/transport/sandbox.test.ts'];
 
 export default defineConfig({
