@@ -5,10 +5,12 @@
  * finished once it is back. 23 (I3): an approval that spans another tab's refresh succeeds. 24 (I4):
  * a new tab renders, and a logout goes through, while another tab's explicit refresh waits at its
  * prompt. 25 (I5): the code a login's commit needs cannot be downloaded: the login fails before the
- * service makes a session. What the service lists is read from the sandbox directly.
+ * service makes a session. 26 (I4): sign-out-other-devices at its prompt does not delay a logout.
+ * 27 (I6): the local clock an hour slow at login, then corrected (and an hour fast at a reload):
+ * the session stays live. What the service lists is read from the sandbox directly.
  */
 import type { Page, Request } from '@playwright/test';
-import { OTP, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, signUp, submitOtp, test } from './fixtures.js';
+import { OTP, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, signPrivateToggle, signUp, submitOtp, test } from './fixtures.js';
 
 /** The active sessions the service lists for the account (straight from the sandbox). */
 async function serviceSessions(accountId: string): Promise<string[]> {
@@ -150,4 +152,75 @@ test('25 · the login’s commit code cannot be downloaded: the login fails befo
   await expect(byTest(page, 'screen-home')).toBeVisible();
   const accountId = await walletAccountId(page);
   expect(await serviceSessions(accountId)).toEqual([await currentSessionId(page)]);
+});
+
+test('26 · sign-out-other-devices waiting at its prompt does not delay a logout in another tab; the other device keeps its session', async ({ page: tabA, context, browser }) => {
+  await autoApprove(context);
+  const { email } = await newLoggedInCustomer(tabA);
+  const accountId = await walletAccountId(tabA);
+  const mine = await currentSessionId(tabA);
+  // Another device of the same person: a browser profile of its own.
+  const other = await browser.newContext();
+  await other.addInitScript(() => localStorage.setItem('demo.autoApprove', '1'));
+  const device = await other.newPage();
+  await device.goto('/');
+  await byTest(device, 'signin-email').fill(email);
+  await byTest(device, 'signin-submit').click();
+  await loginWithOtp(device, 'email');
+  const theirs = await currentSessionId(device);
+  expect((await serviceSessions(accountId)).sort()).toEqual([mine, theirs].sort());
+
+  const tabB = await secondTab(tabA);
+  await byTest(tabA, 'auto-approve').uncheck();
+  await byTest(tabA, 'sign-out-others').click();
+  await expect(byTest(tabA, 'sign-purpose')).toHaveText('delete-session');
+  const started = Date.now();
+  await byTest(tabB, 'logout').click();
+  await expect(byTest(tabB, 'screen-login')).toBeVisible();
+  // Before issue 22 the logout waited for this prompt (up to 2 minutes per session).
+  expect(Date.now() - started).toBeLessThan(5000);
+  await expect(byTest(tabA, 'screen-login')).toBeVisible();
+  await expect.poll(() => serviceSessions(accountId)).toEqual([theirs]);
+  await other.close();
+});
+
+test('27 · the local clock one hour slow at login, then corrected: the session stays live and signs', async ({ page, context }) => {
+  await autoApprove(context);
+  // The page's wall clock (Date) runs with an offset the test sets; its monotonic clock does not.
+  await context.addInitScript(() => {
+    const Real = Date;
+    const read = (): number => Number(localStorage.getItem('e2e.clockOffsetMs') ?? '0');
+    class Shifted extends Real {
+      constructor(...args: unknown[]) {
+        if (args.length === 0) super(Real.now() + read());
+        else super(...(args as [string]));
+      }
+      static override now(): number {
+        return Real.now() + read();
+      }
+    }
+    (globalThis as { Date: DateConstructor }).Date = Shifted as DateConstructor;
+  });
+  await page.goto('/');
+  await page.evaluate(() => localStorage.setItem('e2e.clockOffsetMs', String(-60 * 60 * 1000)));
+  await newLoggedInCustomer(page);
+  const accountId = await walletAccountId(page);
+  const session = await currentSessionId(page);
+  await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
+  // The user corrects the clock (an hour forward), then the page comes back into view.
+  await page.evaluate(() => localStorage.setItem('e2e.clockOffsetMs', '0'));
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await page.waitForTimeout(1500);
+  await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
+  expect(await currentSessionId(page)).toBe(session);
+  await signPrivateToggle(page);
+  expect(await serviceSessions(accountId)).toEqual([session]);
+  // And the other way: an hour ahead (the next reload reads storage with no server sample yet).
+  await page.evaluate(() => localStorage.setItem('e2e.clockOffsetMs', String(60 * 60 * 1000)));
+  await page.goto('/#/home');
+  await page.reload();
+  await expect(byTest(page, 'screen-home')).toBeVisible();
+  expect(await currentSessionId(page)).toBe(session);
+  await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
+  await signPrivateToggle(page);
 });
