@@ -1,12 +1,12 @@
 /**
- * Journeys 22–25: the session invariants of issue 22 (src/session/INVARIANTS.md) tried in real
- * Chromium on the demo as the issue reported them. 22 (I2, I8): tab A's action waits at its prompt,
+ * Journeys 24–29: the session invariants of issue 22 (src/session/INVARIANTS.md) tried in real
+ * Chromium on the demo as the issue reported them. 24 (I2, I8): tab A's action waits at its prompt,
  * tab B logs out with the proxy unreachable; A approves and nothing is signed; B's logout is
- * finished once it is back. 23 (I3): an approval that spans another tab's refresh succeeds. 24 (I4):
+ * finished once it is back. 25 (I3): an approval that spans another tab's refresh succeeds. 26 (I4):
  * a new tab renders, and a logout goes through, while another tab's explicit refresh waits at its
- * prompt. 25 (I5): the code a login's commit needs cannot be downloaded: the login fails before the
- * service makes a session. 26 (I4): sign-out-other-devices at its prompt does not delay a logout.
- * 27 (I6): the local clock an hour slow at login, then corrected (and an hour fast at a reload):
+ * prompt. 27 (I5): the code a login's commit needs cannot be downloaded: the login fails before the
+ * service makes a session. 28 (I4): sign-out-other-devices at its prompt does not delay a logout.
+ * 29 (I6): the local clock an hour slow at login, then corrected (and an hour fast at a reload):
  * the session stays live. What the service lists is read from the sandbox directly.
  */
 import type { Page, Request } from '@playwright/test';
@@ -53,7 +53,7 @@ async function openActionPrompt(page: Page): Promise<void> {
   await expect(byTest(page, 'sign-purpose')).toHaveText('update-internal-account');
 }
 
-test('22 · a prompt open in tab A, logout in tab B with the proxy unreachable: approving signs nothing; the logout is finished once B is back', async ({ page: tabA, context }) => {
+test('24 · a prompt open in tab A, logout in tab B with the proxy unreachable: approving signs nothing; the logout is finished once B is back', async ({ page: tabA, context }) => {
   await autoApprove(context);
   await newLoggedInCustomer(tabA);
   const accountId = await walletAccountId(tabA);
@@ -80,7 +80,7 @@ test('22 · a prompt open in tab A, logout in tab B with the proxy unreachable: 
   await expect.poll(() => serviceSessions(accountId)).toEqual([]);
 });
 
-test('23 · an approval that spans another tab’s refresh succeeds (signed with the new session)', async ({ page: tabA, context }) => {
+test('25 · an approval that spans another tab’s refresh succeeds (signed with the new session)', async ({ page: tabA, context }) => {
   await autoApprove(context);
   await newLoggedInCustomer(tabA);
   const accountId = await walletAccountId(tabA);
@@ -112,7 +112,7 @@ test('23 · an approval that spans another tab’s refresh succeeds (signed with
   expect(await currentSessionId(tabA)).toBe(after);
 });
 
-test('24 · while tab A’s explicit refresh waits at its prompt, a new tab renders and a logout there goes through', async ({ page: tabA, context }) => {
+test('26 · while tab A’s explicit refresh waits at its prompt, a new tab renders and a logout there goes through', async ({ page: tabA, context }) => {
   await autoApprove(context);
   await newLoggedInCustomer(tabA);
   const accountId = await walletAccountId(tabA);
@@ -132,7 +132,7 @@ test('24 · while tab A’s explicit refresh waits at its prompt, a new tab rend
   await expect.poll(() => serviceSessions(accountId)).toEqual([]);
 });
 
-test('25 · the login’s commit code cannot be downloaded: the login fails before verify, no session is made; it works once the code loads', async ({ page, context }) => {
+test('27 · the login’s commit code cannot be downloaded: the login fails before verify, no session is made; it works once the code loads', async ({ page, context }) => {
   await autoApprove(context);
   await signUp(page);
   // The session changes (the login's commit, refresh) are code loaded on first use.
@@ -154,7 +154,7 @@ test('25 · the login’s commit code cannot be downloaded: the login fails befo
   expect(await serviceSessions(accountId)).toEqual([await currentSessionId(page)]);
 });
 
-test('26 · sign-out-other-devices waiting at its prompt does not delay a logout in another tab; the other device keeps its session', async ({ page: tabA, context, browser }) => {
+test('28 · sign-out-other-devices waiting at its prompt does not delay a logout in another tab; the other device keeps its session', async ({ page: tabA, context, browser }) => {
   await autoApprove(context);
   const { email } = await newLoggedInCustomer(tabA);
   const accountId = await walletAccountId(tabA);
@@ -184,7 +184,7 @@ test('26 · sign-out-other-devices waiting at its prompt does not delay a logout
   await other.close();
 });
 
-test('27 · the local clock one hour slow at login, then corrected: the session stays live and signs', async ({ page, context }) => {
+test('29 · the local clock one hour slow at login, then corrected: the session stays live and signs', async ({ page, context }) => {
   await autoApprove(context);
   // The page's wall clock (Date) runs with an offset the test sets; its monotonic clock does not.
   await context.addInitScript(() => {

@@ -1,7 +1,7 @@
 /**
- * Journeys 23 and 24 of e2e/10-session-invariants.spec.ts, in every engine (no request interception:
- * what each engine's Web Locks, BroadcastChannel and IndexedDB do). 23 (I3): an approval that spans
- * another tab's refresh succeeds, signed with the new session. 24 (I2, I4): while tab A's explicit
+ * Journeys 25 and 26 of e2e/10-session-invariants.spec.ts, in every engine (no request interception:
+ * what each engine's Web Locks, BroadcastChannel and IndexedDB do). 25 (I3): an approval that spans
+ * another tab's refresh succeeds, signed with the new session. 26 (I2, I4): while tab A's explicit
  * refresh waits at its prompt, a new tab renders, and a logout there goes through and closes A's
  * prompt; nothing is signed for it. Moves the sandbox's clock (the suite runs one test at a time).
  */
@@ -22,7 +22,7 @@ async function promptsOn(tab: Tab): Promise<void> {
   if (await tab.evaluate(() => (document.querySelector('[data-testid="auto-approve"]') as HTMLInputElement | null)?.checked === true)) await tab.click('auto-approve');
 }
 
-test('23 · an approval that spans another tab’s refresh succeeds (signed with the new session)', async ({ openDevice }) => {
+test('25 · an approval that spans another tab’s refresh succeeds (signed with the new session)', async ({ openDevice }) => {
   const device = await openDevice();
   const tabA = await device.newTab();
   await newLoggedInCustomer(tabA);
@@ -53,7 +53,7 @@ test('23 · an approval that spans another tab’s refresh succeeds (signed with
   expect(legs.filter((l) => l.signed === 'true').at(-1)).toEqual({ leg: '2', status: '200', signed: 'true' });
 });
 
-test('24 · tab A’s explicit refresh waits at its prompt: a new tab renders, a logout there goes through and closes the prompt', async ({ openDevice }) => {
+test('26 · tab A’s explicit refresh waits at its prompt: a new tab renders, a logout there goes through and closes the prompt', async ({ openDevice }) => {
   const device = await openDevice();
   const tabA = await device.newTab();
   await newLoggedInCustomer(tabA);
