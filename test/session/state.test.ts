@@ -279,3 +279,162 @@ describe('cancellers', () => {
     expect(a.signal.aborted).toBe(false);
   });
 });
+
+describe('what the mutation run found undefended (test/session/MUTATION.md)', () => {
+  it('readAll: the last account, the 0.1 layout, damaged account records, only ending: arrays count', async () => {
+    const keyStore = createKeyStore({ backend: createMemoryBackend() });
+    expect(await readAll(keyStore.meta)).toEqual({ states: [], lastAccountId: undefined, oldLayout: false, ending: [] });
+    await keyStore.meta.put('last-account', { accountId: ACCOUNT });
+    await keyStore.meta.put(`account:${ACCOUNT}`, { ...emptyState(ACCOUNT), generation: 0 });
+    await keyStore.meta.put('account:InternalAccount:damaged', { accountId: 'InternalAccount:damaged', generation: 'x' });
+    await keyStore.meta.put('other:list', [1, 2]);
+    const all = await readAll(keyStore.meta);
+    expect(all.lastAccountId).toBe(ACCOUNT);
+    expect(all.states.map((s) => s.accountId)).toEqual([ACCOUNT]);
+    expect(all.ending).toEqual([]);
+    expect(all.oldLayout).toBe(false);
+    await keyStore.meta.put('last-account', { accountId: 7 });
+    expect((await readAll(keyStore.meta)).lastAccountId).toBeUndefined();
+    for (const old of ['session:Session:1', 'current:InternalAccount:1']) {
+      const k = createKeyStore({ backend: createMemoryBackend() });
+      await k.meta.put(old, {});
+      expect((await readAll(k.meta)).oldLayout).toBe(true);
+    }
+  });
+
+  it('pending ends need an id, a key and an expiry; generation 0 is a valid state', async () => {
+    const keyStore = createKeyStore({ backend: createMemoryBackend() });
+    const e = { id: 'Session:1', publicKeyHex: 'aa', expiresAt: 'x' };
+    await keyStore.meta.put(ENDING_PREFIX + ACCOUNT, [e, { ...e, id: 1 }, { ...e, publicKeyHex: 1 }, { ...e, expiresAt: 1 }]);
+    expect(await readEnding(keyStore.meta, ACCOUNT)).toEqual([e]);
+    expect(parseAccountState({ ...emptyState(ACCOUNT), generation: 0 }, ACCOUNT)?.generation).toBe(0);
+  });
+
+  it('cancellers: an account stays tracked while one of its calls is', () => {
+    const c = createCancellers();
+    const a = c.track('A', null);
+    const b = c.track('A', null);
+    a.done();
+    expect(c.accounts()).toEqual(['A']);
+    a.done();
+    expect(c.accounts()).toEqual(['A']);
+    b.done();
+    expect(c.accounts()).toEqual([]);
+  });
+
+  it('the longest-lasting unexpired session succeeds, whatever the order; removing another keeps the current', async () => {
+    const a = session(0, { expiresAt: new Date(T0 + 5 * 60_000).toISOString() });
+    const b = session(1, { expiresAt: new Date(T0 + 10 * 60_000).toISOString() });
+    const c = session(2, { expiresAt: new Date(T0 + 7 * 60_000).toISOString() });
+    expect(successor([c, a, b], T0)?.id).toBe(b.id);
+    const keyStore = createKeyStore({ backend: createMemoryBackend() });
+    await store(keyStore, [a, b, c], c.id);
+    await removeSessions(context(keyStore, service().svc), await readSnapshot(keyStore.meta, ACCOUNT), new Set([a.id]), 'revoked');
+    expect((await readSnapshot(keyStore.meta, ACCOUNT)).state.current).toBe(c.id);
+  });
+
+  it('a logout here is the user’s; one committed for another tab is other-tab', async () => {
+    for (const mine of [true, false]) {
+      const keyStore = createKeyStore({ backend: createMemoryBackend() });
+      await store(keyStore, [session(0)]);
+      const ctx = context(keyStore, service().svc);
+      const events = createEmitter<{ 'logged-out': { accountId: string; reason: string } }>();
+      const seen: string[] = [];
+      events.on('logged-out', (e) => seen.push(e.reason));
+      const view = createView(events as never, () => undefined);
+      view.apply((await readSnapshot(keyStore.meta, ACCOUNT)).state, { silent: true });
+      const loggingOut = new Set(mine ? [ACCOUNT] : []);
+      await endAll({ ...ctx, view, loggingOut }, await readSnapshot(keyStore.meta, ACCOUNT));
+      expect(seen).toEqual([mine ? 'user' : 'other-tab']);
+    }
+  });
+
+  it('endAll: nothing held and no logout pending writes nothing (false); a stale nonce does not stop the logout', async () => {
+    const keyStore = createKeyStore({ backend: createMemoryBackend() });
+    await store(keyStore, []);
+    const { svc } = service();
+    expect(await endAll(context(keyStore, svc), await readSnapshot(keyStore.meta, ACCOUNT))).toBe(false);
+    expect((await readSnapshot(keyStore.meta, ACCOUNT)).state.generation).toBe(1);
+    await store(keyStore, [session(0)]);
+    const snap = await readSnapshot(keyStore.meta, ACCOUNT);
+    await requestLogout(keyStore.meta, ACCOUNT); // another tab asks again after this snapshot
+    expect(await endAll(context(keyStore, svc), snap)).toBe(true);
+    expect((await readSnapshot(keyStore.meta, ACCOUNT)).state.sessions).toEqual([]);
+  });
+
+  it('the service’s answer decides whether a pending end is done: 4xx yes (but 408, 429), 5xx and no answer no', async () => {
+    for (const [status, done] of [[400, true], [401, true], [403, true], [404, true], [408, false], [429, false], [499, true], [500, false], [503, false], [undefined, false]] as const) {
+      const keyStore = createKeyStore({ backend: createMemoryBackend() });
+      await store(keyStore, [session(0)]);
+      const svc: SessionService = {
+        ...service().svc,
+        end: async () => {
+          throw new WalletError('X', 'answer', status === undefined ? {} : { status });
+        },
+      };
+      await endAll(context(keyStore, svc), await readSnapshot(keyStore.meta, ACCOUNT));
+      expect([status, (await readEnding(keyStore.meta, ACCOUNT)).length]).toEqual([status, done ? 0 : 1]);
+      // A thrown non-WalletError is no answer either.
+      const odd = { ...svc, end: () => Promise.reject(new Error('boom')) };
+      await finishEnding(context(keyStore, odd), ACCOUNT);
+      expect((await readEnding(keyStore.meta, ACCOUNT)).length).toBe(done ? 0 : 1);
+    }
+  });
+
+  it('a pending end exactly at its grace limit is still asked for; pending ends are not listed twice', async () => {
+    const keyStore = createKeyStore({ backend: createMemoryBackend() });
+    const s = session(0, { expiresAt: new Date(T0 - 60 * 60_000).toISOString() });
+    await store(keyStore, [s]);
+    const { svc, ended } = service(() => 'offline');
+    const ctx = context(keyStore, svc);
+    await endAll(ctx, await readSnapshot(keyStore.meta, ACCOUNT));
+    await endAll(ctx, { ...(await readSnapshot(keyStore.meta, ACCOUNT)), logoutPending: true });
+    expect(ended.map((e) => e.id)).toEqual([s.id, s.id]);
+    expect((await readEnding(keyStore.meta, ACCOUNT)).map((e) => e.id)).toEqual([s.id]);
+  });
+
+  it('the sweep ends only keys of the account that name a session (a login’s key not yet bound is left)', async () => {
+    const keyStore = createKeyStore({ backend: createMemoryBackend() });
+    await store(keyStore, []);
+    const unbound = keys[3]!;
+    await keyStore.put({ publicKeyHex: unbound.publicKeyHex, privateKey: unbound.privateKey, publicKey: unbound.publicKey, purpose: 'session', accountId: ACCOUNT });
+    const { svc, ended } = service();
+    await endAll(context(keyStore, svc, Date.now), await readSnapshot(keyStore.meta, ACCOUNT), { sweep: true });
+    expect(ended).toEqual([]);
+    expect(await keyStore.get(unbound.publicKeyHex)).toBeDefined();
+  });
+
+  it('no session expired on the estimate: the service is not asked', async () => {
+    const keyStore = createKeyStore({ backend: createMemoryBackend() });
+    await store(keyStore, [session(0)]);
+    let asked = 0;
+    const svc = { ...service().svc, list: async () => (asked++, []) };
+    expect((await expireSessions(context(keyStore, svc), await readSnapshot(keyStore.meta, ACCOUNT))).size).toBe(0);
+    expect(asked).toBe(0);
+  });
+});
+
+describe('keyIn: the key of a session about to sign (refresh, sign out other devices)', () => {
+  it('expired and confirmed: SESSION_EXPIRED, removed; expired on the estimate only: the key; missing: KEY_EVICTED, removed', async () => {
+    const { keyIn, removeEnding, addEnding } = await import('../../src/session/operations.js');
+    const keyStore = createKeyStore({ backend: createMemoryBackend() });
+    const [a, b, c] = [session(0), session(1), session(2)];
+    await store(keyStore, [a, b, c]);
+    const later = () => T0 + 16 * 60_000;
+    const listsB = context(keyStore, service(() => 'ok', [b.id]).svc, later);
+    await expect(keyIn(listsB, await readSnapshot(keyStore.meta, ACCOUNT), a)).rejects.toMatchObject({ code: 'SESSION_EXPIRED' });
+    expect((await readSnapshot(keyStore.meta, ACCOUNT)).state.sessions.map((s) => s.id)).not.toContain(a.id);
+    expect((await keyIn(listsB, await readSnapshot(keyStore.meta, ACCOUNT), b)).publicKeyHex).toBe(b.publicKeyHex);
+    await keyStore.delete(c.publicKeyHex);
+    const now = context(keyStore, service().svc);
+    await expect(keyIn(now, await readSnapshot(keyStore.meta, ACCOUNT), c)).rejects.toMatchObject({ code: 'KEY_EVICTED' });
+    expect((await readSnapshot(keyStore.meta, ACCOUNT)).state.sessions.map((s) => s.id)).toEqual([b.id]);
+    // removeEnding takes exactly the named one off the pending ends.
+    await addEnding(now, ACCOUNT, [a, b].map(({ id, publicKeyHex, expiresAt }) => ({ id, publicKeyHex, expiresAt })));
+    await addEnding(now, ACCOUNT, [{ id: a.id, publicKeyHex: a.publicKeyHex, expiresAt: a.expiresAt }]);
+    expect((await readEnding(keyStore.meta, ACCOUNT)).map((e) => e.id)).toEqual([a.id, b.id]);
+    await removeEnding(now, ACCOUNT, 'Session:none');
+    await removeEnding(now, ACCOUNT, a.id);
+    expect((await readEnding(keyStore.meta, ACCOUNT)).map((e) => e.id)).toEqual([b.id]);
+  });
+});
