@@ -294,21 +294,19 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
         throw error;
       }
     },
-    signingTicket(accountId) {
+    async signingTicket(accountId) {
+      // Loaded first: the default account (no accountId given) is known only then.
+      await ensureLoaded();
       let account: string | undefined;
       try {
         account = accountOf(accountId);
       } catch {
         account = undefined; // resolve() throws the right error at the first challenge
       }
-      if (account === undefined) return Promise.resolve({ accountId: undefined, logoutNonce: null, signal: new AbortController().signal, done: () => undefined });
-      const key = account;
-      return ensureLoaded()
-        .then(() => readSnapshot(meta, key))
-        .then((snap) => {
-          const guard = cancellers.track(key, snap.logoutNonce);
-          return { accountId: key, logoutNonce: snap.logoutNonce, signal: guard.signal, done: guard.done };
-        });
+      if (account === undefined) return { accountId: undefined, logoutNonce: null, signal: new AbortController().signal, done: () => undefined };
+      const snap = await readSnapshot(meta, account);
+      const guard = cancellers.track(account, snap.logoutNonce);
+      return { accountId: account, logoutNonce: snap.logoutNonce, signal: guard.signal, done: guard.done };
     },
     async signer(accountId, opts) {
       return (await resolve(accountId, opts)).signer;
