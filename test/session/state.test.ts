@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSessionKey, type SessionKey } from '../../src/crypto/index.js';
 import { WalletError } from '../../src/errors.js';
 import { createKeyStore, createMemoryBackend, type KeyStore } from '../../src/keys/index.js';
-import { createCancellers, endAll, expireSessions, finishEnding, isExpired, removeSessions, successor, type OpsContext } from '../../src/session/operations.js';
+import { addEnding, createCancellers, endAll, expireSessions, finishEnding, isExpired, keyIn, removeEnding, removeSessions, successor, type OpsContext } from '../../src/session/operations.js';
 import { createServerClock } from '../../src/session/server-clock.js';
 import type { SessionService } from '../../src/session/service.js';
 import { ENDING_PREFIX, commitState, emptyState, parseAccountState, readAll, readEnding, readSnapshot, requestLogout, writeEnding, type AccountState } from '../../src/session/state.js';
@@ -320,6 +320,11 @@ describe('what the mutation run found undefended (test/session/MUTATION.md)', ()
     expect(c.accounts()).toEqual(['A']);
     b.done();
     expect(c.accounts()).toEqual([]);
+    // A call that finished late (its set was dropped) does not drop a newer call's entry.
+    const d = c.track('A', null);
+    a.done();
+    expect(c.accounts()).toEqual(['A']);
+    d.done();
   });
 
   it('the longest-lasting unexpired session succeeds, whatever the order; removing another keeps the current', async () => {
@@ -416,7 +421,6 @@ describe('what the mutation run found undefended (test/session/MUTATION.md)', ()
 
 describe('keyIn: the key of a session about to sign (refresh, sign out other devices)', () => {
   it('expired and confirmed: SESSION_EXPIRED, removed; expired on the estimate only: the key; missing: KEY_EVICTED, removed', async () => {
-    const { keyIn, removeEnding, addEnding } = await import('../../src/session/operations.js');
     const keyStore = createKeyStore({ backend: createMemoryBackend() });
     const [a, b, c] = [session(0), session(1), session(2)];
     await store(keyStore, [a, b, c]);
