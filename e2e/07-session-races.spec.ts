@@ -59,7 +59,7 @@ async function logoutDuringRefresh(refreshIn: Page, logoutIn: Page, accountId: s
   // The service already made the refresh's session; its answer has not come back.
   expect(await serviceSessions(accountId)).toHaveLength(2);
   await byTest(logoutIn, 'logout').click();
-  // The logout waits for the refresh (it holds the account's section): let the answer through.
+  // The logout waits for the refresh on the wire (it takes the account's refresh lock): let the answer through.
   held.release();
   for (const tab of new Set([logoutIn, refreshIn])) await expect(byTest(tab, 'screen-login')).toBeVisible();
   await expect.poll(() => serviceSessions(accountId)).toEqual([]);

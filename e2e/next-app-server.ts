@@ -1,7 +1,7 @@
 /**
  * The Next.js example (examples/next-app) served by `next start` on a free port of 127.0.0.1, in
  * front of a sandbox of its own (also on a free port); `stop()` ends both. Builds the example first
- * (`npm run example:next`) when its build is missing. Used by e2e/10-next-app.spec.ts (Chromium,
+ * (`npm run example:next`) when its build is missing. Used by e2e/11-next-app.spec.ts (Chromium,
  * console checks) and e2e/portable/12-next-app.spec.ts (every engine).
  */
 import { spawn, spawnSync } from 'node:child_process';

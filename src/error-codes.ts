@@ -29,7 +29,7 @@ export const WALLET_ERROR_CODES = {
   CHALLENGE_EXPIRED: 'The signed-retry challenge expired before it could be signed, even after one restart.',
   UNEXPECTED_CHALLENGE: 'The server asked for more signatures than the action needs (one; two for delegated keys): nothing more was signed.',
   SESSION_EXPIRED: 'The session has expired: log in again.',
-  NOT_LOGGED_IN: 'There is no session for this account: log in first.',
+  NOT_LOGGED_IN: 'There is no session for this account, or a logout (in any tab) cancelled this call before it was signed: log in first.',
   OTHER_CREDENTIAL_SESSION_REQUIRED:
     'Deleting a credential must be signed by a session of a different credential: log in with another credential first.',
   WEBAUTHN_CANCELLED: 'The user cancelled the passkey prompt or it timed out.',

@@ -33,9 +33,11 @@ export type {
   SessionManagerOptions,
   SessionHost,
   SessionService,
+  SessionSigner,
   ServerClock,
   SignerOptions,
   SigningOptions,
+  SigningTicket,
   WalletContext,
 } from './session/index.js';
 export { CREDENTIAL_TYPES } from './types.js';

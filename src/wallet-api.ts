@@ -53,9 +53,10 @@ export interface WalletConfig {
   keyStore?: KeyStore;
   /**
    * Shown every payload before it is signed; return false to refuse (SIGNING_REFUSED). It gets an
-   * AbortSignal (`signal`) that fires when the library stops waiting. Signatures the library makes on
-   * its own (the automatic session refresh, ending the session a refresh replaced) come with
-   * `automatic: true`: answer those from policy, at once (see `automaticSignTimeoutMs`).
+   * AbortSignal (`signal`) that fires when the library stops waiting (or a logout cancels the call).
+   * The automatic session refresh comes with `automatic: true`: answer it from policy, at once (see
+   * `automaticSignTimeoutMs`). Ending sessions because of a logout (or of the refresh or login that
+   * made them being undone or replaced) is not shown: the call that caused it was the approval.
    */
   onBeforeSign?: OnBeforeSign;
   /** Longest wait for onBeforeSign on a call of the app; then that call fails (SIGNING_REFUSED). Default 120 000 ms. */

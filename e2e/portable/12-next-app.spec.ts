@@ -3,7 +3,7 @@
  * email-code login (useOtpLogin), a signed action confirmed in the app's own UI
  * (usePendingSignature), then a second tab of the same browser: it shows the session, and a logout
  * there shows `other-tab` in the first. No uncaught error in any page (console messages are
- * checked in Chromium by e2e/10-next-app.spec.ts: WebDriver classic cannot read them).
+ * checked in Chromium by e2e/11-next-app.spec.ts: WebDriver classic cannot read them).
  */
 import type { Device, Tab } from '../drivers/driver.js';
 import { playwrightDevice } from '../drivers/playwright.js';

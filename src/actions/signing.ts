@@ -13,9 +13,8 @@
  * In every case the transport shows every payload to `onBeforeSign` first, and a refusal that means
  * "this session is gone" becomes SESSION_REVOKED (the session manager's `rejected`).
  */
-import type { Signer } from '../crypto/index.js';
 import { isWalletError } from '../errors.js';
-import { signedWithSession, type Session, type SessionCallOptions, type SignerOptions, type WalletContext } from '../session/index.js';
+import { signedBySession, signedWithSession, type Session, type SessionCallOptions, type SignerOptions, type WalletContext } from '../session/index.js';
 
 export async function signedNow<T>(
   ctx: WalletContext,
@@ -23,26 +22,22 @@ export async function signedNow<T>(
   request: SessionCallOptions,
 ): Promise<{ answer: T; session: Session }> {
   const options: SignerOptions = who.excludeCredentialId !== undefined ? { excludeCredentialId: who.excludeCredentialId } : {};
-  return signedWith<T>(ctx, await ctx.sessions.resolve(who.accountId, options), request);
-}
-
-async function signedWith<T>(ctx: WalletContext, { session, signer }: { session: Session; signer: Signer }, request: SessionCallOptions): Promise<{ answer: T; session: Session }> {
-  try {
-    return { answer: await ctx.client.signed<T>({ ...request, signer }), session };
-  } catch (error) {
-    throw isWalletError(error) ? await ctx.sessions.rejected(session, error) : error;
-  }
+  // Resolved first so that a call that cannot be signed fails with no request sent; the signature
+  // itself is made with the session current after the prompt, bound to the logout nonce (session/
+  // signed-call.ts, invariants I2 and I3).
+  const { session } = await ctx.sessions.resolve(who.accountId, options);
+  const done = await signedBySession<T>(ctx.client, ctx.sessions, who, request);
+  return { answer: done.answer, session: done.session ?? session };
 }
 
 export async function signedForAccount<T>(ctx: WalletContext, accountId: string, request: SessionCallOptions): Promise<T> {
-  let resolved: { session: Session; signer: Signer };
   try {
-    resolved = await ctx.sessions.resolve(accountId);
+    await ctx.sessions.resolve(accountId);
   } catch (error) {
     if (isWalletError(error, 'NOT_LOGGED_IN')) return signedIfAsked<T>(ctx, accountId, request);
     throw error;
   }
-  return (await signedWith<T>(ctx, resolved, request)).answer;
+  return (await signedBySession<T>(ctx.client, ctx.sessions, { accountId }, request)).answer;
 }
 
 export function signedIfAsked<T>(ctx: WalletContext, accountId: string | undefined, request: SessionCallOptions): Promise<T> {

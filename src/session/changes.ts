@@ -8,10 +8,10 @@
  * lock (manager.ts, `withChanges`), never inside the critical section, so a slow or failed download
  * holds no lock and cannot delay a logout; nothing here enters the section itself.
  */
-import { signerFromKey, type SessionKey } from '../crypto/index.js';
+import { signerFromKey, type SessionKey, type Signer } from '../crypto/index.js';
 import { WalletError, isWalletError } from '../errors.js';
 import type { AuthSession } from '../types.js';
-import { committed, isExpired, keyIn, removeSessions, type OpsContext } from './operations.js';
+import { addEnding, committed, endWith, finishEnding, isExpired, keyIn, removeEnding, removeSessions, type OpsContext } from './operations.js';
 import { sessionFromAnswer } from './records.js';
 import { LAST_ACCOUNT, commitState, type AccountState, type Snapshot } from './state.js';
 import type { KeyPlan, LoginTicket, Session } from './types.js';
@@ -51,21 +51,32 @@ export async function refused(ctx: OpsContext, snap: Snapshot, session: Session,
 
 /**
  * Stores a session a login made and makes it current. With the login's ticket, a logout requested
- * since the login started wins: the session is ended on the service (signed with its own key, best
- * effort), its key dropped, NOT_LOGGED_IN thrown. Without one, the login commits.
+ * since the login started wins: the session is ended on the service (signed with its own key, no
+ * prompt), its key dropped, NOT_LOGGED_IN thrown. Without one, the login commits. A session this
+ * browser held for the same credential is replaced (I8): dropped from the state and made a pending
+ * end (true is returned: the caller ends it on the service, with its own key, after the login).
  */
-export async function addSession(ctx: OpsContext, snap: Snapshot, session: Session, key: SessionKey, ticket?: LoginTicket): Promise<void> {
+export async function addSession(ctx: OpsContext, snap: Snapshot, session: Session, key: SessionKey, ticket?: LoginTicket): Promise<boolean> {
   await ctx.keyStore.put({ publicKeyHex: key.publicKeyHex, privateKey: key.privateKey, publicKey: key.publicKey, purpose: 'session', accountId: session.accountId, sessionId: session.id });
-  const sessions = [...snap.state.sessions.filter((s) => s.id !== session.id), session];
+  const replaced = snap.state.sessions.filter((s) => s.id !== session.id && s.credentialId === session.credentialId);
+  const sessions = [...snap.state.sessions.filter((s) => s.id !== session.id && s.credentialId !== session.credentialId), session];
   const from = ticket ? { ...snap, logoutNonce: ticket.logoutNonce } : snap;
-  const written = await commitState(ctx.keyStore.meta, from, { sessions, current: session.id, change: 'login' }, { ignoreLogout: !ticket });
-  if (!written) {
-    await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);
-    await ctx.service.end(session.id, signerFromKey(key), { automatic: true }).catch(() => undefined);
-    throw new WalletError('NOT_LOGGED_IN', 'a logout came while this login was on its way: the session it made was ended');
+  let written: AccountState | undefined;
+  try {
+    if (replaced.length > 0) await addEnding(ctx, session.accountId, replaced.map((s) => ({ id: s.id, publicKeyHex: s.publicKeyHex, expiresAt: s.expiresAt })));
+    written = await commitState(ctx.keyStore.meta, from, { sessions, current: session.id, change: 'login' }, { ignoreLogout: !ticket });
+  } finally {
+    if (!written) {
+      await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);
+      await ctx.service.end(session.id, signerFromKey(key), { automatic: true, approved: true }).catch(() => undefined);
+    }
   }
+  if (!written) throw new WalletError('NOT_LOGGED_IN', 'a logout came while this login was on its way: the session it made was ended');
+  for (const s of replaced) ctx.keyStore.invalidate(s.publicKeyHex);
   await ctx.keyStore.meta.put(LAST_ACCOUNT, { accountId: session.accountId }).catch(() => undefined);
   committed(ctx, written);
+  // Whether sessions were replaced: the caller finishes their ends after the login resolved.
+  return replaced.length > 0;
 }
 
 /** What a refresh did: the session now current, and the end of the one it replaced (to run after). */
@@ -74,29 +85,56 @@ export interface RefreshResult {
   retire?: () => Promise<void>;
 }
 
+/** What a refresh needs from the manager besides the context. */
+export interface RefreshDeps {
+  accountId: string;
+  plan: KeyPlan | undefined;
+  automatic: boolean;
+  dueAt: (s: Session) => number;
+  /** Runs `fn` in the account's critical section (manager.ts `run`). */
+  run: <T>(accountId: string, fn: (snap: Snapshot) => Promise<T>) => Promise<T>;
+  /** Reads the account's stored state (the picture follows). */
+  observe: (accountId: string) => Promise<Snapshot>;
+}
+
+const loggedOutMeanwhile = (): WalletError => new WalletError('NOT_LOGGED_IN', 'a logout came while the refresh was on its way: the session it created was ended');
+
 /**
- * Refreshes the account's current session: a new key, the signed refresh, then a commit that checks
- * the snapshot. A stale commit (a logout came) undoes itself: the new session is ended on the
- * service (signed with the old key, which the service still accepts: the logout waits for this
- * section) and its key dropped. `automatic`: only if still due (another tab may have refreshed
- * while this one waited), and onBeforeSign gets the short automatic bound.
+ * Refreshes the account's current session: a new key, the signed refresh, then a commit in the
+ * section that checks what it started from (the same session current, the same logout nonce).
+ * Called holding the account's refresh lock (one refresh per account across tabs), NOT inside the
+ * section: the prompt and the request run outside it (I4), so a logout or a new tab never waits on
+ * the user; a logout cancels the prompt (I2) and, once the refresh is on the wire, waits for its
+ * answer by taking the refresh lock. The signature is re-checked after the prompt (same session
+ * current, same nonce). A commit that cannot happen undoes the refresh: the new session is ended on
+ * the service signed with its own key (pending end until confirmed), its key then dropped.
+ * `automatic`: only if still due (another tab may have refreshed meanwhile).
  */
-export async function refreshSession(ctx: OpsContext, snap: Snapshot, options: { plan: KeyPlan | undefined; automatic: boolean; dueAt: (s: Session) => number }): Promise<RefreshResult> {
+export async function refreshSession(ctx: OpsContext, deps: RefreshDeps): Promise<RefreshResult> {
+  const { accountId, automatic } = deps;
+  const snap = await deps.observe(accountId);
   const cur = currentOf(snap.state);
-  if (!cur) throw ctx.noSession(snap.state.accountId);
-  if (options.automatic && ctx.clock.now() < options.dueAt(cur)) return { session: cur };
+  if (!cur) throw ctx.noSession(accountId);
+  if (automatic && ctx.clock.now() < deps.dueAt(cur)) return { session: cur };
   if (snap.logoutPending) throw new WalletError('NOT_LOGGED_IN', 'a logout of this account is in progress');
-  const oldKey = await keyIn(ctx, snap, cur);
-  const oldSigner = signerFromKey(oldKey);
-  const guard = ctx.cancellers.track(snap.state.accountId, snap.logoutNonce);
+  const oldSigner = signerFromKey(await deps.run(accountId, (s) => (currentOf(s.state)?.id === cur.id ? keyIn(ctx, s, cur) : Promise.reject(ctx.noSession(accountId)))));
+  const guard = ctx.cancellers.track(accountId, snap.logoutNonce);
   try {
-    const plan = options.plan ?? (await ctx.host.newKeyPlan());
+    const plan = deps.plan ?? (await ctx.host.newKeyPlan());
+    // Re-checked after the prompt, just before the refresh is signed and sent.
+    const signer = async (): Promise<Signer> => {
+      const now = await deps.observe(accountId);
+      if (now.logoutNonce !== snap.logoutNonce || now.logoutPending) throw new WalletError('NOT_LOGGED_IN', 'a logout cancelled this refresh');
+      if (currentOf(now.state)?.id !== cur.id) throw new WalletError('ABORTED', 'the session was refreshed or ended while this refresh waited');
+      return oldSigner;
+    };
     let answer: AuthSession;
     try {
-      answer = await ctx.service.refresh(cur.id, plan.clientPublicKey, oldSigner, { automatic: options.automatic, signingSignal: guard.signal });
+      answer = await ctx.service.refresh(cur.id, plan.clientPublicKey, signer, { automatic, signingSignal: guard.signal });
     } catch (error) {
       if (guard.signal.aborted) throw guard.signal.reason;
-      const e = await refused(ctx, snap, cur, error);
+      if (isWalletError(error, 'NOT_LOGGED_IN') || isWalletError(error, 'ABORTED')) throw error;
+      const e = await deps.run(accountId, (s) => refused(ctx, s, cur, error));
       if (isWalletError(e)) ctx.refreshFailed(cur, e);
       throw e;
     }
@@ -107,46 +145,92 @@ export async function refreshSession(ctx: OpsContext, snap: Snapshot, options: {
       key = await plan.finish(answer);
       ctx.clock.observeServerTime(Date.parse(answer.createdAt));
       next = sessionFromAnswer(answer, { ...cur, publicKeyHex: key.publicKeyHex, legacy: plan.legacy }, ctx.clock.now());
-      await ctx.keyStore.put({ publicKeyHex: key.publicKeyHex, privateKey: key.privateKey, publicKey: key.publicKey, purpose: 'session', accountId: next.accountId, sessionId: next.id });
-      const sessions = [...snap.state.sessions.filter((s) => s.id !== cur.id), next];
-      written = await commitState(ctx.keyStore.meta, snap, { sessions, current: next.id, change: 'refresh' });
+      await ctx.keyStore.put({ publicKeyHex: key.publicKeyHex, privateKey: key.privateKey, publicKey: key.publicKey, purpose: 'session', accountId, sessionId: next.id });
+      const made = next;
+      written = await deps.run(accountId, async (s) => {
+        if (s.logoutNonce !== snap.logoutNonce || currentOf(s.state)?.id !== cur.id) return undefined;
+        const sessions = [...s.state.sessions.filter((x) => x.id !== cur.id), made];
+        // The replaced session becomes a pending end (its key kept for that alone) in the same step.
+        await addEnding(ctx, accountId, [{ id: cur.id, publicKeyHex: cur.publicKeyHex, expiresAt: cur.expiresAt }]);
+        const w = await commitState(ctx.keyStore.meta, s, { sessions, current: made.id, change: 'refresh' });
+        if (w) {
+          ctx.keyStore.invalidate(cur.publicKeyHex);
+          committed(ctx, w);
+        } else await removeEnding(ctx, accountId, cur.id);
+        return w;
+      });
+    } catch {
+      written = undefined;
     } finally {
       if (!written) {
-        // Undo: the session this refresh created must not outlive it (best effort).
-        if (key) await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);
-        await ctx.service.end(answer.id, oldSigner, { automatic: true }).catch(() => undefined);
+        // Undo: the session this refresh created must not outlive it. Signed with its own key when
+        // there is one (the old one may be ended already), else the old one; never a prompt.
+        const own = key;
+        if (!own) await endWith(ctx, answer.id, oldSigner);
+        else if (await endWith(ctx, answer.id, signerFromKey(own))) await ctx.keyStore.delete(own.publicKeyHex).catch(() => undefined);
+        else await deps.run(accountId, () => addEnding(ctx, accountId, [{ id: answer.id, publicKeyHex: own.publicKeyHex, expiresAt: answer.expiresAt }])).catch(() => undefined);
       }
     }
-    if (!written) throw new WalletError('NOT_LOGGED_IN', 'a logout came while the refresh was on its way: the session it created was ended');
-    await ctx.keyStore.delete(cur.publicKeyHex).catch(() => undefined);
-    ctx.keyStore.invalidate(cur.publicKeyHex);
-    committed(ctx, written);
-    // One slot per browser: the replaced session is ended on the service, after the new one is in.
-    return { session: next!, retire: async () => void (await ctx.service.end(cur.id, oldSigner, { automatic: true }).catch(() => undefined)) };
+    if (!written) throw loggedOutMeanwhile();
+    // One slot per browser: the replaced session is ended on the service after the new one is in.
+    return { session: next!, retire: () => deps.run(accountId, () => finishEnding(ctx, accountId)) };
   } finally {
     guard.done();
   }
 }
 
-/** Ends the account's active sessions that this browser does not hold; how many. */
-export async function endOthers(ctx: OpsContext, snap: Snapshot): Promise<number> {
+/**
+ * The account's active sessions on the service that this browser does not hold, read in the
+ * section (the caller holds the login lock exclusively: no login of this browser is in flight).
+ */
+export async function othersOf(ctx: OpsContext, snap: Snapshot): Promise<{ others: AuthSession[]; current: Session; logoutNonce: string | null }> {
   const cur = currentOf(snap.state);
   if (!cur) throw ctx.noSession(snap.state.accountId);
-  const signer = signerFromKey(await keyIn(ctx, snap, cur));
+  await keyIn(ctx, snap, cur);
   const mine = new Set(snap.state.sessions.map((s) => s.id));
-  let others: AuthSession[];
   try {
-    others = (await ctx.service.list(snap.state.accountId)).filter((a) => !mine.has(a.id));
+    const others = (await ctx.service.list(snap.state.accountId)).filter((a) => !mine.has(a.id));
+    return { others, current: cur, logoutNonce: snap.logoutNonce };
   } catch (error) {
     throw await refused(ctx, snap, cur, error);
   }
+}
+
+/**
+ * Ends `others` on the service, outside every lock (each end is a signature the user may be asked
+ * to approve: I4), each signed by the session current when it is sent (`signer`, re-checked after
+ * the prompt: I2, I3); how many were ended. A logout cancels what is not sent yet.
+ */
+export async function endOthers(
+  ctx: OpsContext,
+  found: { others: AuthSession[]; current: Session; logoutNonce: string | null },
+  deps: { signer: () => Promise<{ session: Session; signer: Signer }>; run: RefreshDeps['run'] },
+): Promise<number> {
+  const accountId = found.current.accountId;
+  const guard = ctx.cancellers.track(accountId, found.logoutNonce);
   let count = 0;
-  for (const other of others) {
-    try {
-      if (await ctx.service.end(other.id, signer)) count++;
-    } catch (error) {
-      throw await refused(ctx, snap, cur, error);
+  try {
+    for (const other of found.others) {
+      let used = found.current;
+      try {
+        const ended = await ctx.service.end(
+          other.id,
+          async () => {
+            const r = await deps.signer();
+            used = r.session;
+            return r.signer;
+          },
+          { signingSignal: guard.signal },
+        );
+        if (ended) count++;
+      } catch (error) {
+        if (guard.signal.aborted) throw guard.signal.reason;
+        const u = used;
+        throw await deps.run(accountId, (s) => refused(ctx, s, u, error));
+      }
     }
+    return count;
+  } finally {
+    guard.done();
   }
-  return count;
 }

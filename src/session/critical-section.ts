@@ -6,7 +6,10 @@
  * Beside it, per account, a lock on logins in flight: a login holds it shared from its verify
  * request until its session is committed; `signOutOtherDevices` takes it exclusive before entering
  * the section, so that it never takes a session a login of this browser is about to store for
- * another device's. (Lock order: logins, then the section; nothing takes them the other way round.)
+ * another device's. And a refresh lock: a refresh holds it from reading the current session to its
+ * commit and undo (its prompt and request run outside the section, I4), so one refresh per account
+ * runs at a time across tabs; logout takes it after cancelling prompts, to wait for a refresh on the
+ * wire. (Lock order: logins, then refresh, then the section; nothing takes them the other way round.)
  *
  * Without `navigator.locks`, the locks are ones of this JavaScript realm: wallets of one page still
  * exclude each other, tabs do not. Decision: that fallback keeps correctness through the stored
@@ -20,8 +23,10 @@ type Mode = 'exclusive' | 'shared';
 export interface CriticalSections {
   /** Runs `fn` inside the account's critical section. Never call it from inside one (no re-entry). */
   run<T>(accountId: string, fn: () => Promise<T>): Promise<T>;
-  /** Runs `fn` holding the account's login lock (shared: a login; exclusive: sign out other devices). */
+  /** Runs `fn` holding the account's login lock (shared: a login; exclusive: sign out other devices, logout). */
   logins<T>(accountId: string, mode: Mode, fn: () => Promise<T>): Promise<T>;
+  /** Runs `fn` holding the account's refresh lock (one refresh per account across tabs; logout takes it to wait for one on the wire). */
+  refreshing<T>(accountId: string, fn: () => Promise<T>): Promise<T>;
 }
 
 /** A readers-writer lock of one JavaScript realm (or of one manager), granted in request order. */
@@ -92,6 +97,9 @@ export function createCriticalSections(options: { namespace: string; shared: () 
     },
     logins(accountId, mode, fn) {
       return lockManager().request(`${options.namespace}:logins:${accountId}`, { mode }, fn);
+    },
+    refreshing(accountId, fn) {
+      return lockManager().request(`${options.namespace}:refresh:${accountId}`, { mode: 'exclusive' }, fn);
     },
   };
 }

@@ -6,6 +6,8 @@
  */
 import { createKeyPlan, type KeyPlan } from './key-plan.js';
 import { onPageWake } from './page-events.js';
+import { WalletError } from '../errors.js';
+import { loadOnFirstUse } from '../load-on-first-use.js';
 
 /** The part of `navigator.locks` the manager uses. */
 export interface LockManagerLike {
@@ -39,16 +41,76 @@ export interface SessionHost {
   onWake(wake: () => void): () => void;
   /** A fresh session key and the plan that returns it (every refresh uses a new key). */
   newKeyPlan(): Promise<KeyPlan>;
+  /**
+   * A clock that never jumps (default `performance.now()`): time between server samples is measured
+   * on it, so a change of the local clock moves no expiry (I6). Absent with a custom `now` option:
+   * that clock is used for both.
+   */
+  monotonicNow?(): number;
 }
 
+/**
+ * The fallback of I7 (storage-lock.ts), loaded on first use: only browsers without Web Locks or
+ * BroadcastChannel download it. A failed download fails the operation that needed it
+ * (NETWORK_ERROR) and is tried again at the next.
+ */
+const fallback = loadOnFirstUse(() => import('./storage-lock.js'), 'cross-tab fallback');
+const hasLocalStorage = (): boolean => {
+  try {
+    return typeof (globalThis as { localStorage?: unknown }).localStorage === 'object' && (globalThis as { localStorage?: unknown }).localStorage !== null;
+  } catch {
+    return false;
+  }
+};
+
+let leaseLocks: LockManagerLike | undefined;
+
+/**
+ * `navigator.locks`; without it (I7) locks emulated with leases in localStorage (storage-lock.ts);
+ * without that either, undefined (the realm's own locks: tabs do not exclude each other).
+ */
 function browserLocks(): LockManagerLike | undefined {
   const locks = (globalThis as { navigator?: { locks?: unknown } }).navigator?.locks;
-  return typeof locks === 'object' && locks !== null && typeof (locks as LockManagerLike).request === 'function' ? (locks as LockManagerLike) : undefined;
+  if (typeof locks === 'object' && locks !== null && typeof (locks as LockManagerLike).request === 'function') return locks as LockManagerLike;
+  if (leaseLocks || !hasLocalStorage()) return leaseLocks;
+  let real: LockManagerLike | undefined;
+  const owner = randomId();
+  leaseLocks = {
+    request: (name, options, callback) =>
+      fallback(async (m) => {
+        const storage = m.localLeaseStorage();
+        if (!storage) throw new WalletError('KEY_STORAGE_UNAVAILABLE', 'localStorage refuses writes: no lock shared by the tabs');
+        real ??= m.createLeaseLocks({ storage, owner });
+        return real.request(name, options, callback);
+      }),
+  };
+  return leaseLocks;
 }
 
+/** A BroadcastChannel; without one (I7) a channel over localStorage's `storage` event; else undefined. */
 function browserChannel(name: string): ChannelLike | undefined {
   const Ctor = (globalThis as { BroadcastChannel?: new (name: string) => ChannelLike }).BroadcastChannel;
-  if (typeof Ctor !== 'function') return undefined;
+  if (typeof Ctor !== 'function') {
+    if (!hasLocalStorage()) return undefined;
+    // Messages posted before the fallback is loaded are dropped: tabs re-read storage anyway.
+    let real: ChannelLike | undefined;
+    let closed = false;
+    const channel: ChannelLike = {
+      onmessage: null,
+      postMessage: (message) => real?.postMessage(message),
+      close: () => {
+        closed = true;
+        real?.close();
+      },
+    };
+    void fallback(async (m) => {
+      const storage = m.localLeaseStorage();
+      if (!storage || closed) return;
+      real = m.createStorageChannel(storage, name);
+      real.onmessage = (event) => channel.onmessage?.(event);
+    }).catch(() => undefined);
+    return channel;
+  }
   try {
     return new Ctor(name);
   } catch {
@@ -76,4 +138,8 @@ export const browserHost: SessionHost = {
   },
   onWake: onPageWake,
   newKeyPlan: createKeyPlan,
+  monotonicNow: () => {
+    const perf = (globalThis as { performance?: { now?: () => number } }).performance;
+    return typeof perf?.now === 'function' ? perf.now() : Date.now();
+  },
 };

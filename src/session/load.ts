@@ -9,7 +9,7 @@ import { expireSessions, removeSessions, type OpsContext } from './operations.js
 const ORPHAN_AGE_MS = 2 * 60 * 1000;
 
 /** Loads the stored states into the picture; resolves to the last account used. */
-export async function loadStored(ctx: OpsContext, run: <T>(accountId: string, fn: (snap: Snapshot) => Promise<T>) => Promise<T>): Promise<string | undefined> {
+export async function loadStored(ctx: OpsContext, run: <T>(accountId: string, fn: (snap: Snapshot) => Promise<T>) => Promise<T>): Promise<{ lastAccountId: string | undefined; ending: string[] }> {
   const { keyStore, view } = ctx;
   let stored = await readAll(keyStore.meta);
   if (stored.oldLayout) {
@@ -18,7 +18,7 @@ export async function loadStored(ctx: OpsContext, run: <T>(accountId: string, fn
     await import('./migrate.js').then((m) => m.migrateOldLayout(keyStore.meta)).catch(() => undefined);
     stored = await readAll(keyStore.meta);
   }
-  const { states, lastAccountId } = stored;
+  const { states, lastAccountId, ending } = stored;
   for (const state of states) view.apply(state, { silent: true });
   for (const { accountId } of states) {
     await run(accountId, (snap) => expireSessions(ctx, snap));
@@ -35,5 +35,5 @@ export async function loadStored(ctx: OpsContext, run: <T>(accountId: string, fn
   for (const k of await keyStore.list({ purpose: 'session' }).catch(() => [])) {
     if (k.sessionId !== undefined && !held.has(k.publicKeyHex) && k.createdAt < cutoff) await keyStore.delete(k.publicKeyHex).catch(() => undefined);
   }
-  return lastAccountId;
+  return { lastAccountId, ending };
 }

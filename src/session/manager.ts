@@ -2,34 +2,27 @@
  * The session manager: which sessions this browser holds for each account, which one is current,
  * when they expire (on the server's clock), refreshing, logging out, and keeping tabs in step.
  *
- * Why it is correct, in one paragraph. Each account's sessions are one stored state (state.ts) with
- * a generation number, and every change to it (login, refresh, logout, expiry, eviction, signing
- * out other devices, a revocation the service reports) runs inside the account's critical section:
- * an in-page queue feeding a Web Lock of the account's name (critical-section.ts), so one tab at a
- * time, in request order. An operation reads a snapshot when it enters and commits only if the
- * stored generation, and the account's logout nonce, are still the snapshot's (operations.ts);
- * otherwise it undoes its own effect (a refresh ends the session it created on the service and
- * drops its key). `logout()` first writes a new logout nonce (the one write made outside the
- * section), which dooms every commit in flight and cancels signatures not yet sent, in this tab and,
- * through a message and a re-read, in the others; then it waits for the section and ends on the
- * service every session the state holds, so after it resolves nothing of the account is left here
- * or on the service, including a session a refresh on the wire created. A refresh ends the session
- * it replaced once the new one is committed (one slot per browser), still inside the section but
- * after its caller has the new session. Tabs learn of changes by a message that carries nothing
- * trusted and makes them re-read storage (coalesced, channel.ts); their in-memory picture only moves
- * to higher generations (view.ts), and every signature re-reads the account's state first, so a tab
- * that missed a message never signs with a session another tab ended. onBeforeSign waits are bounded
- * (transport): an automatic refresh and the end of a replaced session are shown to it with
- * `automatic: true` and a short bound (`automaticSignTimeoutMs`), so no user prompt holds the
- * section; a refused or timed-out prompt fails that one call.
+ * What it promises is INVARIANTS.md (I1–I8), each with the tests that check it. How, in short: each
+ * account's sessions are one stored state (state.ts) with a generation, changed only by commits
+ * inside the account's critical section (critical-section.ts: an in-page queue feeding a lock shared
+ * by the tabs), each re-checking what it started from (`commitState`, or the same current session and
+ * logout nonce) and undoing its own effect when stale. `logout()` first writes a new logout nonce
+ * (the one write outside the section), which dooms commits in flight and cancels signatures not yet
+ * sent in every tab (I2: re-read after every prompt, and every second while one is open); then it
+ * waits for the logins in flight, a refresh on the wire and the section, and ends what is stored
+ * (I1), keeping what the service could not confirm as pending ends (I8). Prompts never run inside
+ * the section (I4): a refresh signs holding only the refresh lock; ends made for a logout or an undo
+ * are approved by the call that caused them. Tabs learn of changes by a message that carries nothing
+ * trusted and makes them re-read storage (channel.ts); their picture only moves to higher
+ * generations (view.ts), and every signature re-reads the account's state first.
  *
  * Decisions where the wire reference is open:
  * - Only the current session of an account is refreshed automatically; other sessions held for the
  *   account (made with other credentials, kept so that a credential can be deleted) run to expiry.
  * - A login loses against a logout requested after it started (`loggingIn`): its session is ended
  *   and NOT_LOGGED_IN thrown. One that started after the logout was requested commits.
- * - Logout never fails for server errors: the keys are deleted whatever the service answered (a
- *   session without its key is unusable), and the service ends it at expiry anyway.
+ * - Logout never fails for server errors: the state is emptied whatever the service answered; what
+ *   it could not end stays a pending end (I8), whose key signs nothing else.
  * - A refresh whose answer never arrives leaves a session on the service whose key no one holds;
  *   it cannot be named (AuthSession names no key), so it runs to its expiry, unusable.
  */
@@ -42,14 +35,14 @@ import { createCriticalSections } from './critical-section.js';
 import { createEmitter } from './emitter.js';
 import { browserHost, type SessionHost } from './host.js';
 import { loadStored } from './load.js';
-import { createCancellers, endAll, expireSessions, removeSessions, type OpsContext } from './operations.js';
+import { addEnding, createCancellers, endAll, endWith, expireSessions, finishEnding, removeSessions, type OpsContext } from './operations.js';
 import { expiresAtMs, parseAuthSession, parseStoredSession, sessionFromAnswer } from './records.js';
 import { createRefresher } from './refresher.js';
 import { createSchedule } from './schedule.js';
 import { createServerClock } from './server-clock.js';
 import { createSessionService } from './service.js';
 import { readAll, readSnapshot, requestLogout, type Change, type Snapshot } from './state.js';
-import type { LoginTicket, LogoutReason, ManagedSessions, Session, SessionEvents, SessionManagerOptions, SignerOptions } from './types.js';
+import type { LoginTicket, LogoutReason, ManagedSessions, Session, SessionEvents, SessionManagerOptions, SignerOptions, SigningTicket } from './types.js';
 import { accountFor, createView, currentOf, defaultAccountOf, noSessionError, pickSession } from './view.js';
 
 export type { ManagedSessions, SessionManagerOptions } from './types.js';
@@ -58,16 +51,18 @@ const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': '
 
 /**
  * The rarer changes (a login's commit, refresh, signing out other devices, judging a refusal:
- * changes.ts) are a chunk of their own, loaded on first use. Always before the operation calls
- * `run`: the download happens outside the account's queue and lock, so it can neither hold the
- * section (a logout never waits for it) nor deadlock, and operations enter the section in the order
- * they call `run`, as before. What restoring, signing, expiry and logout need stays in the startup
- * code (operations.ts): a logout works offline, and a pending logout is carried out inside `run`
- * without loading anything. The one place a change runs under a lock its caller took is a login's
- * commit (`establish` inside `loggingIn`, under the shared login lock that a logout waits for): the
- * login flows import changes.ts, so it comes with their chunk and is loaded by then.
+ * changes.ts) are a chunk of their own, loaded on first use. Always before the operation takes a
+ * lock: the download happens outside the account's queue and locks, so it can neither hold the
+ * section (a logout never waits for it) nor deadlock. What restoring, signing, expiry and logout
+ * need stays in the startup code (operations.ts): a logout works offline, and a pending logout is
+ * carried out inside `run` without loading anything. A login's commit (`establish` inside
+ * `loggingIn`) needs it too: `loggingIn` loads it before the verify request is sent (I5).
  */
 const withChanges = loadOnFirstUse(() => import('./changes.js'), 'session');
+
+const WATCH_MS = 1000;
+/** How soon a session the estimate calls expired, but the service did not confirm, is looked at again. */
+const EXPIRY_RECHECK_MS = 30_000;
 
 /**
  * A session manager over a client and a key store, without the rest of the wallet (`createWallet`
@@ -80,12 +75,12 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   if (typeof fraction !== 'number' || !(fraction > 0 && fraction < 1)) throw invalidArgument('refreshWhenRemaining', 'a number between 0 and 1');
   const autoRefresh = options.autoRefresh ?? true;
   const namespace = options.namespace ?? 'embedded-wallet-signer';
-  const host: SessionHost = { ...browserHost, ...options.host };
+  const host: SessionHost = { ...browserHost, ...(options.now !== undefined && { monotonicNow: options.now }), ...options.host };
   const service = options.service ?? createSessionService(client);
   const meta = keyStore.meta;
 
   const events = createEmitter<SessionEvents>();
-  const clock = createServerClock(options.now ?? Date.now, () => schedule.planAll());
+  const clock = createServerClock(options.now ?? Date.now, () => schedule.planAll(), host.monotonicNow);
   const serverNow = (): number => clock.now();
   // Coordination only makes sense when the keys live in shared storage: a store that fell back to
   // memory is private to this tab (an explicitly memory-backed store is the caller's choice).
@@ -97,8 +92,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   });
   const channel = createTabChannel({ name: `${namespace}:sessions`, host, enabled: shared, onSync: (key) => (key === ALL ? syncAll() : observe(key).then(() => undefined)) });
   const noSession = (accountId: string): WalletError => noSessionError(view, accountId);
-  const cancellers = createCancellers();
+  const cancellers = createCancellers(() => watch());
   const loggingOut = new Set<string>();
+  const rechecks = new Map<string, unknown>();
   const finishing = new Set<string>();
   const ctx: OpsContext = { keyStore, service, host, view, channel, clock, cancellers, refreshFailed: (session, error) => events.emit('refresh-failed', { session, error }), noSession, loggingOut };
   const schedule = createSchedule({
@@ -107,7 +103,15 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     serverNow,
     fraction,
     autoRefresh,
-    expire: (accountId) => void run(accountId, (snap) => expireSessions(ctx, snap)).catch(() => undefined),
+    // Nothing removed (the service still lists them, or could not be asked): look again later.
+    expire: (accountId) =>
+      void run(accountId, (snap) => expireSessions(ctx, snap))
+        .catch(() => new Set<string>())
+        .then((gone) => {
+          if (gone.size === 0 && !disposed && !rechecks.has(accountId)) {
+            rechecks.set(accountId, host.setTimer(() => (rechecks.delete(accountId), schedule.plan(accountId)), EXPIRY_RECHECK_MS));
+          }
+        }),
     refreshDue: (session) => refresher.auto(session),
     expiring: (session) => events.emit('expiring', session),
   });
@@ -117,7 +121,28 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   let started = false;
   let disposed = false;
   const detach: Array<() => void> = [];
-  const refresher = createRefresher({ ctx, run, changes: withChanges, schedule, disposed: () => disposed, busy: (accountId, refreshing) => events.emit('refreshing', { accountId, refreshing }) });
+  const refresher = createRefresher({ ctx, run, observe, refreshing: (a, fn) => sections.refreshing(a, fn), changes: withChanges, schedule, disposed: () => disposed, busy: (accountId, refreshing) => events.emit('refreshing', { accountId, refreshing }) });
+
+  /**
+   * While operations are tracked (a prompt open, a signature not sent), their accounts' logout
+   * nonces are re-read every second: a logout in a tab whose message never comes (no
+   * BroadcastChannel, a lost message) still cancels them within that time (I2, I7).
+   */
+  let watching: unknown;
+  function watch(): void {
+    if (watching !== undefined || disposed) return;
+    watching = host.setTimer(() => {
+      watching = undefined;
+      const accounts = cancellers.accounts();
+      if (accounts.length === 0 || disposed) return;
+      void Promise.all(accounts.map((a) => observe(a).catch(() => undefined))).finally(watch);
+    }, WATCH_MS);
+  }
+
+  /** Ends, in the background, the sessions logouts left to end (I8): at load, when the page comes back. */
+  function finishPending(accounts: readonly string[]): void {
+    for (const a of accounts) void run(a, () => finishEnding(ctx, a)).catch(() => undefined);
+  }
 
   /** Reads the account's stored state: the picture follows, stale operations are cancelled. */
   async function observe(accountId: string): Promise<Snapshot> {
@@ -135,9 +160,10 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   }
 
   async function syncAll(): Promise<void> {
-    const { states } = await readAll(meta);
+    const { states, ending } = await readAll(meta);
     const accounts = new Set([...states.map((s) => s.accountId), ...view.accounts().map((s) => s.accountId)]);
     for (const accountId of accounts) await observe(accountId);
+    finishPending(ending);
   }
 
   /**
@@ -167,8 +193,10 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       channel.start();
       detach.push(host.onWake(() => void syncAll().then(() => schedule.planAll(), () => schedule.planAll())));
     }
-    lastAccountId = await loadStored(ctx, run);
+    const stored = await loadStored(ctx, run);
+    lastAccountId = stored.lastAccountId;
     schedule.planAll();
+    finishPending(stored.ending);
   }
 
   function ensureLoaded(): Promise<void> {
@@ -180,26 +208,52 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     return loaded;
   }
 
-  async function resolve(accountId?: string, opts?: SignerOptions): Promise<{ session: Session; signer: ReturnType<typeof signerFromKey> }> {
+  async function resolve(accountId?: string, opts?: SignerOptions, ticket?: SigningTicket): Promise<{ session: Session; signer: ReturnType<typeof signerFromKey> }> {
     await ensureLoaded();
-    const account = accountOf(accountId);
-    // Another tab may have logged out or refreshed without this one hearing of it yet.
-    await observe(account);
-    const session = pickSession(view.get(account), opts, serverNow(), noSession);
-    if (serverNow() >= expiresAtMs(session)) {
-      await run(account, (snap) => expireSessions(ctx, snap));
-      throw new WalletError('SESSION_EXPIRED', `${session.id} expired`);
+    const account = accountOf(ticket?.accountId ?? accountId);
+    // A commit elsewhere between picking the session and holding its key (a refresh, a login):
+    // pick again, so the session that signs is the one current when the signature is made (I3).
+    for (let attempt = 0; ; attempt++) {
+      const picked = await pickSigner(account, opts, ticket);
+      const now = await readSnapshot(meta, account);
+      const still = opts?.excludeCredentialId === undefined ? now.state.current === picked.session.id : now.state.sessions.some((s) => s.id === picked.session.id);
+      if ((still && now.logoutNonce === picked.logoutNonce) || attempt >= 3) {
+        lastAccountId = account;
+        schedule.plan(account);
+        return { session: picked.session, signer: picked.signer };
+      }
     }
+  }
+
+  async function pickSigner(account: string, opts: SignerOptions | undefined, ticket: SigningTicket | undefined): Promise<{ session: Session; signer: ReturnType<typeof signerFromKey>; logoutNonce: string | null }> {
+    // Another tab may have logged out or refreshed without this one hearing of it yet.
+    const snap = await observe(account);
+    // A logout requested (here or in any tab) since the call started, or not finished yet: nothing
+    // is signed for the account (I2).
+    if (snap.logoutPending || (ticket !== undefined && ticket.accountId === account && snap.logoutNonce !== ticket.logoutNonce)) {
+      throw new WalletError('NOT_LOGGED_IN', `a logout of ${account} cancelled this signature`);
+    }
+    const session = pickSession(view.get(account), opts, serverNow(), noSession);
+    // I6: expired on the estimate → asked of the service; SESSION_EXPIRED only when it agrees.
+    if (serverNow() >= expiresAtMs(session)) {
+      const gone = await run(account, (s) => expireSessions(ctx, s));
+      if (gone.has(session.id)) throw new WalletError('SESSION_EXPIRED', `${session.id} expired`);
+    }
+    const held = (): boolean => view.get(account).sessions.some((s) => s.id === session.id);
+    // Dropped meanwhile (an expiry or logout that another operation committed): say why.
+    if (!held()) throw noSession(account);
     let key;
     try {
-      key = await loadBoundKey(keyStore, session, serverNow());
+      key = await loadBoundKey(keyStore, { publicKeyHex: session.publicKeyHex });
     } catch (error) {
-      if (isWalletError(error, 'KEY_EVICTED')) await run(account, (snap) => removeSessions(ctx, snap, new Set([session.id]), 'evicted'));
+      if (isWalletError(error, 'KEY_EVICTED')) {
+        await run(account, (s) => removeSessions(ctx, s, new Set([session.id]), 'evicted'));
+        // Its key was deleted because the session ended meanwhile, not evicted by the browser.
+        if (view.ended(account) !== undefined && !held()) throw noSession(account);
+      }
       throw error;
     }
-    lastAccountId = account;
-    schedule.plan(account);
-    return { session, signer: signerFromKey(key) };
+    return { session, signer: signerFromKey(key), logoutNonce: snap.logoutNonce };
   }
 
   async function adopt(session: Session, key: SessionKey, ticket?: LoginTicket): Promise<void> {
@@ -209,8 +263,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       throw invalidArgument('key', 'the session key whose publicKeyHex is session.publicKeyHex');
     }
     await ensureLoaded();
-    await withChanges((m) => run(parsed.accountId, (snap) => m.addSession(ctx, snap, parsed, key, ticket)));
+    const replaced = await withChanges((m) => run(parsed.accountId, (snap) => m.addSession(ctx, snap, parsed, key, ticket)));
     lastAccountId = parsed.accountId;
+    if (replaced) finishPending([parsed.accountId]);
   }
 
   const manager: ManagedSessions = {
@@ -225,16 +280,42 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     adopt: (session, key) => adopt(session, key),
     async establish(answer, known) {
       const parsed = parseAuthSession(answer);
-      clock.observeServerTime(Date.parse(parsed.createdAt));
-      const { ticket, ...rest } = known;
-      const session = sessionFromAnswer(parsed, { ...rest, publicKeyHex: known.key.publicKeyHex }, serverNow());
-      await adopt(session, known.key, ticket?.accountId === session.accountId ? ticket : undefined);
-      return session;
+      try {
+        clock.observeServerTime(Date.parse(parsed.createdAt));
+        const { ticket, ...rest } = known;
+        const session = sessionFromAnswer(parsed, { ...rest, publicKeyHex: known.key.publicKeyHex }, serverNow());
+        await adopt(session, known.key, ticket?.accountId === session.accountId ? ticket : undefined);
+        return session;
+      } catch (error) {
+        // I5: the service made a session this login cannot keep: end it with its own key (a lost
+        // logout race did so already), no prompt; should the service be unreachable, leave its key
+        // as a pending end.
+        if (!isWalletError(error, 'NOT_LOGGED_IN')) {
+          const ended = await endWith(ctx, parsed.id, signerFromKey(known.key));
+          if (!ended) await run(known.accountId, () => addEnding(ctx, known.accountId, [{ id: parsed.id, publicKeyHex: known.key.publicKeyHex, expiresAt: parsed.expiresAt }])).catch(() => undefined);
+        }
+        throw error;
+      }
+    },
+    async signingTicket(accountId) {
+      // Loaded first: the default account (no accountId given) is known only then.
+      await ensureLoaded();
+      let account: string | undefined;
+      try {
+        account = accountOf(accountId);
+      } catch {
+        account = undefined; // resolve() throws the right error at the first challenge
+      }
+      if (account === undefined) return { accountId: undefined, logoutNonce: null, signal: new AbortController().signal, done: () => undefined };
+      const snap = await readSnapshot(meta, account);
+      const guard = cancellers.track(account, snap.logoutNonce);
+      return { accountId: account, logoutNonce: snap.logoutNonce, signal: guard.signal, done: guard.done };
     },
     async signer(accountId, opts) {
       return (await resolve(accountId, opts)).signer;
     },
-    resolve,
+    resolve: (accountId, opts) => resolve(accountId, opts),
+    resolveFor: (ticket, opts) => resolve(ticket.accountId, opts, ticket),
     async refresh(accountId, plan) {
       await ensureLoaded();
       return refresher.refresh(accountOf(accountId), plan, false);
@@ -248,9 +329,10 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
         // First doom whatever is in flight for the account, here and in the other tabs…
         cancellers.check(account, await requestLogout(meta, account));
         channel.post(account);
-        // …then, once the logins in flight have settled (they lose: their tickets are stale), end
-        // what is stored, after whoever holds the section now (if no one did it first).
-        await sections.logins(account, 'exclusive', () => run(account, (snap) => endAll(ctx, snap)));
+        // …then, once the logins in flight have settled (they lose: their tickets are stale) and a
+        // refresh on the wire has committed or undone itself (its prompt was cancelled), end what is
+        // stored, after whoever holds the section now. No lock taken here waits on a user (I4).
+        await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => run(account, (snap) => endAll(ctx, snap, { sweep: true }))));
       } finally {
         loggingOut.delete(account);
       }
@@ -271,21 +353,32 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     async signOutOtherDevices(accountId) {
       await ensureLoaded();
       const account = accountOf(accountId);
-      // Logins in flight (any tab) first: their sessions are this browser's, not other devices'.
-      return withChanges((m) => sections.logins(account, 'exclusive', () => run(account, (snap) => m.endOthers(ctx, snap))));
+      // Logins and a refresh in flight (any tab) first: their sessions are this browser's, not other
+      // devices'. The list is read under the locks; the ends, which the user may have to approve, run outside
+      // them (I4), each signed by the session current when it is sent.
+      return withChanges(async (m) => {
+        const found = await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => run(account, (snap) => m.othersOf(ctx, snap))));
+        const ticket = { accountId: account, logoutNonce: found.logoutNonce, signal: new AbortController().signal, done: () => undefined };
+        return m.endOthers(ctx, found, { signer: () => resolve(account, undefined, ticket), run });
+      });
     },
     loggingIn(accountId, fn) {
       if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'a non-empty string');
       if (typeof fn !== 'function') throw invalidArgument('fn', 'a function');
-      return sections.logins(accountId, 'shared', async () => {
-        const { logoutNonce } = await readSnapshot(meta, accountId);
+      // The login is bound to the logout nonce when it is called, not when it gets the lock: a
+      // logout requested while it waited for the lock (behind another login, or a logout) wins.
+      const started = readSnapshot(meta, accountId);
+      // I5: the code the commit needs is loaded before verify is sent (a failed download fails the
+      // login before the service makes a session).
+      return withChanges(async () => started).then(({ logoutNonce }) => sections.logins(accountId, 'shared', async () => {
         const guard = cancellers.track(accountId, logoutNonce);
+        cancellers.check(accountId, (await readSnapshot(meta, accountId)).logoutNonce);
         try {
           return await fn({ accountId, logoutNonce, signal: guard.signal });
         } finally {
           guard.done();
         }
-      });
+      }));
     },
     async restore() {
       const first = loaded === undefined;
@@ -312,6 +405,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       if (disposed) return;
       disposed = true;
       schedule.dispose();
+      for (const t of rechecks.values()) host.clearTimer(t);
+      rechecks.clear();
+      if (watching !== undefined) host.clearTimer(watching);
       for (const d of detach.splice(0)) d();
       channel.close();
       events.clear();

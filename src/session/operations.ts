@@ -7,7 +7,7 @@
  * starts from a snapshot read there; each commit goes through `commitState`, which refuses a stale
  * snapshot.
  */
-import { signerFromKey } from '../crypto/index.js';
+import { signerFromKey, type Signer } from '../crypto/index.js';
 import { WalletError, isWalletError } from '../errors.js';
 import { loadBoundKey, type KeyStore, type StoredKey } from '../keys/index.js';
 import type { TabChannel } from './channel.js';
@@ -15,7 +15,7 @@ import type { SessionHost } from './host.js';
 import { expiresAtMs } from './records.js';
 import type { ServerClock } from './server-clock.js';
 import type { SessionService } from './service.js';
-import { commitState, readSnapshot, type AccountState, type Change, type Snapshot } from './state.js';
+import { commitState, readEnding, readSnapshot, writeEnding, type AccountState, type Change, type Ending, type Snapshot } from './state.js';
 import type { Session } from './types.js';
 import type { View } from './view.js';
 
@@ -24,9 +24,11 @@ export interface Cancellers {
   track(accountId: string, logoutNonce: string | null): { signal: AbortSignal; done(): void };
   /** Cancels the account's operations that started under another logout nonce. */
   check(accountId: string, logoutNonce: string | null): void;
+  /** Accounts with operations tracked now (watched for a logout without a channel: manager.ts). */
+  accounts(): string[];
 }
 
-export function createCancellers(): Cancellers {
+export function createCancellers(onTrack: () => void = () => undefined): Cancellers {
   const live = new Map<string, Set<{ nonce: string | null; controller: AbortController }>>();
   return {
     track(accountId, nonce) {
@@ -34,7 +36,17 @@ export function createCancellers(): Cancellers {
       const set = live.get(accountId) ?? new Set();
       set.add(entry);
       live.set(accountId, set);
-      return { signal: entry.controller.signal, done: () => set.delete(entry) };
+      onTrack();
+      return {
+        signal: entry.controller.signal,
+        done: () => {
+          set.delete(entry);
+          if (set.size === 0 && live.get(accountId) === set) live.delete(accountId);
+        },
+      };
+    },
+    accounts() {
+      return [...live.keys()];
     },
     check(accountId, nonce) {
       for (const entry of live.get(accountId) ?? []) {
@@ -88,51 +100,139 @@ export async function removeSessions(ctx: OpsContext, snap: Snapshot, ids: Reado
   committed(ctx, written);
 }
 
-/** Removes every expired session of the account. */
-export async function expireSessions(ctx: OpsContext, snap: Snapshot): Promise<void> {
+/**
+ * Removes the account's expired sessions; returns the ids removed. I6: the server clock estimate
+ * only nominates them; the service decides: a session it still lists is kept (its answer's Date
+ * header corrects the estimate), and when it cannot be asked nothing is removed now (the caller
+ * looks again later; such a session cannot sign anyway: the service refuses an expired one).
+ */
+export async function expireSessions(ctx: OpsContext, snap: Snapshot): Promise<ReadonlySet<string>> {
   const now = ctx.clock.now();
-  await removeSessions(ctx, snap, new Set(snap.state.sessions.filter((s) => isExpired(s, now)).map((s) => s.id)), 'expired');
+  const nominated = snap.state.sessions.filter((s) => isExpired(s, now));
+  if (nominated.length === 0) return new Set();
+  let active: Set<string>;
+  try {
+    active = new Set((await ctx.service.list(snap.state.accountId)).map((a) => a.id));
+  } catch {
+    return new Set();
+  }
+  const gone = new Set(nominated.filter((s) => !active.has(s.id)).map((s) => s.id));
+  await removeSessions(ctx, snap, gone, 'expired');
+  return gone;
 }
 
-/** The session's key; an expired session or a missing key is removed (SESSION_EXPIRED, KEY_EVICTED). */
+/** The session's key; an expired session (checked with the service) or a missing key is removed (SESSION_EXPIRED, KEY_EVICTED). */
 export async function keyIn(ctx: OpsContext, snap: Snapshot, s: Session): Promise<StoredKey> {
-  if (isExpired(s, ctx.clock.now())) {
-    await removeSessions(ctx, snap, new Set([s.id]), 'expired');
+  if (isExpired(s, ctx.clock.now()) && (await expireSessions(ctx, snap)).has(s.id)) {
     throw new WalletError('SESSION_EXPIRED', `${s.id} expired`);
   }
   try {
-    return await loadBoundKey(ctx.keyStore, s, ctx.clock.now());
+    // Expiry was judged just above (with the service when the estimate said so).
+    return await loadBoundKey(ctx.keyStore, { publicKeyHex: s.publicKeyHex });
   } catch (error) {
     if (isWalletError(error, 'KEY_EVICTED')) await removeSessions(ctx, snap, new Set([s.id]), 'evicted');
     throw error;
   }
 }
 
+/** How long past its expiry (server clock estimate) a session to end is kept: beyond any clock error (I6). */
+const ENDING_GRACE_MS = 60 * 60 * 1000;
+
 /**
- * Ends every session of the account held here (service first, best effort), then drops them. Run by
- * the logout, or by whichever operation first enters the section while a logout is pending (the tab
- * that asked may be waiting behind it, or closed).
+ * Ends one session with the key kept for it, never asking onBeforeSign (the logout that dropped it
+ * was the approval). True when there is nothing left to do: the service ended it, or answered that
+ * it is not active (4xx), or no key is left; false when it could not be asked (network, 5xx).
  */
-export async function endAll(ctx: OpsContext, snap: Snapshot): Promise<boolean> {
+async function endOne(ctx: OpsContext, e: Ending): Promise<boolean> {
+  if (ctx.clock.now() > Date.parse(e.expiresAt) + ENDING_GRACE_MS) return true;
+  const key = await ctx.keyStore.get(e.publicKeyHex);
+  if (!key) return true;
+  return endWith(ctx, e.id, signerFromKey(key));
+}
+
+/** Ends a session signed by `signer` without a prompt; true unless the service could not be asked. */
+export async function endWith(ctx: OpsContext, sessionId: string, signer: Signer): Promise<boolean> {
+  try {
+    await ctx.service.end(sessionId, signer, { automatic: true, approved: true });
+    return true;
+  } catch (error) {
+    return isWalletError(error) && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+  }
+}
+
+/**
+ * Finishes the account's pending ends (I8): each session to end is ended on the service with the key
+ * kept for it; the keys of those done are deleted, the others stay listed for the next try (a
+ * logout, a page coming back, the next load). Inside the account's section.
+ */
+export async function finishEnding(ctx: OpsContext, accountId: string): Promise<void> {
+  const { meta } = ctx.keyStore;
+  const list = await readEnding(meta, accountId);
+  if (list.length === 0) return;
+  const left: Ending[] = [];
+  const done: Ending[] = [];
+  for (const e of list) ((await endOne(ctx, e)) ? done : left).push(e);
+  if (done.length === 0) return;
+  await writeEnding(meta, accountId, left);
+  for (const e of done) {
+    await ctx.keyStore.delete(e.publicKeyHex).catch(() => undefined);
+    ctx.keyStore.invalidate(e.publicKeyHex);
+  }
+}
+
+/** Adds sessions to the account's pending ends (their keys are kept for that alone). */
+export async function addEnding(ctx: OpsContext, accountId: string, add: readonly Ending[]): Promise<void> {
+  if (add.length === 0) return;
+  const list = await readEnding(ctx.keyStore.meta, accountId);
+  const known = new Set(list.map((e) => e.id));
+  await writeEnding(ctx.keyStore.meta, accountId, [...list, ...add.filter((e) => !known.has(e.id))]);
+}
+
+/** Takes a session off the account's pending ends (a commit that listed it did not happen). */
+export async function removeEnding(ctx: OpsContext, accountId: string, id: string): Promise<void> {
+  const list = await readEnding(ctx.keyStore.meta, accountId);
+  if (list.some((e) => e.id === id)) await writeEnding(ctx.keyStore.meta, accountId, list.filter((e) => e.id !== id));
+}
+
+/**
+ * Keys of the account that name a session no state or pending end holds: a login or refresh whose
+ * tab closed between storing its key and committing. Only safe to call where no commit of the
+ * account can be in flight (logout, holding every lock of the account).
+ */
+async function orphansOf(ctx: OpsContext, accountId: string, held: ReadonlySet<string>): Promise<Ending[]> {
+  const ending = new Set((await readEnding(ctx.keyStore.meta, accountId)).map((e) => e.publicKeyHex));
+  const keys = await ctx.keyStore.list({ purpose: 'session' }).catch(() => []);
+  return keys
+    .filter((k) => k.accountId === accountId && k.sessionId !== undefined && !held.has(k.publicKeyHex) && !ending.has(k.publicKeyHex))
+    .map((k) => ({ id: k.sessionId!, publicKeyHex: k.publicKeyHex, expiresAt: new Date(k.createdAt + ENDING_GRACE_MS).toISOString() }));
+}
+
+/**
+ * Logs the account out here: the stored state is emptied (the logout wins over any generation), the
+ * sessions it held become pending ends (keys kept for that alone), then they are ended on the service
+ * (finishEnding: no prompt, no user waited on). Run by the logout, or by whichever operation first
+ * enters the section while a logout is pending (the tab that asked may be waiting behind it, or
+ * closed). `sweep` (the logout itself, holding the login and refresh locks): keys of the account no
+ * state names are ended too.
+ */
+export async function endAll(ctx: OpsContext, snap: Snapshot, options: { sweep?: boolean } = {}): Promise<boolean> {
+  const { accountId } = snap.state;
   const held = snap.state.sessions;
-  if (held.length === 0) return false;
-  const now = ctx.clock.now();
-  await Promise.allSettled(
-    held.filter((s) => !isExpired(s, now)).map(async (s) => {
-      const key = await ctx.keyStore.get(s.publicKeyHex);
-      if (key) await ctx.service.end(s.id, signerFromKey(key));
-    }),
-  );
-  // The logout wins: it writes over whatever generation it finds (only the realm-lock fallback lets
-  // another tab commit in between).
+  const orphans = options.sweep === true ? await orphansOf(ctx, accountId, new Set(held.map((s) => s.publicKeyHex))) : [];
+  const toEnd: Ending[] = [...held.map((s) => ({ id: s.id, publicKeyHex: s.publicKeyHex, expiresAt: s.expiresAt })), ...orphans];
   let written: AccountState | undefined;
-  for (let from = snap; !written; from = await readSnapshot(ctx.keyStore.meta, snap.state.accountId)) {
-    written = await commitState(ctx.keyStore.meta, from, { sessions: [], current: null, change: 'logout' }, { ignoreLogout: true });
+  if (held.length > 0 || snap.logoutPending) {
+    // Recorded before the state is emptied: a tab closing in between leaves them to end, not lost.
+    await addEnding(ctx, accountId, toEnd);
+    // The logout wins: it writes over whatever generation it finds.
+    for (let from = snap; !written; from = await readSnapshot(ctx.keyStore.meta, accountId)) {
+      written = await commitState(ctx.keyStore.meta, from, { sessions: [], current: null, change: 'logout' }, { ignoreLogout: true });
+    }
+    for (const s of held) ctx.keyStore.invalidate(s.publicKeyHex);
+    committed(ctx, written);
+  } else {
+    await addEnding(ctx, accountId, orphans);
   }
-  for (const s of held) {
-    await ctx.keyStore.delete(s.publicKeyHex).catch(() => undefined);
-    ctx.keyStore.invalidate(s.publicKeyHex);
-  }
-  committed(ctx, written);
-  return true;
+  await finishEnding(ctx, accountId);
+  return held.length > 0;
 }

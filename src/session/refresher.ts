@@ -1,7 +1,8 @@
 /**
  * Driving refreshes: the explicit one (`refresh()`) and the automatic one the schedule asks for.
- * Both run `refreshSession` inside the account's critical section; the caller gets the new session
- * as soon as it is committed, while the section goes on to end the session it replaced. The refresh
+ * Both run `refreshSession` holding the account's refresh lock (its prompt and request outside the
+ * section, its commit inside); the caller gets the new session as soon as it is committed, while the
+ * lock is kept to end the session it replaced. The refresh
  * code (changes.ts) is loaded on first use, before the refresh enters the account's queue and lock;
  * a failed download fails that refresh (NETWORK_ERROR; an automatic one is retried with backoff).
  */
@@ -30,6 +31,9 @@ export interface Refresher {
 export function createRefresher(deps: {
   ctx: OpsContext;
   run: <T>(accountId: string, fn: (snap: Snapshot) => Promise<T>) => Promise<T>;
+  observe: (accountId: string) => Promise<Snapshot>;
+  /** Holds the account's refresh lock (critical-section.ts). */
+  refreshing: <T>(accountId: string, fn: () => Promise<T>) => Promise<T>;
   /** Runs `use` with changes.ts, loaded on first use (see manager.ts). */
   changes: <R>(use: (m: Changes) => Promise<R>) => Promise<R>;
   schedule: Schedule;
@@ -54,14 +58,14 @@ export function createRefresher(deps: {
       }
     };
     const done = deps.changes<Session>((m) => new Promise((resolve, reject) => {
-      run(accountId, async (snap) => {
-        const result = await m.refreshSession(ctx, snap, { plan, automatic, dueAt: schedule.refreshAt }).catch((error: unknown) => {
+      deps.refreshing(accountId, async () => {
+        const result = await m.refreshSession(ctx, { accountId, plan, automatic, dueAt: schedule.refreshAt, run, observe: deps.observe }).catch((error: unknown) => {
           reject(error);
           return undefined;
         });
         if (!result) return;
         resolve(result.session);
-        await result.retire?.();
+        await result.retire?.().catch(() => undefined);
       }).catch(reject);
     }));
     done.then(settled, settled);

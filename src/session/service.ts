@@ -11,22 +11,33 @@ export interface SigningOptions {
   automatic?: boolean;
   /** Cancels a pending onBeforeSign and any signature not sent yet; never a request on the wire. */
   signingSignal?: AbortSignal;
+  /** Approved already (a logout ending its sessions): onBeforeSign is not asked. */
+  approved?: boolean;
 }
 
 /** The three calls the session manager makes; `createSessionService` makes them over a Client. */
 export interface SessionService {
   /** `GET /auth/sessions?accountId=`: the account's active sessions. */
   list(accountId: string): Promise<AuthSession[]>;
-  /** Signed `DELETE /auth/sessions/{id}`; false when the session was not active any more (404). */
-  end(sessionId: string, signer: Signer, options?: SigningOptions): Promise<boolean>;
+  /**
+   * Signed `DELETE /auth/sessions/{id}`; false when the session was not active any more (404).
+   * `signer` may be a function: it is then asked after the prompt, just before signing.
+   */
+  end(sessionId: string, signer: SessionSigner, options?: SigningOptions): Promise<boolean>;
   /** Signed `POST /auth/sessions/{id}/refresh {clientPublicKey}` (signed by that session) → the new session. */
-  refresh(sessionId: string, clientPublicKey: string, signer: Signer, options?: SigningOptions): Promise<AuthSession>;
+  refresh(sessionId: string, clientPublicKey: string, signer: SessionSigner, options?: SigningOptions): Promise<AuthSession>;
 }
+
+/** A signer, or the function that gives it after the prompt (transport `getSigner`). */
+export type SessionSigner = Signer | (() => Promise<Signer>);
+
+const who = (signer: SessionSigner): { signer: Signer } | { getSigner: () => Promise<Signer> } => (typeof signer === 'function' ? { getSigner: signer } : { signer });
 
 function signing(options: SigningOptions | undefined): SigningOptions {
   return {
     ...(options?.automatic === true && { automatic: true }),
     ...(options?.signingSignal !== undefined && { signingSignal: options.signingSignal }),
+    ...(options?.approved === true && { approved: true }),
   };
 }
 
@@ -41,7 +52,7 @@ export function createSessionService(client: Client): SessionService {
     },
     async end(sessionId, signer, options) {
       try {
-        await client.signed<unknown>({ method: 'DELETE', path: `/auth/sessions/${encodeURIComponent(sessionId)}`, signer, purpose: 'delete-session', ...signing(options) });
+        await client.signed<unknown>({ method: 'DELETE', path: `/auth/sessions/${encodeURIComponent(sessionId)}`, ...who(signer), purpose: 'delete-session', ...signing(options) });
         return true;
       } catch (error) {
         if (isWalletError(error) && error.status === 404) return false;
@@ -54,7 +65,7 @@ export function createSessionService(client: Client): SessionService {
           method: 'POST',
           path: `/auth/sessions/${encodeURIComponent(sessionId)}/refresh`,
           body: { clientPublicKey },
-          signer,
+          ...who(signer),
           purpose: 'refresh-session',
           ...signing(options),
         }),

@@ -3,39 +3,84 @@
  * The session is resolved only when the service asks for a signature (an answer that needs none
  * needs no session), and a refusal that means "this session is gone" becomes SESSION_REVOKED.
  */
-import { isWalletError } from '../errors.js';
+import { isWalletError, type WalletError } from '../errors.js';
 import type { Client, SignedRequestOptions } from '../transport/index.js';
-import type { Session, SessionManager, SignerOptions } from './types.js';
+import type { ManagedSessions, Session, SignerOptions } from './types.js';
 
 /** A signed call's options, less the signer: {@link signedWithSession} signs with a session. */
 export type SessionCallOptions = Omit<SignedRequestOptions, 'signer' | 'getSigner'>;
 
 /**
  * A signed-retry call (`client.signed`) signed with a session of this browser: the account's current
- * one (`who.accountId`, default the account used last), resolved only when the service asks for a
- * signature. A refusal that means the session is gone becomes SESSION_REVOKED (and the session is
- * dropped). For a signed endpoint the wallet has no method for; reach `client` and `sessions` with
- * `walletContext(wallet)`.
+ * one (`who.accountId`, default the account used last), resolved when the service asks for a
+ * signature and again after onBeforeSign answered (the session current when the leg is sent signs:
+ * I3). The call is bound to the account's logout nonce when it starts: a logout requested after
+ * that, in any tab, cancels its prompt and refuses its signature (NOT_LOGGED_IN) if not sent yet
+ * (I2). A signed leg refused because the session that signed it was replaced by a refresh meanwhile
+ * starts the call over, once. A refusal that means the session is gone becomes SESSION_REVOKED (and
+ * the session is dropped). For a signed endpoint the wallet has no method for; reach `client` and
+ * `sessions` with `walletContext(wallet)`.
  */
 export async function signedWithSession<T>(
   client: Client,
-  sessions: SessionManager,
+  sessions: ManagedSessions,
   who: { accountId?: string } & SignerOptions,
   request: SessionCallOptions,
 ): Promise<T> {
-  let used: Session | undefined;
+  return (await signedBySession<T>(client, sessions, who, request)).answer;
+}
+
+/** {@link signedWithSession}, also saying which session signed last (undefined: none was asked for). */
+export async function signedBySession<T>(
+  client: Client,
+  sessions: ManagedSessions,
+  who: { accountId?: string } & SignerOptions,
+  request: SessionCallOptions,
+): Promise<{ answer: T; session: Session | undefined }> {
   const options: SignerOptions = who.excludeCredentialId !== undefined ? { excludeCredentialId: who.excludeCredentialId } : {};
+  const ticket = await sessions.signingTicket(who.accountId);
   try {
-    return await client.signed<T>({
-      ...request,
-      getSigner: async () => {
-        const { session, signer } = await sessions.resolve(who.accountId, options);
-        used = session;
-        return signer;
-      },
-    });
-  } catch (error) {
-    if (used !== undefined && isWalletError(error)) throw await sessions.rejected(used, error);
-    throw error;
+    for (let attempt = 0; ; attempt++) {
+      let used: Session | undefined;
+      try {
+        const answer = await client.signed<T>({
+          ...request,
+          signingSignal: request.signingSignal === undefined ? ticket.signal : either(request.signingSignal, ticket.signal),
+          getSigner: async () => {
+            const { session, signer } = await sessions.resolveFor(ticket, options);
+            used = session;
+            return signer;
+          },
+        });
+        return { answer, session: used };
+      } catch (error) {
+        if (used === undefined || !isWalletError(error)) throw error;
+        if (attempt === 0 && replaced(sessions, used, error)) continue;
+        throw await sessions.rejected(used, error);
+      }
+    }
+  } finally {
+    ticket.done();
   }
+}
+
+/** A signal aborted when either is (AbortSignal.any is missing in some browsers still supported). */
+function either(a: AbortSignal, b: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  const stop = (s: AbortSignal) => () => controller.abort(s.reason);
+  for (const s of [a, b]) {
+    if (s.aborted) {
+      controller.abort(s.reason);
+      break;
+    }
+    s.addEventListener('abort', stop(s), { once: true });
+  }
+  return controller.signal;
+}
+
+/** The signed leg was refused and the session that signed it is no longer held: a refresh replaced it (I3). */
+function replaced(sessions: ManagedSessions, used: Session, error: WalletError): boolean {
+  if (error.code !== 'WALLET_SIGNATURE_INVALID' || error.status !== 401) return false;
+  const now = sessions.current(used.accountId);
+  return now !== null && now.id !== used.id && now.credentialId === used.credentialId && !sessions.all().some((s) => s.id === used.id);
 }

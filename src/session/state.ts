@@ -11,6 +11,9 @@
  *   (the one write made outside it): every commit that started under another nonce is stale, so a
  *   logout wins over whatever is in flight; until a commit raises the generation past the one it
  *   saw, the logout is pending and no refresh starts.
+ * - `ending:<InternalAccount id>` → {@link Ending}[]: sessions a logout dropped here whose end the
+ *   service has not confirmed (offline, a tab closed); their keys are kept, usable only to end them,
+ *   until the service confirms or they expire (invariant I8, INVARIANTS.md).
  * - `last-account` → `{ accountId }`: the default account of the manager's methods.
  */
 import type { MetadataStore } from '../keys/index.js';
@@ -22,6 +25,25 @@ import type { Session } from './types.js';
 export const ACCOUNT_PREFIX = 'account:';
 export const LOGOUT_PREFIX = 'logout:';
 export const LAST_ACCOUNT = 'last-account';
+export const ENDING_PREFIX = 'ending:';
+
+/** A session to end on the service with the key kept for it (never used to sign anything else). */
+export interface Ending {
+  id: string;
+  publicKeyHex: string;
+  expiresAt: string;
+}
+
+export async function readEnding(meta: MetadataStore, accountId: string): Promise<Ending[]> {
+  const value = await meta.get(ENDING_PREFIX + accountId);
+  if (!Array.isArray(value)) return [];
+  return value.filter((e): e is Ending => isRecord(e) && typeof e.id === 'string' && typeof e.publicKeyHex === 'string' && typeof e.expiresAt === 'string');
+}
+
+export async function writeEnding(meta: MetadataStore, accountId: string, list: readonly Ending[]): Promise<void> {
+  if (list.length === 0) await meta.delete(ENDING_PREFIX + accountId);
+  else await meta.put(ENDING_PREFIX + accountId, list);
+}
 
 /** What the commit that wrote a state did (other tabs derive their events from it). */
 export type Change = 'login' | 'refresh' | 'logout' | 'expired' | 'revoked' | 'evicted';
@@ -72,8 +94,9 @@ export async function readSnapshot(meta: MetadataStore, accountId: string): Prom
 }
 
 /** Every stored account state, read in one pass, and the last account used. */
-export async function readAll(meta: MetadataStore): Promise<{ states: AccountState[]; lastAccountId: string | undefined; oldLayout: boolean }> {
+export async function readAll(meta: MetadataStore): Promise<{ states: AccountState[]; lastAccountId: string | undefined; oldLayout: boolean; ending: string[] }> {
   const states: AccountState[] = [];
+  const ending: string[] = [];
   let lastAccountId: string | undefined;
   let oldLayout = false;
   for (const [name, value] of await meta.list()) {
@@ -81,11 +104,13 @@ export async function readAll(meta: MetadataStore): Promise<{ states: AccountSta
     if (name.startsWith(ACCOUNT_PREFIX)) {
       const state = parseAccountState(value, name.slice(ACCOUNT_PREFIX.length));
       if (state) states.push(state);
+    } else if (name.startsWith(ENDING_PREFIX) && Array.isArray(value) && value.length > 0) {
+      ending.push(name.slice(ENDING_PREFIX.length));
     } else if (name === LAST_ACCOUNT && isRecord(value) && typeof value.accountId === 'string') {
       lastAccountId = value.accountId;
     }
   }
-  return { states, lastAccountId, oldLayout };
+  return { states, lastAccountId, oldLayout, ending };
 }
 
 /**

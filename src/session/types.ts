@@ -134,8 +134,30 @@ export interface LoginTicket {
   readonly signal: AbortSignal;
 }
 
+/** What a signed call of the app is bound to (see ManagedSessions.signingTicket). */
+export interface SigningTicket {
+  /** The account the call signs for (undefined: none could be named; resolving fails then). */
+  readonly accountId: string | undefined;
+  /** The account's logout nonce when the call started. */
+  readonly logoutNonce: string | null;
+  /** Aborted when a logout of the account is requested (in any tab): pass it as `signingSignal`. */
+  readonly signal: AbortSignal;
+  /** Stops tracking the call (call it when the call settles). */
+  done(): void;
+}
+
 /** A SessionManager, plus what the wallet feeds it. */
 export interface ManagedSessions extends SessionManager {
+  /**
+   * Binds a signed call of the app to the account's logout nonce now: a logout requested after this
+   * (in any tab) aborts its prompt and refuses its signature (NOT_LOGGED_IN) if it is not sent yet.
+   */
+  signingTicket(accountId?: string): Promise<SigningTicket>;
+  /**
+   * The session and signer a call bound to `ticket` signs with now: like `resolve`, and
+   * NOT_LOGGED_IN when a logout was requested since the ticket was taken. Ask it after the prompt.
+   */
+  resolveFor(ticket: SigningTicket, options?: SignerOptions): Promise<{ session: Session; signer: Signer }>;
   /** The server clock estimate (the wallet feeds it every answer's Date header). */
   readonly clock: ServerClock;
   /**

@@ -150,6 +150,7 @@ export function createClient(options: ClientOptions): Client {
       }
       optionalFunction(signedOptions.onBeforeSign, 'onBeforeSign');
       if (signedOptions.automatic !== undefined && typeof signedOptions.automatic !== 'boolean') throw invalidArgument('automatic', 'a boolean');
+      if (signedOptions.approved !== undefined && typeof signedOptions.approved !== 'boolean') throw invalidArgument('approved', 'a boolean');
       if (signedOptions.signingSignal !== undefined && !isAbortSignal(signedOptions.signingSignal)) throw invalidArgument('signingSignal', 'an AbortSignal');
       return (await runSigned(config, call, signedOptions)) as T;
     },

@@ -1,7 +1,7 @@
 /**
  * The signed-retry engine (wire reference §4): first leg without signature; each `202` challenge is
- * shown to onBeforeSign, stamped with the call's one signer and answered on the next leg with the
- * stamp and `Request-Id`; the same body string goes on every leg. A `200 {"status":"PROCESSING"}`
+ * shown to onBeforeSign, stamped with the signer resolved after the prompt (getSigner is asked
+ * again then) and answered on the next leg with the stamp and `Request-Id`; the same body string goes on every leg. A `200 {"status":"PROCESSING"}`
  * leg is resent identically (bounded); a challenge that expired before signing (server clock), or
  * whose signed leg the service rejects once it has expired, makes the call start over from leg 1
  * once (unless the call says `restartOnExpiry: false`), then CHALLENGE_EXPIRED. Each call answers
@@ -107,7 +107,8 @@ async function confirm(config: ClientConfig, call: PreparedCall, options: Signed
   const stopped = stops.find((s) => s.aborted);
   if (stopped) throw cancelled(stopped.reason);
   const hook = options.onBeforeSign ?? config.onBeforeSign;
-  if (!hook) return;
+  // Approved before the call was made (a logout ending its own sessions): nothing waits on a user.
+  if (!hook || options.approved === true) return;
   const automatic = options.automatic === true;
   const timeoutMs = automatic ? config.automaticSignTimeoutMs : config.onBeforeSignTimeoutMs;
   const controller = new AbortController();
@@ -162,10 +163,16 @@ function allowedChallenges(options: SignedRequestOptions): number {
 
 export async function runSigned(config: ClientConfig, call: PreparedCall, options: SignedRequestOptions): Promise<unknown> {
   const allowed = allowedChallenges(options);
-  let signer: SignerLike | undefined = options.signer;
+  /**
+   * The signer: `signer`, else `getSigner()` asked twice per signature — before the prompt (a call
+   * that cannot be signed fails before the user is asked) and again after it, just before stamping.
+   * The second answer signs: a session refreshed, ended or logged out while the prompt was open is
+   * seen then (issue 22: the signer is resolved after the prompt, never only before it).
+   */
   const resolveSigner = async (): Promise<SignerLike> => {
-    if (signer) return signer;
+    if (options.signer) return options.signer;
     if (!options.getSigner) throw new WalletError('INVALID_ARGUMENT', 'signed() needs signer or getSigner');
+    let signer: SignerLike;
     try {
       signer = await options.getSigner();
     } catch (cause) {
@@ -193,9 +200,9 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
     const leg: LegHeaders = { leg: 1 };
     if (options.requestId !== undefined) leg.requestId = options.requestId;
     if (options.stampOnly !== undefined) {
-      const key = await resolveSigner();
+      await resolveSigner();
       await confirm(config, call, options, { payloadToSign: options.stampOnly, method: call.method, path: call.path, purpose: options.purpose, leg: 1 });
-      leg.signature = await stampWith(options.stampOnly, key);
+      leg.signature = await stampWith(options.stampOnly, await resolveSigner());
     }
     return leg;
   };
@@ -213,7 +220,7 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
       }
       const challenge = parseChallenge(answer.status, body);
       if (hasExpired(config, challenge, answer)) throw new RestartSignal(challenge.expiresAt);
-      const key = await resolveSigner();
+      await resolveSigner();
       const leg = challenges + 2;
       await confirm(config, call, options, {
         payloadToSign: challenge.payloadToSign,
@@ -226,6 +233,9 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
       });
       // The hook may have waited on the user: judge expiry again just before signing.
       if (hasExpired(config, challenge, answer)) throw new RestartSignal(challenge.expiresAt);
+      // Who signs is decided now, after the prompt: the session current when the leg is sent.
+      const key = await resolveSigner();
+      if (options.signingSignal?.aborted) throw cancelled(options.signingSignal.reason);
       const signature = await stampWith(challenge.payloadToSign, key);
       try {
         ({ answer, body } = await sendLeg({ leg, signature, requestId: challenge.requestId }));

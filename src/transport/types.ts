@@ -62,8 +62,8 @@ export interface ClientOptions {
   onBeforeSignTimeoutMs?: number;
   /**
    * Longest wait for `onBeforeSign` on a signature the library makes on its own (`automatic: true`:
-   * the automatic session refresh, ending the session a refresh replaced); default 2 000 ms. Answer
-   * those from policy, not from a user prompt: the account's sessions are locked while it waits.
+   * the automatic session refresh); default 2 000 ms. Answer those from policy, not from a user
+   * prompt: a refused or timed-out one is not retried.
    */
   automaticSignTimeoutMs?: number;
   /** Reports every HTTP request. Exceptions thrown by the hook are ignored. */
@@ -106,8 +106,8 @@ export interface SignRequest {
   expiresAt?: string;
   /**
    * True when the library signs on its own, not for a call of the app: the automatic session refresh
-   * (`purpose: 'refresh-session'`) and ending the session a refresh replaced (`'delete-session'`).
-   * The wait for such an answer is bounded by `automaticSignTimeoutMs` (default 2 s).
+   * (`purpose: 'refresh-session'`). The wait for such an answer is bounded by
+   * `automaticSignTimeoutMs` (default 2 s).
    */
   automatic: boolean;
   /**
@@ -128,7 +128,11 @@ export type OnBeforeSign = (request: SignRequest) => boolean | void | Promise<bo
 export interface SignedRequestOptions extends RequestOptions {
   /** The key that answers every challenge of this call. */
   signer?: SignerLike;
-  /** Called once, at the first challenge, when `signer` is not given (so a call answered at once needs no key). */
+  /**
+   * When `signer` is not given: called at each challenge before onBeforeSign (so a call answered at
+   * once needs no key, and one that cannot be signed fails before the prompt) and again after it,
+   * just before stamping; that second answer signs.
+   */
   getSigner?: () => SignerLike | Promise<SignerLike>;
   /** A label for the hook, e.g. 'update-internal-account'. */
   purpose: string;
@@ -155,6 +159,12 @@ export interface SignedRequestOptions extends RequestOptions {
   restartOnExpiry?: boolean;
   /** The library signs on its own (see SignRequest.automatic); default false. */
   automatic?: boolean;
+  /**
+   * The signature was approved before this call was made, so onBeforeSign is not asked: the library
+   * ending the sessions of a logout the app asked for (`logout()` is the approval), which must never
+   * wait on a user. Default false.
+   */
+  approved?: boolean;
   /**
    * Cancels signing: a pending onBeforeSign is given up (its signal aborts) and no further signature
    * is sent (ABORTED). Unlike `signal`, it never aborts a request already on the wire, whose answer

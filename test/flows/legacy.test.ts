@@ -32,7 +32,7 @@ describe('legacy flows', () => {
     const refreshed = await refreshLegacySession(wallet, accountId);
     expect(refreshed).toMatchObject({ accountId, legacy: true, credentialId: session.credentialId });
     expect(refreshed.id).not.toBe(session.id);
-    expect(await keyStore.get(session.publicKeyHex)).toBeUndefined();
+    await expect.poll(() => keyStore.get(session.publicKeyHex)).toBeUndefined(); // kept until its end is confirmed (I8)
     const legs = requests.filter((r) => r.path.endsWith('/refresh'));
     expect(legs.map((r) => [r.leg, r.signed, r.status])).toEqual([
       [1, false, 202],

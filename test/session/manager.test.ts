@@ -98,7 +98,8 @@ describe('expiry and refresh', () => {
     expect(next).toMatchObject({ accountId, credentialId: session.credentialId, credentialType: 'EMAIL_OTP' });
     expect(Date.parse(next.expiresAt) - Date.parse(session.expiresAt)).toBeGreaterThan(9 * MINUTE * 1000);
     expect(wallet.session(accountId)?.id).toBe(next.id);
-    expect(await keyStore.get(session.publicKeyHex)).toBeUndefined();
+    // The old key is kept only until the service confirms the replaced session ended (I8).
+    await expect.poll(() => keyStore.get(session.publicKeyHex)).toBeUndefined();
     expect((await keyStore.get(next.publicKeyHex))?.sessionId).toBe(next.id);
     expect(requests.filter((r) => r.path.endsWith('/refresh') && r.leg === 1)).toHaveLength(1);
     // The new session signs; the old one was ended on the service (one slot per browser): the

@@ -1,34 +1,44 @@
-// Model-based test of the session layer: 3–4 simulated tabs (separate managers over one shared
-// key/record backend, one shared lock manager, one shared BroadcastChannel, one clock) and a
-// scripted service whose answers the test releases (delivered, lost after processing, dropped, a
-// prompt refused). fast-check draws random interleavings of login, refresh, logout, sign out other
-// devices, signing, expiry (the clock), other devices, revocation and tab close/open; the invariants
-// below are checked after every step and after everything settled.
+// Model-based test of the session layer (src/session/INVARIANTS.md): 3–4 simulated tabs (separate
+// managers over one shared key/record backend, one clock with timers) and a scripted service whose
+// answers the test releases (delivered, lost after processing, dropped; a prompt approved, declined
+// or timed out). Each run draws how the browser coordinates tabs (Web Locks or localStorage leases,
+// with or without a channel: I7), then fast-check draws random interleavings over two accounts and
+// two credentials of: login, refresh, logout, sign out other devices, resolving a signer, a signed
+// action of the app with its prompt, the page coming back, time passing, the local clock set ±1 h,
+// storage writes failing, another device's login, revocation, tabs opened and closed at any step.
 //
-// Invariants (after every step):
-//   S1 the stored generation of the account never goes down;
-//   S2 the session keys stored are exactly the keys of the stored sessions (no orphan, no missing);
-//   S3 every open tab that finished loading sees the stored state (current session and sessions);
-//   S4 no session is refreshed twice: a refresh is sent only when no refresh of that session is in
-//      flight or was answered (one refresh request per expiry window, across tabs);
-//   S5 logout wins: when logout() resolves, nothing stored, no key, and no active service session
-//      made by this browser is left, except sessions of logins started after logout() was called
-//      and sessions the browser could not end (the answer that made it was lost, or the request to
-//      end it never arrived: dropped, refused by onBeforeSign, its tab closed).
-// After settling (every pending request answered, every message delivered):
-//   S1–S4, and every operation of an open tab has settled (nothing waits forever on a lock or a
-//   prompt); every active service session made by this browser whose answer arrived is stored (no
-//   leak; a refresh ends the session it replaced), unless a request to end it never arrived; no
-//   stored session was ended by this browser.
+// Checked after every step:
+//   S1 an account's stored generation never goes down;
+//   S2 the stored session keys are exactly the stored sessions' and pending ends' keys (after a
+//      failed write: no stored session without its key);
+//   S3 (with a channel) every open tab that finished loading shows the stored state;
+//   S4 no session is refreshed twice (one refresh per account at a time, across tabs);
+//   S5 (I1) when logout() resolves: nothing of the account stored but pending ends, and no session
+//      this browser made active on the service, except later logins and what could not be ended
+//      (an answer lost, a request dropped, a tab closed); S5b (with a channel) no prompt of a call
+//      started before it is still open at the end of that step (I2);
+//   S6 (I2) as each signed request leaves: it is signed with the key of the stored current session,
+//      no logout is pending, and (the app's actions) no logout was requested since the call started;
+//   S7 every call that fails, fails with a WalletError;
+//   S8 (I6) a session dropped as expired is one the service no longer holds;
+//   S9 a login loses against a logout requested while it was in flight.
+// After settling (every request answered, every tab woken, leases lapsed): the same, every operation
+// of an open tab has settled, no logout is left pending and no pending end unfinished (I8), every
+// active session this browser made is stored (no leak), and no stored session was ended by it.
+//
+// Mutations this test must kill (issue 22, point 8; see test/session/MUTATION.md): the nonce check
+// of commitState removed, a pending logout never finished, cross-tab cancellation dropped.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SessionKey } from '../../src/crypto/index.js';
 import { createKeyStore } from '../../src/keys/index.js';
 import { createSessionManager, type ManagedSessions } from '../../src/session/index.js';
 import { createClient } from '../../src/transport/index.js';
-import { Bus, Clock, Locks, MINUTE, ScriptedService, countedKeyStore, keyPool, openBackend, tabHost, type Answer } from './model/harness.js';
+import { isWalletError } from '../../src/errors.js';
+import { Bus, Clock, LeaseBoard, Locks, MINUTE, ScriptedService, countedKeyStore, keyPool, openBackend, tabHost, type Answer, type Coordination, type Pending } from './model/harness.js';
 
-const ACCOUNT = 'InternalAccount:model';
+const ACCOUNTS = ['InternalAccount:model-a', 'InternalAccount:model-b'] as const;
+const HOUR = 60 * MINUTE;
 const RUNS = Number(process.env.SESSION_MODEL_RUNS ?? 1000);
 
 let pool: SessionKey[] = [];
@@ -61,15 +71,30 @@ class World {
   readonly clock = new Clock();
   readonly locks = new Locks();
   readonly bus = new Bus();
+  readonly board = new LeaseBoard();
   readonly backend = openBackend();
   readonly busy = { n: 0 };
+  readonly wakes = new Map<number, () => void>();
   readonly service = new ScriptedService(this.clock);
   readonly tabs: Tab[] = [];
   readonly ops: Op[] = [];
   readonly violations: string[] = [];
+  /** Local (wall) clock minus the true clock: the user set the computer's clock (I6). */
+  jumpMs = 0;
+  /** Logouts resolved: their account and the step they were called at (S5b, checked at the step's end). */
+  private readonly resolvedLogouts: Array<{ account: string; calledAt: number }> = [];
+  /** Logouts called: account → steps (S9: a login loses against a logout requested after it started). */
+  readonly logoutCalls: Array<{ account: string; at: number; nonceBefore: string | undefined }> = [];
   private keyIndex = 0;
-  private lastGeneration = 0;
+  private readonly lastGeneration = new Map<string, number>();
+  private readonly lastStored = new Map<string, Set<string>>();
   private readonly client = createClient({ baseUrl: 'http://127.0.0.1:9' });
+
+  constructor(readonly coordination: Coordination) {
+    this.service.onSend = (p, key) => this.checkSend(p, key);
+    // As the wallet does with every answer's Date header (wallet.ts): the tab learns the server's time.
+    this.service.onAnswer = (tab) => void this.tabs[tab]?.manager.clock.observeServerTime(this.clock.now, this.clock.now + this.jumpMs);
+  }
 
   nextKey = (): SessionKey => {
     const key = pool[this.keyIndex++];
@@ -83,8 +108,8 @@ class World {
       client: this.client,
       keyStore: countedKeyStore(this.backend, this.busy),
       namespace: 'model',
-      now: () => this.clock.now,
-      host: tabHost(id, this.clock, this.locks, this.bus, this.nextKey),
+      now: () => this.clock.now + this.jumpMs,
+      host: tabHost(id, this, this.nextKey),
       service: this.service.forTab(id),
     });
     const tab: Tab = { id, manager, open: true, loaded: false };
@@ -92,12 +117,20 @@ class World {
     this.track(tab, 'restore', manager.restore().then(() => void (tab.loaded = true)));
   }
 
-  track(tab: Tab, what: string, promise: Promise<unknown>): Promise<unknown> {
+  track(tab: Tab, what: string, promise: Promise<unknown>, onResult?: (ok: boolean) => void): Promise<unknown> {
     const op: Op = { tab: tab.id, what, settled: false };
     this.ops.push(op);
     return promise.then(
-      () => void (op.settled = true),
-      () => void (op.settled = true),
+      () => {
+        op.settled = true;
+        onResult?.(true);
+      },
+      (error: unknown) => {
+        op.settled = true;
+        // S7: every failure a caller meets is a WalletError with a code.
+        if (!isWalletError(error)) this.violations.push(`S7: ${what}@${tab.id} failed with a non-WalletError: ${String(error)}`);
+        onResult?.(false);
+      },
     );
   }
 
@@ -105,19 +138,36 @@ class World {
     tab.open = false;
     tab.manager.dispose();
     this.locks.close(tab.id);
-    this.service.closeTab(tab.id, arrived, new Set(this.stored().sessions.map((s) => s.id)));
+    this.clock.closeTab(tab.id);
+    this.board.closeTab(tab.id);
+    this.wakes.delete(tab.id);
+    const held = new Set(ACCOUNTS.flatMap((a) => [...this.stored(a).sessions.map((s) => s.id), ...this.ending(a).map((e) => e.id)]));
+    this.service.closeTab(tab.id, arrived, held);
   }
 
   /** What storage holds right now (read from the backend's Map, synchronously). */
-  stored(): { generation: number; current: string | null; sessions: Array<{ id: string; publicKeyHex: string }> } {
-    const value = this.backend.map.get(`meta:account:${ACCOUNT}`) as
-      | { generation: number; current: string | null; sessions: Array<{ id: string; publicKeyHex: string }> }
+  stored(account: string): { generation: number; current: string | null; sessions: Array<{ id: string; publicKeyHex: string }>; change?: string } {
+    const value = this.backend.map.get(`meta:account:${account}`) as
+      | { generation: number; current: string | null; sessions: Array<{ id: string; publicKeyHex: string }>; change: string }
       | undefined;
     return value ?? { generation: 0, current: null, sessions: [] };
   }
 
-  storedKeys(): string[] {
-    return [...this.backend.map.entries()].filter(([, v]) => (v as { purpose?: string } | undefined)?.purpose === 'session').map(([k]) => k).sort();
+  /** The stored logout request of the account. */
+  logoutRecord(account: string): { nonce: string; generation: number } | undefined {
+    return this.backend.map.get(`meta:logout:${account}`) as { nonce: string; generation: number } | undefined;
+  }
+
+  /** Sessions a logout or refresh left to end (keys kept for that alone). */
+  ending(account: string): Array<{ id: string; publicKeyHex: string }> {
+    return (this.backend.map.get(`meta:ending:${account}`) as Array<{ id: string; publicKeyHex: string }> | undefined) ?? [];
+  }
+
+  storedKeys(account?: string): string[] {
+    return [...this.backend.map.entries()]
+      .filter(([, v]) => (v as { purpose?: string } | undefined)?.purpose === 'session' && (account === undefined || (v as { accountId?: string }).accountId === account))
+      .map(([k]) => k)
+      .sort();
   }
 
   /** Lets every microtask, message, storage write and key check run until the world waits on the test. */
@@ -130,51 +180,134 @@ class World {
     }
   }
 
+  /**
+   * S6 (I2), as each signed request leaves: a signature the user or the library's own refresh asked
+   * for is made only with the key of the account's stored current session, with no logout of the
+   * account pending, and (for the app's actions) no logout requested since the call started.
+   */
+  checkSend(p: Pending, key: string): void {
+    if (p.approved === true || p.kind === 'login' || p.account === undefined || p.account === '') return;
+    const stored = this.stored(p.account);
+    const current = stored.sessions.find((s) => s.id === stored.current);
+    if (current?.publicKeyHex !== key) this.violations.push(`S6: ${p.kind}@${p.tab} signed with a key that is not the stored current session's`);
+    const logout = this.logoutRecord(p.account);
+    if (logout !== undefined && logout.generation >= stored.generation) this.violations.push(`S6: ${p.kind}@${p.tab} signed while a logout was pending`);
+    if (p.kind === 'action' && logout?.nonce !== p.startNonce) {
+      this.violations.push(`S6: action@${p.tab} (started at step ${p.startedAt}) signed after a logout requested since`);
+    }
+  }
+
   /** S5, checked when a logout resolves (called at step `calledAt`). */
-  logoutResolved(calledAt: number): void {
+  logoutResolved(account: string, calledAt: number): void {
     const later = (id: string): boolean => {
       const s = this.service.sessions.get(id);
       return s !== undefined && s.origin === 'login' && s.startedAt > calledAt;
     };
-    const stored = this.stored();
+    const stored = this.stored(account);
     for (const s of stored.sessions) if (!later(s.id)) this.violations.push(`S5: ${s.id} still stored after logout`);
-    const allowedKeys = new Set(stored.sessions.map((s) => s.publicKeyHex));
-    for (const k of this.storedKeys()) if (!allowedKeys.has(k)) this.violations.push(`S5: key ${k.slice(0, 8)} left after logout`);
+    const allowedKeys = new Set([...stored.sessions.map((s) => s.publicKeyHex), ...this.ending(account).map((e) => e.publicKeyHex)]);
+    for (const k of this.storedKeys(account)) if (!allowedKeys.has(k)) this.violations.push(`S5: key ${k.slice(0, 8)} left after logout`);
+    const pendingEnd = new Set(this.ending(account).map((e) => e.id));
     for (const s of this.service.sessions.values()) {
-      if (s.origin === 'elsewhere' || !this.service.active(s) || !s.delivered || s.orphaned || s.endLost || later(s.id)) continue;
+      if (s.accountId !== account || s.origin === 'elsewhere' || !this.service.active(s) || !s.delivered || s.orphaned || s.endLost || later(s.id)) continue;
+      // Ended, or a pending end whose request could not be made (I8: finished later, checked at settle).
+      if (pendingEnd.has(s.id)) continue;
       this.violations.push(`S5: ${s.id} (${s.origin}) still active on the service after logout`);
     }
+    this.resolvedLogouts.push({ account, calledAt });
   }
 
   checkStep(): void {
-    const stored = this.stored();
-    if (stored.generation < this.lastGeneration) this.violations.push(`S1: generation ${this.lastGeneration} → ${stored.generation}`);
-    this.lastGeneration = stored.generation;
-    const keys = stored.sessions.map((s) => s.publicKeyHex).sort();
-    expect(this.storedKeys(), 'S2: stored keys are the stored sessions’ keys').toEqual(keys);
-    for (const tab of this.tabs.filter((t) => t.open && t.loaded)) {
-      expect(tab.manager.current(ACCOUNT)?.id ?? null, `S3: tab ${tab.id} current`).toBe(stored.current);
-      expect(tab.manager.all().map((s) => s.id).sort(), `S3: tab ${tab.id} sessions`).toEqual(stored.sessions.map((s) => s.id).sort());
+    for (const account of ACCOUNTS) {
+      const stored = this.stored(account);
+      const last = this.lastGeneration.get(account) ?? 0;
+      if (stored.generation < last) this.violations.push(`S1: ${account} generation ${last} → ${stored.generation}`);
+      this.lastGeneration.set(account, stored.generation);
+      const keys = [...new Set([...stored.sessions.map((s) => s.publicKeyHex), ...this.ending(account).map((e) => e.publicKeyHex)])].sort();
+      if (this.backend.failWrites === 0 && !this.failedWrite) expect(this.storedKeys(account), 'S2: stored keys are the stored sessions’ and pending ends’ keys').toEqual(keys);
+      else for (const k of keys) if (!this.storedKeys(account).includes(k) && stored.sessions.some((s) => s.publicKeyHex === k)) this.violations.push(`S2: ${account} session without its key`);
+      if (this.coordination.channel) {
+        for (const tab of this.tabs.filter((t) => t.open && t.loaded)) {
+          expect(tab.manager.current(account)?.id ?? null, `S3: tab ${tab.id} current`).toBe(stored.current);
+          expect(tab.manager.all().filter((s) => s.accountId === account).map((s) => s.id).sort(), `S3: tab ${tab.id} sessions`).toEqual(stored.sessions.map((s) => s.id).sort());
+        }
+      }
+      // S8 (I6): a session dropped as expired is one the service no longer holds.
+      const before = this.lastStored.get(account) ?? new Set();
+      const now = new Set(stored.sessions.map((s) => s.id));
+      if (stored.change === 'expired') {
+        for (const id of before) {
+          const s = this.service.sessions.get(id);
+          if (!now.has(id) && s !== undefined && this.service.active(s)) this.violations.push(`S8: ${id} dropped as expired while the service holds it`);
+        }
+      }
+      this.lastStored.set(account, now);
+    }
+    // S5b (I2): once a logout was requested (its nonce stored), by the end of that step no prompt of a
+    // call of that account started before it is still open in any tab.
+    if (this.coordination.channel) {
+      const requested = this.logoutCalls.filter((l) => this.logoutRecord(l.account)?.nonce !== l.nonceBefore).map((l) => ({ account: l.account, calledAt: l.at }));
+      for (const { account, calledAt } of [...this.resolvedLogouts, ...requested]) {
+        for (const p of this.service.pending) {
+          if (p.stage === 'prompt' && p.account === account && p.startedAt !== undefined && p.startedAt <= calledAt && this.tabs[p.tab]?.open) {
+            this.violations.push(`S5b: ${p.kind}@${p.tab} still at its prompt after a logout of ${account} resolved`);
+          }
+        }
+      }
+    }
+    // S9: a login loses against a logout of its account requested after it started (one that went through).
+    for (const l of this.logins) {
+      if (this.logoutsDone.some((o) => o.account === l.account && o.at > l.startedAt && o.at < l.resolvedAt)) this.violations.push(`S9: login@${l.tab} (step ${l.startedAt}) won over a later logout`);
     }
     expect(this.service.doubleRefreshes, 'S4').toEqual([]);
-    expect(this.violations.join('; '), 'S1/S5').toBe('');
+    expect(this.violations.join('; '), 'S1/S5/S6/S7/S8/S9').toBe('');
   }
+
+  /** Logins that resolved with a session, and logouts that resolved (S9). */
+  readonly logins: Array<{ account: string; startedAt: number; resolvedAt: number; tab: number }> = [];
+  readonly logoutsDone: Array<{ account: string; at: number }> = [];
+
+  /** A storage write failed at some point: S2 is then only "no session without its key". */
+  failedWrite = false;
 
   async settle(): Promise<void> {
     await this.flush();
-    for (let i = 0; i < 500 && this.service.pending.length > 0; i++) {
-      this.service.answer(0, 'deliver');
+    const answerAll = async (): Promise<void> => {
+      for (let i = 0; i < 500 && this.service.pending.length > 0; i++) {
+        const next = this.service.pending.findIndex((p) => p.stage !== 'signing');
+        if (next < 0) break;
+        this.service.answer(next, 'deliver');
+        await this.flush();
+      }
+    };
+    for (let round = 0; round < 3; round++) {
+      await answerAll();
+      const open = new Set(this.tabs.filter((t) => t.open).map((t) => t.id));
+      // Leases a closed tab left lapse (I7), the watch of a tab without a channel ticks.
+      if (this.coordination.locks === 'lease' || this.ops.some((o) => open.has(o.tab) && !o.settled)) this.clock.advance(6000);
+      // Every tab comes back (visible, online): pending logouts and pending ends are finished (I8).
+      for (const wake of this.wakes.values()) wake();
       await this.flush();
     }
+    await answerAll();
     expect(this.service.pending, 'settled: no request left unanswered').toEqual([]);
     this.checkStep();
     const open = new Set(this.tabs.filter((t) => t.open).map((t) => t.id));
     expect(this.ops.filter((o) => open.has(o.tab) && !o.settled).map((o) => `${o.what}@${o.tab}`), 'settled: every operation of an open tab').toEqual([]);
-    const stored = new Set(this.stored().sessions.map((s) => s.id));
-    for (const s of this.service.sessions.values()) {
-      if (s.origin !== 'elsewhere' && this.service.active(s) && s.delivered && !s.orphaned && !s.endLost) expect(stored.has(s.id), `no leak: ${s.id} (${s.origin}) active but not stored`).toBe(true);
-      if (stored.has(s.id)) expect(s.ended?.by, `${s.id} stored but ended by this browser`).not.toBe('browser');
+    if (open.size === 0) return;
+    for (const account of ACCOUNTS) {
+      const stored = new Set(this.stored(account).sessions.map((s) => s.id));
+      // I8: nothing a logout asked for is left undone once a tab is back.
+      const logout = this.logoutRecord(account);
+      if (logout !== undefined && logout.generation >= this.stored(account).generation && stored.size > 0) this.violations.push(`I8: a logout of ${account} is still pending after settling`);
+      if (this.ending(account).length > 0) this.violations.push(`I8: ${this.ending(account).length} pending end(s) of ${account} never finished`);
+      for (const s of this.service.sessions.values()) {
+        if (s.accountId !== account) continue;
+        if (s.origin !== 'elsewhere' && this.service.active(s) && s.delivered && !s.orphaned && !s.endLost) expect(stored.has(s.id), `no leak: ${s.id} (${s.origin}) active but not stored`).toBe(true);
+        if (stored.has(s.id)) expect(s.ended?.by, `${s.id} stored but ended by this browser`).not.toBe('browser');
+      }
     }
+    expect(this.violations.join('; '), 'settled').toBe('');
   }
 }
 
@@ -209,55 +342,91 @@ function step(name: string, act: (world: World) => void): Command {
   };
 }
 
-const login = (world: World, tab: Tab): void => {
+const login = (world: World, tab: Tab, account: string, credential: string): void => {
   const key = world.nextKey();
   // As the login flows do: the verify request and the commit under the shared login lock.
   const startedAt = world.service.step;
-  const flow = tab.manager.loggingIn(ACCOUNT, async (ticket) => {
+  const flow = tab.manager.loggingIn(account, async (ticket) => {
     if (ticket.signal.aborted) throw ticket.signal.reason;
-    const answer = await world.service.login(tab.id, ACCOUNT, key, startedAt);
-    return tab.manager.establish(answer, { accountId: ACCOUNT, credentialId: 'AuthMethod:1', credentialType: 'EMAIL_OTP', key, ticket });
+    const answer = await world.service.login(tab.id, account, key, startedAt);
+    return tab.manager.establish(answer, { accountId: account, credentialId: credential, credentialType: 'EMAIL_OTP', key, ticket });
   });
-  void world.track(tab, 'login', flow);
+  void world.track(tab, 'login', flow, (ok) => {
+    if (ok) world.logins.push({ account, startedAt, resolvedAt: world.service.step, tab: tab.id });
+  });
 };
+
+/** A signed action of the app (signedWithSession's path): bound to the logout nonce, signer resolved after the prompt. */
+const action = (world: World, tab: Tab, account: string): void => {
+  const startedAt = world.service.step;
+  const startNonce = world.logoutRecord(account)?.nonce;
+  const run = async (): Promise<unknown> => {
+    const ticket = await tab.manager.signingTicket(account);
+    try {
+      return await world.service.action(tab.id, account, async () => (await tab.manager.resolveFor(ticket)).signer, ticket.signal, startedAt, startNonce);
+    } finally {
+      ticket.done();
+    }
+  };
+  void world.track(tab, 'action', run());
+};
+
+const account = fc.constantFrom(...ACCOUNTS);
 
 const commands = [
   fc.constant(step('openTab', (w) => w.tabs.filter((t) => t.open).length < 4 && w.openTab())),
   fc.tuple(fc.nat(), fc.boolean()).map(([i, arrived]) => onTab(`closeTab[arrived=${arrived}]`, i, (w, t) => w.tabs.filter((x) => x.open).length > 1 && w.closeTab(t, arrived))),
-  fc.nat().map((i) => onTab('login', i, login)),
-  fc.nat().map((i) => onTab('refresh', i, (w, t) => void w.track(t, 'refresh', t.manager.refresh(ACCOUNT)))),
-  fc.nat().map((i) =>
-    onTab('logout', i, (w, t) => {
+  fc.tuple(fc.nat(), account, fc.constantFrom('AuthMethod:1', 'AuthMethod:2')).map(([i, a, c]) => onTab(`login(${a.slice(-1)},${c.slice(-1)})`, i, (w, t) => login(w, t, a, c))),
+  fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`refresh(${a.slice(-1)})`, i, (w, t) => void w.track(t, 'refresh', t.manager.refresh(a)))),
+  fc.tuple(fc.nat(), account).map(([i, a]) =>
+    onTab(`logout(${a.slice(-1)})`, i, (w, t) => {
       const calledAt = w.service.step;
-      void w.track(t, 'logout', t.manager.logout(ACCOUNT).then(() => w.logoutResolved(calledAt)));
+      w.logoutCalls.push({ account: a, at: calledAt, nonceBefore: w.logoutRecord(a)?.nonce });
+      void w.track(t, 'logout', t.manager.logout(a).then(() => w.logoutResolved(a, calledAt)), (ok) => {
+        if (ok) w.logoutsDone.push({ account: a, at: calledAt });
+      });
     }),
   ),
-  fc.nat().map((i) => onTab('signOutOtherDevices', i, (w, t) => void w.track(t, 'signOut', t.manager.signOutOtherDevices(ACCOUNT)))),
-  fc.nat().map((i) => onTab('sign', i, (w, t) => void w.track(t, 'sign', t.manager.resolve(ACCOUNT)))),
+  fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`signOutOtherDevices(${a.slice(-1)})`, i, (w, t) => void w.track(t, 'signOut', t.manager.signOutOtherDevices(a)))),
+  fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`sign(${a.slice(-1)})`, i, (w, t) => void w.track(t, 'sign', t.manager.resolve(a)))),
+  fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`action(${a.slice(-1)})`, i, (w, t) => action(w, t, a))),
+  fc.nat().map((i) => onTab('wake', i, (w, t) => w.wakes.get(t.id)?.())),
   fc.constantFrom(30_000, 4 * MINUTE, 10.5 * MINUTE, 16 * MINUTE).map((ms) => step(`advance(${ms / 1000}s)`, (w) => w.clock.advance(ms))),
-  fc.constant(step('elsewhereLogin', (w) => w.service.elsewhere(ACCOUNT, w.nextKey().publicKeyHex))),
+  // The user sets the computer's clock: the wall clock moves, time does not (I6).
+  fc.constantFrom(-HOUR, 0, HOUR).map((ms) => step(`localClock(${ms / HOUR}h)`, (w) => void (w.jumpMs = ms))),
+  fc.integer({ min: 1, max: 2 }).map((n) => step(`storageFails(${n})`, (w) => void ((w.backend.failWrites = n), (w.failedWrite = true)))),
+  fc.constant(step('elsewhereLogin', (w) => w.service.elsewhere(ACCOUNTS[0]!, w.nextKey().publicKeyHex))),
   fc.nat().map((i) =>
     step(`revokeMine(${i})`, (w) => {
-      const mine = w.stored().sessions;
+      const mine = ACCOUNTS.flatMap((a) => w.stored(a).sessions);
       const target = mine.length > 0 ? w.service.sessions.get(mine[i % mine.length]!.id) : undefined;
       if (target) w.service.endElsewhere(target);
     }),
   ),
   fc
-    .tuple(fc.nat(), fc.constantFrom<Answer>('deliver', 'deliver', 'deliver', 'lose', 'drop', 'refuse'))
+    .tuple(fc.nat(), fc.constantFrom<Answer>('deliver', 'deliver', 'deliver', 'lose', 'drop', 'refuse', 'timeout'))
     .map(([i, how]) => step(`answer(${i}, ${how})`, (w) => w.service.answer(i, how))),
 ];
+
+const coordinations = fc.constantFrom<Coordination>(
+  { locks: 'web', channel: true },
+  { locks: 'web', channel: true },
+  { locks: 'web', channel: false },
+  { locks: 'lease', channel: true },
+  { locks: 'lease', channel: false },
+);
 
 describe('session model: tabs, a scripted service, random interleavings', () => {
   it(`holds the invariants over ${RUNS} runs`, async () => {
     const started = performance.now();
     await fc.assert(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: 40 }), async (cmds) => {
-        const world = new World();
+      fc.asyncProperty(coordinations, fc.commands(commands, { maxCommands: 40 }), async (coordination, cmds) => {
+        const world = new World(coordination);
         for (let i = 0; i < 3; i++) world.openTab();
         await world.flush();
-        login(world, world.tabs[0]!);
+        login(world, world.tabs[0]!, ACCOUNTS[0]!, 'AuthMethod:1');
         await world.flush();
+        world.service.step = 1;
         await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
         await world.settle();
         for (const t of world.tabs) if (t.open) t.manager.dispose();

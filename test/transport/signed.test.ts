@@ -465,3 +465,84 @@ describe('signed(): the signed-retry engine', () => {
     expect((await walletErrorOf(client.signed({ method: 'PATCH', path: PATH, body: {}, purpose: 'p' } as never))).code).toBe('INVALID_ARGUMENT');
   });
 });
+
+describe('signed(): who signs is decided after the prompt (session invariants I2, I3, I4)', () => {
+  it('getSigner is asked before the prompt and again after it; the second answer signs', async () => {
+    const { service, server } = await serveSigned();
+    const other = await generateSessionKey();
+    const calls: string[] = [];
+    const client = createClient({ baseUrl: server.url });
+    await client.signed({
+      method: 'PATCH',
+      path: PATH,
+      body: { privateEnabled: true },
+      getSigner: () => {
+        calls.push('getSigner');
+        return calls.length === 1 ? key : other;
+      },
+      onBeforeSign: () => void calls.push('prompt'),
+      purpose: 'p',
+    });
+    expect(calls).toEqual(['getSigner', 'prompt', 'getSigner']);
+    const check = verifyStampWithNode(server.received[1]!.headers['service-wallet-signature'] as string, service.challenges[0]!.payloadToSign);
+    expect(check).toEqual({ ok: true, publicKey: other.publicKeyHex });
+  });
+
+  it('a call that cannot be signed fails before the prompt; one that can no longer be signed after it sends nothing', async () => {
+    const { server } = await serveSigned();
+    const client = createClient({ baseUrl: server.url });
+    let prompted = 0;
+    const refused = new WalletError('NOT_LOGGED_IN', 'logged out');
+    await expect(client.signed({ method: 'PATCH', path: PATH, body: {}, getSigner: () => Promise.reject(refused), onBeforeSign: () => void prompted++, purpose: 'p' })).rejects.toBe(refused);
+    expect(prompted).toBe(0);
+    let asked = 0;
+    const afterPrompt = client.signed({
+      method: 'PATCH',
+      path: PATH,
+      body: {},
+      getSigner: () => (asked++ === 0 ? key : Promise.reject(refused)),
+      onBeforeSign: () => void prompted++,
+      purpose: 'p',
+    });
+    await expect(afterPrompt).rejects.toBe(refused);
+    expect(prompted).toBe(1);
+    expect(server.received.filter((r) => r.headers['service-wallet-signature'] !== undefined)).toEqual([]);
+  });
+
+  it('signingSignal fired while the hook answers, or while the signer is resolved after it: ABORTED, nothing signed', async () => {
+    const { server } = await serveSigned();
+    const client = createClient({ baseUrl: server.url });
+    const during = new AbortController();
+    await expect(
+      client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, signingSignal: during.signal, purpose: 'p', onBeforeSign: () => (during.abort(), true) }),
+    ).rejects.toMatchObject({ code: 'ABORTED' });
+    const after = new AbortController();
+    let asked = 0;
+    await expect(
+      client.signed({
+        method: 'PATCH',
+        path: PATH,
+        body: {},
+        getSigner: () => {
+          if (asked++ === 1) after.abort();
+          return key;
+        },
+        signingSignal: after.signal,
+        purpose: 'p',
+        onBeforeSign: () => true,
+      }),
+    ).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(server.received.filter((r) => r.headers['service-wallet-signature'] !== undefined)).toEqual([]);
+  });
+
+  it('approved: true signs without asking onBeforeSign (a logout ending its sessions); a non-boolean is refused', async () => {
+    const { server } = await serveSigned();
+    let prompted = 0;
+    const client = createClient({ baseUrl: server.url, onBeforeSign: () => (prompted++, false) });
+    await client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, approved: true, purpose: 'delete-session' });
+    expect(prompted).toBe(0);
+    await expect(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, approved: false, purpose: 'p' })).rejects.toMatchObject({ code: 'SIGNING_REFUSED' });
+    expect(prompted).toBe(1);
+    await expect(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, approved: 'yes' as never, purpose: 'p' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});

@@ -8,23 +8,34 @@ import { generateSessionKey, type SessionKey } from '../../../src/crypto/index.j
 import { WalletError } from '../../../src/errors.js';
 import { createKeyStore, type KeyStore, type KeyStoreBackend } from '../../../src/keys/index.js';
 import type { ChannelLike, LockManagerLike, SessionHost, SessionService, SigningOptions } from '../../../src/session/index.js';
+import type { SessionSigner } from '../../../src/session/service.js';
+import { createLeaseLocks, type LeaseStorage } from '../../../src/session/storage-lock.js';
 import type { AuthSession } from '../../../src/types.js';
 
 export const MINUTE = 60_000;
 export const LIFETIME = 15 * MINUTE;
 
 /** A Map backend whose contents the test can read synchronously. */
-export function openBackend(): KeyStoreBackend & { map: Map<string, unknown> } {
+export function openBackend(): KeyStoreBackend & { map: Map<string, unknown>; failWrites: number } {
   const map = new Map<string, unknown>();
-  return {
-    kind: 'memory',
+  const backend = {
+    kind: 'memory' as const,
     map,
-    get: async (k) => map.get(k),
-    set: async (k, v) => void map.set(k, v),
-    delete: async (k) => void map.delete(k),
+    /** The next this-many writes fail (a full or broken storage). */
+    failWrites: 0,
+    get: async (k: string) => map.get(k),
+    set: async (k: string, v: unknown) => {
+      if (backend.failWrites > 0) {
+        backend.failWrites--;
+        throw new DOMException('the quota has been exceeded', 'QuotaExceededError');
+      }
+      map.set(k, v);
+    },
+    delete: async (k: string) => void map.delete(k),
     entries: async () => [...map.entries()],
     clear: async () => map.clear(),
   };
+  return backend;
 }
 
 /** A key store whose `put` (which checks the key pair with WebCrypto, off the event loop) is counted. */
@@ -145,6 +156,11 @@ export class Clock {
     this.timers.delete(id as number);
   }
 
+  /** A closed tab's timers never fire. */
+  closeTab(tab: number): void {
+    for (const [id, t] of this.timers) if (t.tab === tab) this.timers.delete(id);
+  }
+
   /** Moves the clock, firing due timers in time order. */
   advance(ms: number): void {
     const end = this.now + ms;
@@ -184,21 +200,34 @@ export interface ServiceSession {
   orphaned: boolean;
   /** A request of this browser to end it never arrived (refused at the prompt, dropped, or its tab closed first). */
   endLost: boolean;
+  /** For a refresh's session: the session it refreshed. */
+  refreshedFrom?: string;
 }
 
-export type Answer = 'deliver' | 'lose' | 'drop' | 'refuse';
+export type Answer = 'deliver' | 'lose' | 'drop' | 'refuse' | 'timeout';
 
-interface Pending {
+export interface Pending {
   tab: number;
-  kind: 'list' | 'end' | 'refresh' | 'login';
-  /** 'prompt': the signature is not sent yet (onBeforeSign); 'wire': sent, awaiting processing. */
-  stage: 'prompt' | 'wire';
+  kind: 'list' | 'end' | 'refresh' | 'login' | 'action';
+  /** 'prompt': the signature is not sent yet (onBeforeSign); 'signing': approved, the signer being resolved; 'wire': sent, awaiting processing. */
+  stage: 'prompt' | 'signing' | 'wire';
+  /** Who signs: given, or asked after the prompt (as the transport's getSigner). */
+  signer?: SessionSigner;
+  /** The key the request was signed with, once it left. */
+  signedBy?: string;
   process: () => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   signal?: AbortSignal;
   refreshOf?: string;
   endOf?: string;
+  /** The account the signature is for, and the step its call started at. */
+  account?: string;
+  startedAt?: number;
+  /** The account's stored logout nonce when the app's call started (S6). */
+  startNonce?: string | undefined;
+  /** Approved before it was made (a logout's or an undo's end): no prompt, no S6 check. */
+  approved?: boolean;
 }
 
 /** The service, scripted: state plus requests held until `answer`. */
@@ -249,16 +278,51 @@ export class ScriptedService {
 
   private hold<T>(p: Omit<Pending, 'resolve' | 'reject'>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const entry: Pending = { ...p, resolve: resolve as (v: unknown) => void, reject };
+      const entry: Pending = Object.assign(p, { resolve: resolve as (v: unknown) => void, reject });
       if (p.signal?.aborted) return reject(p.signal.reason);
       p.signal?.addEventListener('abort', () => {
-        if (entry.stage !== 'prompt') return; // a request on the wire is never aborted
+        if (entry.stage !== 'prompt') return; // a request being signed or on the wire is never aborted
         this.pending.splice(this.pending.indexOf(entry), 1);
         reject(p.signal?.reason);
       });
       this.pending.push(entry);
+      if (p.stage === 'signing') void this.sign(entry);
     });
   }
+
+  /** An approved signature: the signer is resolved now (after the prompt), then the leg is sent. */
+  private async sign(p: Pending): Promise<void> {
+    let key: string;
+    try {
+      const signer = typeof p.signer === 'function' ? await p.signer() : p.signer!;
+      key = signer.publicKeyHex;
+    } catch (error) {
+      if (this.pending.includes(p)) this.pending.splice(this.pending.indexOf(p), 1);
+      this.lostEnd(p);
+      if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
+      return p.reject(error);
+    }
+    if (!this.pending.includes(p)) return; // its tab closed meanwhile
+    if (p.signal?.aborted) {
+      this.pending.splice(this.pending.indexOf(p), 1);
+      this.lostEnd(p);
+      return p.reject(p.signal.reason);
+    }
+    p.signedBy = key;
+    this.onSend?.(p, key);
+    p.stage = 'wire';
+    if (p.kind === 'refresh') this.sent(p.refreshOf!);
+    this.signedSent.push({ tab: p.tab, kind: p.kind, key, at: this.step });
+  }
+
+  /** Called as an answer reaches tab `tab` (its Date header tells the tab the server's time). */
+  onAnswer?: (tab: number) => void;
+
+  /** Called as each signed request leaves (the model checks S6 there). */
+  onSend?: (p: Pending, key: string) => void;
+
+  /** Every signature that left the browser: which key, when (for the logout invariants). */
+  readonly signedSent: Array<{ tab: number; kind: string; key: string; at: number }> = [];
 
   /** A login's verify: the session exists once processed. */
   login(tab: number, accountId: string, key: SessionKey, startedAt: number): Promise<AuthSession & { _s: ServiceSession }> {
@@ -269,24 +333,52 @@ export class ScriptedService {
     } });
   }
 
+  /** A signed action of the app (e.g. an account update): accepted when signed by an active session of the account. */
+  readonly accepted: Array<{ account: string; key: string; at: number }> = [];
+
+  action(tab: number, account: string, signer: () => Promise<{ publicKeyHex: string }>, signal: AbortSignal, startedAt: number, startNonce: string | undefined): Promise<unknown> {
+    const p: Omit<Pending, 'resolve' | 'reject'> = {
+      startNonce,
+      tab,
+      kind: 'action',
+      stage: 'prompt',
+      signer: signer as SessionSigner,
+      signal,
+      account,
+      startedAt,
+      process: () => {
+        if (!this.signerOk(account, p.signedBy!)) throw new WalletError('WALLET_SIGNATURE_INVALID', 'no active session has this key', { status: 401 });
+        this.accepted.push({ account, key: p.signedBy!, at: this.step });
+        return { ok: true };
+      },
+    };
+    return this.hold(p);
+  }
+
   forTab(tab: number): SessionService {
     return {
       list: (accountId) => this.hold({ tab, kind: 'list', stage: 'wire', process: () => [...this.sessions.values()].filter((s) => s.accountId === accountId && this.active(s)).map((s) => this.toAuthSession(s)) }),
-      end: (sessionId, signer, options?: SigningOptions) =>
-        this.hold({ tab, kind: 'end', stage: 'prompt', endOf: sessionId, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
+      end: (sessionId, signer, options?: SigningOptions) => {
+        const p: Omit<Pending, 'resolve' | 'reject'> = { tab, kind: 'end', stage: options?.approved ? 'signing' : 'prompt', signer, endOf: sessionId, approved: options?.approved === true, account: this.sessions.get(sessionId)?.accountId ?? '', startedAt: this.step, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
           const s = this.sessions.get(sessionId);
-          if (!s || !this.signerOk(s.accountId, signer.publicKeyHex)) throw new WalletError('WALLET_SIGNATURE_INVALID', 'no active session has this key', { status: 401 });
+          if (!s || !this.signerOk(s.accountId, p.signedBy!)) throw new WalletError('WALLET_SIGNATURE_INVALID', 'no active session has this key', { status: 401 });
           if (!this.active(s)) return false;
           s.ended = { by: 'browser', at: this.clock.now };
+          // A refresh undone (its commit could not happen): refreshing that session again is no double refresh.
+          if (s.refreshedFrom !== undefined && this.refreshState.get(s.refreshedFrom) === 'done') this.refreshState.delete(s.refreshedFrom);
           return true;
-        } }),
+        } };
+        return this.hold(p);
+      },
       refresh: (sessionId, clientPublicKey, signer, options?: SigningOptions) => {
-        return this.hold({ tab, kind: 'refresh', stage: 'prompt', refreshOf: sessionId, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
+        const p: Omit<Pending, 'resolve' | 'reject'> = { tab, kind: 'refresh', stage: 'prompt', signer, refreshOf: sessionId, account: this.sessions.get(sessionId)?.accountId ?? '', startedAt: this.step, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
           const old = this.sessions.get(sessionId);
-          if (!old || !this.active(old) || old.publicKeyHex !== signer.publicKeyHex) throw new WalletError('WALLET_SIGNATURE_INVALID', 'not signed by an active session', { status: 401 });
+          if (!old || !this.active(old) || old.publicKeyHex !== p.signedBy) throw new WalletError('WALLET_SIGNATURE_INVALID', 'not signed by an active session', { status: 401 });
           const s = this.create(old.accountId, clientPublicKey, 'refresh', tab);
+          s.refreshedFrom = sessionId;
           return this.toAuthSession(s);
-        } });
+        } };
+        return this.hold(p);
       },
     };
   }
@@ -295,15 +387,17 @@ export class ScriptedService {
   answer(index: number, how: Answer): void {
     if (this.pending.length === 0) return;
     const p = this.pending[index % this.pending.length]!;
+    if (p.stage === 'signing') return;
     if (p.stage === 'prompt') {
-      if (how === 'refuse') {
+      if (how === 'refuse' || how === 'timeout') {
         this.pending.splice(this.pending.indexOf(p), 1);
         this.lostEnd(p);
-        p.reject(new WalletError('SIGNING_REFUSED', 'refused'));
+        if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
+        p.reject(new WalletError('SIGNING_REFUSED', how === 'refuse' ? 'refused' : 'onBeforeSign did not answer in time'));
         return;
       }
-      p.stage = 'wire'; // approved: the signed leg is on its way
-      if (p.kind === 'refresh') this.sent(p.refreshOf!);
+      p.stage = 'signing'; // approved: the signer is resolved, then the signed leg is on its way
+      void this.sign(p);
       return;
     }
     this.pending.splice(this.pending.indexOf(p), 1);
@@ -317,6 +411,7 @@ export class ScriptedService {
       result = p.process();
     } catch (error) {
       if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
+      if (how !== 'lose') this.onAnswer?.(p.tab);
       return how === 'lose' ? p.reject(new WalletError('TIMEOUT', 'answer lost')) : p.reject(error);
     }
     if (p.kind === 'refresh') {
@@ -325,6 +420,7 @@ export class ScriptedService {
     }
     const made = p.kind === 'login' ? (result as { _s: ServiceSession })._s : p.kind === 'refresh' ? this.sessions.get((result as AuthSession).id) : undefined;
     if (how === 'lose') return p.reject(new WalletError('TIMEOUT', 'answer lost'));
+    this.onAnswer?.(p.tab);
     if (made) made.delivered = true;
     p.resolve(result);
   }
@@ -360,14 +456,72 @@ export class ScriptedService {
   }
 }
 
+/** One origin's localStorage for the lease locks (I7): synchronous, its event reaching the other tabs. */
+export class LeaseBoard {
+  readonly map = new Map<string, string>();
+  private readonly listeners = new Map<number, Set<(k: string | null, v: string | null) => void>>();
+
+  forTab(tab: number): LeaseStorage {
+    const fire = (k: string, v: string | null): void => {
+      for (const [t, set] of this.listeners) if (t !== tab) for (const l of set) queueMicrotask(() => l(k, v));
+    };
+    return {
+      get: (k) => this.map.get(k) ?? null,
+      set: (k, v) => (this.map.set(k, v), fire(k, v)),
+      remove: (k) => (this.map.delete(k), fire(k, null)),
+      subscribe: (l) => {
+        const set = this.listeners.get(tab) ?? new Set();
+        this.listeners.set(tab, set);
+        set.add(l);
+        return () => set.delete(l);
+      },
+    };
+  }
+
+  closeTab(tab: number): void {
+    this.listeners.delete(tab);
+  }
+}
+
+/** How the simulated browser coordinates tabs (I7). */
+export interface Coordination {
+  locks: 'web' | 'lease';
+  channel: boolean;
+}
+
 /** The host of one simulated tab. */
-export function tabHost(tab: number, clock: Clock, locks: Locks, bus: Bus, nextKey: () => SessionKey): Partial<SessionHost> {
+export function tabHost(
+  tab: number,
+  world: { clock: Clock; locks: Locks; bus: Bus; board: LeaseBoard; busy: { n: number }; coordination: Coordination; wakes: Map<number, () => void> },
+  nextKey: () => SessionKey,
+): Partial<SessionHost> {
+  const { clock, coordination } = world;
+  const lease =
+    coordination.locks === 'lease'
+      ? createLeaseLocks({
+          storage: world.board.forTab(tab),
+          owner: `tab${tab}`,
+          now: () => clock.now,
+          // Writes are synchronous here: no two tabs write at once, so no settling wait (counted busy so flush waits).
+          sleep: () => {
+            world.busy.n++;
+            return new Promise<void>((r) => setImmediate(() => (world.busy.n--, r())));
+          },
+          setTimer: (fn, ms) => clock.set(tab, fn, ms),
+          clearTimer: (id) => clock.clear(id),
+          settleMs: 0,
+        })
+      : undefined;
   return {
-    locks: () => locks.forTab(tab),
-    openChannel: () => bus.channel(),
+    locks: () => lease ?? world.locks.forTab(tab),
+    openChannel: () => (coordination.channel ? world.bus.channel() : undefined),
     setTimer: (fn, ms) => clock.set(tab, fn, ms),
     clearTimer: (id) => clock.clear(id),
-    onWake: () => () => undefined,
+    onWake: (wake) => {
+      world.wakes.set(tab, wake);
+      return () => world.wakes.delete(tab);
+    },
+    monotonicNow: () => clock.now,
     newKeyPlan: async () => {
       const key = nextKey();
       return { clientPublicKey: key.publicKeyHex, legacy: false, finish: async () => key };

@@ -6,7 +6,7 @@
  */
 import { autoApprove, byTest, expect, logLegs, newLoggedInCustomer, signPrivateToggle, test } from './fixtures.js';
 
-test('24 · faults: a 429 and two PROCESSING answers are ridden out; the toggle goes through once', async ({ page, context, faults }) => {
+test('30 · faults: a 429 and two PROCESSING answers are ridden out; the toggle goes through once', async ({ page, context, faults }) => {
   await autoApprove(context);
   await newLoggedInCustomer(page);
   await faults.add({ kind: 'rate-limit', path: '/internal-accounts/*', method: 'PATCH', signed: false, retryAfterSeconds: 1 });

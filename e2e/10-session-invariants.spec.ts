@@ -1,0 +1,226 @@
+/**
+ * Journeys 24–29: the session invariants of issue 22 (src/session/INVARIANTS.md) tried in real
+ * Chromium on the demo as the issue reported them. 24 (I2, I8): tab A's action waits at its prompt,
+ * tab B logs out with the proxy unreachable; A approves and nothing is signed; B's logout is
+ * finished once it is back. 25 (I3): an approval that spans another tab's refresh succeeds. 26 (I4):
+ * a new tab renders, and a logout goes through, while another tab's explicit refresh waits at its
+ * prompt. 27 (I5): the code a login's commit needs cannot be downloaded: the login fails before the
+ * service makes a session. 28 (I4): sign-out-other-devices at its prompt does not delay a logout.
+ * 29 (I6): the local clock an hour slow at login, then corrected (and an hour fast at a reload):
+ * the session stays live. What the service lists is read from the sandbox directly.
+ */
+import type { Page, Request } from '@playwright/test';
+import { OTP, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, signPrivateToggle, signUp, submitOtp, test } from './fixtures.js';
+
+/** The active sessions the service lists for the account (straight from the sandbox). */
+async function serviceSessions(accountId: string): Promise<string[]> {
+  const base = process.env.E2E_SANDBOX_URL;
+  if (!base) throw new Error('E2E_SANDBOX_URL is not set (e2e/global-setup.ts)');
+  const auth = Buffer.from(`${process.env.E2E_CLIENT_ID}:${process.env.E2E_CLIENT_SECRET}`).toString('base64');
+  const res = await fetch(`${base}/auth/sessions?accountId=${encodeURIComponent(accountId)}`, { headers: { Authorization: `Basic ${auth}` } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: Array<{ id: string }> }).data.map((s) => s.id);
+}
+
+async function walletAccountId(page: Page): Promise<string> {
+  const id = await page.locator('[title^="InternalAccount:"]').first().getAttribute('title');
+  expect(id).toMatch(/^InternalAccount:/);
+  return id!;
+}
+
+/** A second tab of the same browser on the home screen. */
+async function secondTab(page: Page): Promise<Page> {
+  const tab = await page.context().newPage();
+  await tab.goto('/#/home');
+  await expect(byTest(tab, 'screen-home')).toBeVisible();
+  return tab;
+}
+
+/** Signed requests of `method` a page sent to a path matching `path`. */
+function signedRequests(page: Page, method: string, path: RegExp): Request[] {
+  const seen: Request[] = [];
+  page.on('request', (r) => {
+    if (r.method() === method && path.test(new URL(r.url()).pathname) && r.headers()['service-wallet-signature'] !== undefined) seen.push(r);
+  });
+  return seen;
+}
+
+/** Opens the private-mode action's prompt (auto-approve off): resolves once the dialog shows it. */
+async function openActionPrompt(page: Page): Promise<void> {
+  await byTest(page, 'auto-approve').uncheck();
+  await byTest(page, 'nav-actions').click();
+  await byTest(page, 'private-toggle').click();
+  await expect(byTest(page, 'sign-purpose')).toHaveText('update-internal-account');
+}
+
+test('24 · a prompt open in tab A, logout in tab B with the proxy unreachable: approving signs nothing; the logout is finished once B is back', async ({ page: tabA, context }) => {
+  await autoApprove(context);
+  await newLoggedInCustomer(tabA);
+  const accountId = await walletAccountId(tabA);
+  const session = await currentSessionId(tabA);
+  const tabB = await secondTab(tabA);
+  const patches = signedRequests(tabA, 'PATCH', /\/api\/internal-accounts\//);
+  await openActionPrompt(tabA);
+
+  await tabB.route('**/api/**', (route) => route.abort('internetdisconnected'));
+  await byTest(tabB, 'logout').click();
+  await expect(byTest(tabB, 'screen-login')).toBeVisible();
+  // The prompt in A was cancelled by B's logout (its signal fired: the dialog closed); had it stayed
+  // open, approving now would still sign nothing.
+  const approve = byTest(tabA, 'sign-approve');
+  if (await approve.isVisible()) await approve.click();
+  await expect(byTest(tabA, 'screen-login')).toBeVisible();
+  await tabA.waitForTimeout(500);
+  expect(patches).toEqual([]);
+  // B could not end the session: it is a pending end, finished when a tab of the origin comes back.
+  expect(await serviceSessions(accountId)).toEqual([session]);
+  await tabB.unroute('**/api/**');
+  await tabB.reload();
+  await expect(byTest(tabB, 'screen-login')).toBeVisible();
+  await expect.poll(() => serviceSessions(accountId)).toEqual([]);
+});
+
+test('25 · an approval that spans another tab’s refresh succeeds (signed with the new session)', async ({ page: tabA, context }) => {
+  await autoApprove(context);
+  await newLoggedInCustomer(tabA);
+  const accountId = await walletAccountId(tabA);
+  const before = await currentSessionId(tabA);
+  const tabB = await secondTab(tabA);
+  await openActionPrompt(tabA);
+  // 11 minutes on: tab B learns the time from its next answer and refreshes the session.
+  await advanceSandboxClock(tabB, 11 * 60);
+  await byTest(tabB, 'sessions-list').click();
+  await expect(byTest(tabB, 'session-id')).not.toHaveAttribute('title', before, { timeout: 15_000 });
+  const after = await currentSessionId(tabB);
+  await expect.poll(() => serviceSessions(accountId)).toEqual([after]);
+  const signed: number[] = [];
+  tabA.on('response', (r) => {
+    if (r.request().method() === 'PATCH' && r.request().headers()['service-wallet-signature'] !== undefined) signed.push(r.status());
+  });
+  await byTest(tabA, 'sign-approve').click();
+  // Eleven minutes also outlived the challenge the user was shown (its expiry is the service's):
+  // the call starts over once, with a fresh challenge and prompt, and signs with the new session.
+  await expect.poll(() => signed.length).toBeGreaterThan(0);
+  if (signed[0] !== 200) {
+    await expect(byTest(tabA, 'sign-purpose')).toHaveText('update-internal-account');
+    await byTest(tabA, 'sign-approve').click();
+  }
+  await expect(byTest(tabA, 'private-state')).toHaveText('privateEnabled is ON.');
+  expect(signed.at(-1)).toBe(200);
+  // Before issue 22 the signer was the session of the prompt's start: 401 WALLET_SIGNATURE_INVALID.
+  await byTest(tabA, 'nav-home').click();
+  expect(await currentSessionId(tabA)).toBe(after);
+});
+
+test('26 · while tab A’s explicit refresh waits at its prompt, a new tab renders and a logout there goes through', async ({ page: tabA, context }) => {
+  await autoApprove(context);
+  await newLoggedInCustomer(tabA);
+  const accountId = await walletAccountId(tabA);
+  const session = await currentSessionId(tabA);
+  await byTest(tabA, 'auto-approve').uncheck();
+  await byTest(tabA, 'session-refresh').click();
+  await expect(byTest(tabA, 'sign-purpose')).toHaveText('refresh-session');
+  const tabB = await context.newPage();
+  await tabB.goto('/#/home');
+  await expect(byTest(tabB, 'screen-home')).toBeVisible();
+  expect(await currentSessionId(tabB)).toBe(session);
+  const started = Date.now();
+  await byTest(tabB, 'logout').click();
+  await expect(byTest(tabB, 'screen-login')).toBeVisible();
+  expect(Date.now() - started).toBeLessThan(5000);
+  await expect(byTest(tabA, 'screen-login')).toBeVisible();
+  await expect.poll(() => serviceSessions(accountId)).toEqual([]);
+});
+
+test('27 · the login’s commit code cannot be downloaded: the login fails before verify, no session is made; it works once the code loads', async ({ page, context }) => {
+  await autoApprove(context);
+  await signUp(page);
+  // The session changes (the login's commit, refresh) are code loaded on first use.
+  await page.route(/session[-/]changes/, (route) => route.abort('internetdisconnected'));
+  const verifies: Request[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && /\/verify$/.test(new URL(r.url()).pathname)) verifies.push(r);
+  });
+  const blocked = page.waitForEvent('requestfailed', (r) => /session[-/]changes/.test(r.url()));
+  await submitOtp(page, 'email', OTP);
+  await blocked;
+  await expect(byTest(page, 'login-status')).not.toBeEmpty();
+  await expect(byTest(page, 'screen-home')).not.toBeVisible();
+  expect(verifies).toEqual([]);
+  await page.unroute(/session[-/]changes/);
+  await loginWithOtp(page, 'email');
+  await expect(byTest(page, 'screen-home')).toBeVisible();
+  const accountId = await walletAccountId(page);
+  expect(await serviceSessions(accountId)).toEqual([await currentSessionId(page)]);
+});
+
+test('28 · sign-out-other-devices waiting at its prompt does not delay a logout in another tab; the other device keeps its session', async ({ page: tabA, context, browser }) => {
+  await autoApprove(context);
+  const { email } = await newLoggedInCustomer(tabA);
+  const accountId = await walletAccountId(tabA);
+  const mine = await currentSessionId(tabA);
+  // Another device of the same person: a browser profile of its own.
+  const other = await browser.newContext();
+  await other.addInitScript(() => localStorage.setItem('demo.autoApprove', '1'));
+  const device = await other.newPage();
+  await device.goto('/');
+  await byTest(device, 'signin-email').fill(email);
+  await byTest(device, 'signin-submit').click();
+  await loginWithOtp(device, 'email');
+  const theirs = await currentSessionId(device);
+  expect((await serviceSessions(accountId)).sort()).toEqual([mine, theirs].sort());
+
+  const tabB = await secondTab(tabA);
+  await byTest(tabA, 'auto-approve').uncheck();
+  await byTest(tabA, 'sign-out-others').click();
+  await expect(byTest(tabA, 'sign-purpose')).toHaveText('delete-session');
+  const started = Date.now();
+  await byTest(tabB, 'logout').click();
+  await expect(byTest(tabB, 'screen-login')).toBeVisible();
+  // Before issue 22 the logout waited for this prompt (up to 2 minutes per session).
+  expect(Date.now() - started).toBeLessThan(5000);
+  await expect(byTest(tabA, 'screen-login')).toBeVisible();
+  await expect.poll(() => serviceSessions(accountId)).toEqual([theirs]);
+  await other.close();
+});
+
+test('29 · the local clock one hour slow at login, then corrected: the session stays live and signs', async ({ page, context }) => {
+  await autoApprove(context);
+  // The page's wall clock (Date) runs with an offset the test sets; its monotonic clock does not.
+  await context.addInitScript(() => {
+    const Real = Date;
+    const read = (): number => Number(localStorage.getItem('e2e.clockOffsetMs') ?? '0');
+    class Shifted extends Real {
+      constructor(...args: unknown[]) {
+        if (args.length === 0) super(Real.now() + read());
+        else super(...(args as [string]));
+      }
+      static override now(): number {
+        return Real.now() + read();
+      }
+    }
+    (globalThis as { Date: DateConstructor }).Date = Shifted as DateConstructor;
+  });
+  await page.goto('/');
+  await page.evaluate(() => localStorage.setItem('e2e.clockOffsetMs', String(-60 * 60 * 1000)));
+  await newLoggedInCustomer(page);
+  const accountId = await walletAccountId(page);
+  const session = await currentSessionId(page);
+  await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
+  // The user corrects the clock (an hour forward), then the page comes back into view.
+  await page.evaluate(() => localStorage.setItem('e2e.clockOffsetMs', '0'));
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await page.waitForTimeout(1500);
+  await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
+  expect(await currentSessionId(page)).toBe(session);
+  await signPrivateToggle(page);
+  expect(await serviceSessions(accountId)).toEqual([session]);
+  // And the other way: an hour ahead (the next reload reads storage with no server sample yet).
+  await page.evaluate(() => localStorage.setItem('e2e.clockOffsetMs', String(60 * 60 * 1000)));
+  await page.goto('/#/home');
+  await page.reload();
+  await expect(byTest(page, 'screen-home')).toBeVisible();
+  expect(await currentSessionId(page)).toBe(session);
+  await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
+  await signPrivateToggle(page);
+});

@@ -1,0 +1,74 @@
+/**
+ * Journeys 25 and 26 of e2e/10-session-invariants.spec.ts, in every engine (no request interception:
+ * what each engine's Web Locks, BroadcastChannel and IndexedDB do). 25 (I3): an approval that spans
+ * another tab's refresh succeeds, signed with the new session. 26 (I2, I4): while tab A's explicit
+ * refresh waits at its prompt, a new tab renders, and a logout there goes through and closes A's
+ * prompt; nothing is signed for it. Moves the sandbox's clock (the suite runs one test at a time).
+ */
+import type { Tab } from '../drivers/driver.js';
+import { advanceSandboxClock, attributeOf, autoApprove, currentSessionId, expect, isVisible, loggedLegs, newLoggedInCustomer, test, textOf, visible } from './fixtures.js';
+
+/** A second tab of the device on the home screen. */
+async function homeTab(device: { newTab(): Promise<Tab> }): Promise<Tab> {
+  const tab = await device.newTab();
+  await tab.goto('/#/home');
+  await visible(tab, 'screen-home');
+  return tab;
+}
+
+/** Turns the demo's auto-approve off in this tab (the prompt is then the user's). */
+async function promptsOn(tab: Tab): Promise<void> {
+  await tab.evaluate(() => localStorage.setItem('demo.autoApprove', '0'));
+  if (await tab.evaluate(() => (document.querySelector('[data-testid="auto-approve"]') as HTMLInputElement | null)?.checked === true)) await tab.click('auto-approve');
+}
+
+test('25 · an approval that spans another tab’s refresh succeeds (signed with the new session)', async ({ openDevice }) => {
+  const device = await openDevice();
+  const tabA = await device.newTab();
+  await newLoggedInCustomer(tabA);
+  const before = await currentSessionId(tabA);
+  const tabB = await homeTab(device);
+  await autoApprove(tabB);
+  await tabB.goto('/#/home');
+  await visible(tabB, 'screen-home');
+
+  await promptsOn(tabA);
+  await tabA.click('nav-actions');
+  await visible(tabA, 'private-state');
+  await tabA.click('private-toggle');
+  await expect.poll(() => textOf(tabA, 'sign-purpose')).toBe('update-internal-account');
+
+  await advanceSandboxClock(tabB, 11 * 60);
+  await tabB.click('sessions-list');
+  await expect.poll(() => attributeOf(tabB, 'session-id', 'title'), { timeout: 15_000 }).not.toBe(before);
+
+  await tabA.click('sign-approve');
+  // Eleven minutes also outlived the challenge shown: the call starts over once (a new prompt).
+  for (let i = 0; i < 2 && (await textOf(tabA, 'private-state')) !== 'privateEnabled is ON.'; i++) {
+    await expect.poll(async () => (await isVisible(tabA, 'sign-approve')) || (await textOf(tabA, 'private-state')) === 'privateEnabled is ON.', { timeout: 15_000 }).toBe(true);
+    if (await isVisible(tabA, 'sign-approve')) await tabA.click('sign-approve');
+  }
+  await expect.poll(() => textOf(tabA, 'private-state'), { timeout: 15_000 }).toBe('privateEnabled is ON.');
+  const legs = await loggedLegs(tabA, 'PATCH', '/internal-accounts/');
+  expect(legs.filter((l) => l.signed === 'true').at(-1)).toEqual({ leg: '2', status: '200', signed: 'true' });
+});
+
+test('26 · tab A’s explicit refresh waits at its prompt: a new tab renders, a logout there goes through and closes the prompt', async ({ openDevice }) => {
+  const device = await openDevice();
+  const tabA = await device.newTab();
+  await newLoggedInCustomer(tabA);
+  const session = await currentSessionId(tabA);
+  await promptsOn(tabA);
+  await tabA.click('session-refresh');
+  await expect.poll(() => textOf(tabA, 'sign-purpose')).toBe('refresh-session');
+
+  const tabB = await homeTab(device);
+  expect(await currentSessionId(tabB)).toBe(session);
+  const started = Date.now();
+  await tabB.click('logout');
+  await visible(tabB, 'screen-login');
+  expect(Date.now() - started).toBeLessThan(5000);
+  await visible(tabA, 'screen-login');
+  expect(await isVisible(tabA, 'sign-approve')).toBe(false);
+  expect((await loggedLegs(tabA, 'POST', '/auth/sessions/.+/refresh$')).filter((l) => l.signed === 'true')).toEqual([]);
+});
