@@ -108,7 +108,25 @@ describe('routes you add', () => {
   });
 });
 
+describe('the authorize context', () => {
+  it('holds ids only: a plain filter such as status adds no key', async () => {
+    const seen: string[][] = [];
+    const { send } = setup({ answer: () => Response.json({ data: [] }) }, { authorize: (_r, ctx) => (seen.push(Object.keys(ctx).sort()), true) });
+    expect((await send('/transactions?status=COMPLETED&limit=5')).status).toBe(200);
+    expect(seen[0]).toEqual(['customerId', 'method', 'params', 'path', 'pattern', 'query']);
+  });
+});
+
 describe('S4 edges', () => {
+  it('an account listing that fails while an answer is checked → 502 LOOKUP_FAILED', async () => {
+    const { send } = setup({
+      accounts: () => new Response('{}', { status: 500 }),
+      answer: () => Response.json({ data: [{ id: 'T1', customerId: A, type: 'OUTGOING', source: { accountId: A1 } }] }),
+    });
+    const answer = await send('/transactions');
+    expect([answer.status, answer.code, answer.reason]).toEqual([502, 'LOOKUP_FAILED', 'The account lookup (GET /internal-account) answered 500.']);
+  });
+
   it('a 2xx answer is checked at 299 too', async () => {
     const { send } = setup({ answer: () => Response.json({ id: 'Customer:b' }, { status: 299 }) });
     expect((await send(`/customers/${A}`)).status).toBe(502);
