@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProxy, DEFAULT_ALLOW, DEFAULT_OWNERS, type AllowRule, type ProxyOptions } from '../../src/proxy/index.js';
-import { compileRules } from '../../src/proxy/routes.js';
+import { BODY_ID_FIELDS, compileRules } from '../../src/proxy/routes.js';
 
 const A = 'Customer:a';
 const A1 = 'InternalAccount:a1';
@@ -108,7 +108,44 @@ describe('routes you add', () => {
   });
 });
 
+describe('S3: every id-named body field', () => {
+  it.each(['customerId', 'accountId', 'internalAccountId', 'cardholderId', 'cardId', 'fundingSource', 'fundingSourceId', 'quoteId', 'sessionId', 'credentialId', 'delegatedKeyId', 'transactionId', 'platformCustomerId'])(
+    '%s is refused where the route does not declare it',
+    async (name) => {
+      expect(BODY_ID_FIELDS).toContain(name);
+      const { send, forwarded } = setup({});
+      const answer = await send(`/internal-accounts/${A1}`, { ...post(JSON.stringify({ nickname: 'n', [name]: 'x' })), method: 'PATCH' });
+      expect([answer.status, answer.reason]).toEqual([400, `The body field ${name} is not accepted on PATCH /internal-accounts/{accountId}.`]);
+      expect(forwarded).toEqual([]);
+    },
+  );
+
+  it("an account record without id withholds the answer, naming the account's owner", async () => {
+    const { send } = setup({ answer: () => Response.json({ customerId: A }) });
+    const answer = await send(`/internal-accounts/${A1}`, { ...post('{"nickname":"n"}'), method: 'PATCH' });
+    expect([answer.status, answer.reason]).toEqual([502, "The account's owner could not be read from the service's record."]);
+  });
+});
+
+describe('the authorize context', () => {
+  it('holds ids only: a plain filter such as status adds no key', async () => {
+    const seen: string[][] = [];
+    const { send } = setup({ answer: () => Response.json({ data: [] }) }, { authorize: (_r, ctx) => (seen.push(Object.keys(ctx).sort()), true) });
+    expect((await send('/transactions?status=COMPLETED&limit=5')).status).toBe(200);
+    expect(seen[0]).toEqual(['customerId', 'method', 'params', 'path', 'pattern', 'query']);
+  });
+});
+
 describe('S4 edges', () => {
+  it('an account listing that fails while an answer is checked → 502 LOOKUP_FAILED', async () => {
+    const { send } = setup({
+      accounts: () => new Response('{}', { status: 500 }),
+      answer: () => Response.json({ data: [{ id: 'T1', customerId: A, type: 'OUTGOING', source: { accountId: A1 } }] }),
+    });
+    const answer = await send('/transactions');
+    expect([answer.status, answer.code, answer.reason]).toEqual([502, 'LOOKUP_FAILED', 'The account lookup (GET /internal-account) answered 500.']);
+  });
+
   it('a 2xx answer is checked at 299 too', async () => {
     const { send } = setup({ answer: () => Response.json({ id: 'Customer:b' }, { status: 299 }) });
     expect((await send(`/customers/${A}`)).status).toBe(502);
@@ -232,6 +269,8 @@ describe('compileRules refusals (each with its message)', () => {
     [[{ method: 'GET', pattern: '/x/./y' }], 'allow[0].pattern must be made of literal segments and {name} placeholders'],
     [[{ method: 'GET', pattern: '/x/../y' }], 'allow[0].pattern must be made of literal segments and {name} placeholders'],
     [[{ method: 'GET', pattern: '/x y' }], 'allow[0].pattern must be made of literal segments and {name} placeholders'],
+    [[{ method: 'GET', pattern: '/x/a{id}' }], 'allow[0].pattern must be made of literal segments and {name} placeholders'],
+    [[{ method: 'GET', pattern: '/x/{id}b' }], 'allow[0].pattern must be made of literal segments and {name} placeholders'],
     [[{ method: 'GET', pattern: '/x', query: { a: 'accountId', c: 'customerId' }, scope: { accountFilter: ['a', 'c'] } }], 'allow[0].scope.accountFilter must be query parameters the rule declares as accountId or fundingSourceId'],
     [[{ method: 'POST', pattern: '/x', body: { a: 'accountId' }, scope: { body: ['a', 'z'] } }], 'allow[0].scope.body must be body fields the rule declares'],
     [[{ method: 'GET', pattern: '/ok' }, { method: 'GET', pattern: '/x', answer: 'x' }], 'allow[1].answer must be one of customer, account, credential, session, delegatedKey, quote, card, transaction'],
