@@ -7,7 +7,9 @@ import { resolveOptions, type ProxyConfig } from './options.js';
 import { matchRoute, ruleKey, type CompiledRule } from './routes.js';
 import { applyCustomerFilter, checkAnswer, checkErrorAnswer, scopeRequest, type Ids } from './scope.js';
 import { canonicalSegments, encodeSegments, printable, stripPrefix } from './path.js';
-import { errorResponse, ProxyRefusal, type ProxyErrorCode } from './responses.js';
+import { narrowedList } from './narrowed-list.js';
+import { DETAILS_WITHHELD, refuse, type Outcome } from './outcome.js';
+import { ProxyRefusal, type ProxyErrorCode } from './responses.js';
 import type { AuthorizeContext, ProxyHandler, ProxyMethod, ProxyOptions } from './types.js';
 
 const METHODS: readonly string[] = ['GET', 'POST', 'PATCH', 'DELETE'];
@@ -20,13 +22,6 @@ export const REFUSE = Symbol.for('embedded-wallet-signer.proxy.refuse');
 export type RefuseFunction = (method: string, rawPath: string, code: ProxyErrorCode, reason: string) => Response;
 /** Statuses whose response must have no body. */
 const NULL_BODY = new Set([101, 204, 205, 304]);
-
-interface Outcome {
-  readonly response: Response;
-  readonly path: string;
-  readonly code?: string;
-  readonly detail?: string;
-}
 
 /**
  * Creates the proxy: a `(request: Request) => Promise<Response>` handler for any runtime with
@@ -59,10 +54,6 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     maxBodyBytes: { value: config.maxBodyBytes, enumerable: true },
     [REFUSE]: { value: refuseRaw },
   }) as ProxyHandler;
-}
-
-function refuse(refusal: ProxyRefusal, path: string): Outcome {
-  return { response: errorResponse(refusal.code, refusal.reason), path, code: refusal.code, ...(refusal.detail === undefined ? {} : { detail: refusal.detail }) };
 }
 
 function log(config: ProxyConfig, method: string, outcome: Outcome, ms: number): void {
@@ -164,7 +155,7 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
 
   const outcome =
     user?.accountIds !== undefined && config.ownership !== undefined && match.rule.list && match.rule.answer !== undefined
-      ? await narrowedList(request, config, path, scoped.query, headers, user, match.rule, scoped.ids)
+      ? await narrowedList(path, scoped.query, match.rule, (query) => forward(request, 'GET', config, target(config, path, query), headers, new Uint8Array(0), path, user, match.rule, scoped.ids))
       : await forward(request, method, config, target(config, path, scoped.query), headers, bytes, path, user, match.rule, scoped.ids);
   if (user !== undefined && config.onContactConflict !== undefined && (outcome.code === undefined || outcome.code === DETAILS_WITHHELD)) {
     return contactConflict(request, config, match.rule, outcome, user);
@@ -172,86 +163,10 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
   return outcome;
 }
 
-/** The log code of an error answer passed on with ids removed (S9). */
-const DETAILS_WITHHELD = 'DETAILS_WITHHELD';
-
 /** The service URL of a call; ids keep a literal colon, as in paths (path.ts). */
 function target(config: ProxyConfig, path: string, query: URLSearchParams): string {
   const search = [...query].map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v).replace(/%3A/g, ':')}`).join('&');
   return `${config.baseUrl}${path}${search === '' ? '' : '?' + search}`;
-}
-
-const NARROWED_PAGE = 100;
-const NARROWED_MAX_PAGES = 10;
-const NARROWED_DEFAULT_LIMIT = 20;
-
-/**
- * S8: a list for a user narrowed by `accountIds`. Decision: the service has no filter that pages
- * only the narrowed accounts' records (spec §4.3, §4.4), and its cursor, `hasMore` and
- * `totalCount` describe records the user must not learn of (the sandbox's cursor is the last id of
- * the page). So the proxy reads the whole list itself (bounded: more than NARROWED_MAX_PAGES pages
- * is withheld, never silently cut), keeps the user's records (checkAnswer, in forward) and pages
- * them with its own offset cursor `n<offset>`, which says nothing about anyone else's records.
- * Nothing the service said about paging reaches the user.
- */
-async function narrowedList(
-  request: Request,
-  config: ProxyConfig,
-  path: string,
-  asked: URLSearchParams,
-  headers: Headers,
-  user: CurrentUser,
-  rule: CompiledRule,
-  named: Ids,
-): Promise<Outcome> {
-  const cursor = asked.get('cursor');
-  const offset = cursor === null ? 0 : /^n(0|[1-9][0-9]{0,8})$/.exec(cursor)?.[1];
-  if (offset === undefined) return refuse(new ProxyRefusal('INVALID_INPUT', 'The cursor was not issued by this proxy for this list.'), path);
-  const limitText = asked.get('limit');
-  const limit = limitText === null ? NARROWED_DEFAULT_LIMIT : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > NARROWED_PAGE || (limitText !== null && !/^[0-9]+$/.test(limitText))) {
-    return refuse(new ProxyRefusal('INVALID_INPUT', `The limit must be an integer from 1 to ${NARROWED_PAGE}.`), path);
-  }
-  const query = new URLSearchParams(asked);
-  query.delete('cursor');
-  query.delete('limit');
-  if (rule.query.has('limit')) query.set('limit', String(NARROWED_PAGE));
-  const kept: unknown[] = [];
-  let last: { outcome: Outcome; body: Record<string, unknown> } | undefined;
-  let counted = false;
-  for (let page = 0; ; page++) {
-    if (page === NARROWED_MAX_PAGES) {
-      return refuse(new ProxyRefusal('ANSWER_WITHHELD', `The list has more than ${NARROWED_MAX_PAGES * NARROWED_PAGE} records; it cannot be narrowed to the user's accounts.`, 'narrowed list too long'), path);
-    }
-    const outcome = await forward(request, 'GET', config, target(config, path, query), headers, new Uint8Array(0), path, user, rule, named);
-    if ((outcome.code !== undefined && outcome.code !== DETAILS_WITHHELD) || outcome.response.status !== 200) return outcome;
-    let body: unknown;
-    try {
-      body = await outcome.response.json();
-    } catch {
-      return refuse(new ProxyRefusal('ANSWER_WITHHELD', 'The service answer is not JSON; it was withheld.'), path);
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body) || !Array.isArray((body as { data?: unknown }).data)) {
-      return refuse(new ProxyRefusal('ANSWER_WITHHELD', 'The service answer is not a list; it was withheld.'), path);
-    }
-    const list = body as Record<string, unknown> & { data: unknown[] };
-    kept.push(...list.data);
-    counted ||= typeof list.totalCount === 'number';
-    last = { outcome, body: list };
-    if (list.hasMore !== true) break;
-    const next = list.nextCursor;
-    if (typeof next !== 'string' || next === '' || !rule.query.has('cursor')) {
-      return refuse(new ProxyRefusal('ANSWER_WITHHELD', 'The service list has more pages than the proxy can read; it was withheld.', 'narrowed list not pageable'), path);
-    }
-    query.set('cursor', next);
-  }
-  const start = Number(offset);
-  const end = start + limit;
-  const { data: _data, nextCursor: _next, hasMore: _more, totalCount: _total, ...rest } = last.body;
-  const more = end < kept.length;
-  const answer = { ...rest, data: kept.slice(start, end), hasMore: more, ...(more ? { nextCursor: `n${end}` } : {}), ...(counted ? { totalCount: kept.length } : {}) };
-  const response = new Response(JSON.stringify(answer), { status: 200, headers: last.outcome.response.headers });
-  return { response, path };
 }
 
 const CONTACT_CONFLICTS = new Set(['EMAIL_OTP_EMAIL_ALREADY_EXISTS', 'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS']);
