@@ -62,7 +62,9 @@ test('24 · a prompt open in tab A, logout in tab B with the proxy unreachable: 
   const patches = signedRequests(tabA, 'PATCH', /\/api\/internal-accounts\//);
   await openActionPrompt(tabA);
 
-  await tabB.route('**/api/**', (route) => route.abort('internetdisconnected'));
+  // The proxy unreachable from both tabs (A online would finish B's pending end at once, I8): a
+  // PATCH that A tried would still show as a request.
+  for (const tab of [tabA, tabB]) await tab.route('**/api/**', (route) => route.abort('internetdisconnected'));
   await byTest(tabB, 'logout').click();
   await expect(byTest(tabB, 'screen-login')).toBeVisible();
   // The prompt in A was cancelled by B's logout (its signal fired: the dialog closed); had it stayed
@@ -74,7 +76,7 @@ test('24 · a prompt open in tab A, logout in tab B with the proxy unreachable: 
   expect(patches).toEqual([]);
   // B could not end the session: it is a pending end, finished when a tab of the origin comes back.
   expect(await serviceSessions(accountId)).toEqual([session]);
-  await tabB.unroute('**/api/**');
+  for (const tab of [tabA, tabB]) await tab.unroute('**/api/**');
   await tabB.reload();
   await expect(byTest(tabB, 'screen-login')).toBeVisible();
   await expect.poll(() => serviceSessions(accountId)).toEqual([]);
