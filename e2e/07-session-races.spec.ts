@@ -7,26 +7,11 @@
  * sandbox directly (with the platform credentials of the run), never through the page.
  */
 import type { Page, Request, Route } from '@playwright/test';
-import { advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, newLoggedInCustomer, test } from './fixtures.js';
+import { advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, newLoggedInCustomer, serviceSessions, test, walletAccountId } from './fixtures.js';
 
 const REFRESH_PATH = /\/api\/auth\/sessions\/[^/]+\/refresh$/;
 
-/** The active sessions the service lists for the account (straight from the sandbox). */
-async function serviceSessions(accountId: string): Promise<string[]> {
-  const base = process.env.E2E_SANDBOX_URL;
-  if (!base) throw new Error('E2E_SANDBOX_URL is not set (e2e/global-setup.ts)');
-  const auth = Buffer.from(`${process.env.E2E_CLIENT_ID}:${process.env.E2E_CLIENT_SECRET}`).toString('base64');
-  const res = await fetch(`${base}/auth/sessions?accountId=${encodeURIComponent(accountId)}`, { headers: { Authorization: `Basic ${auth}` } });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { data: Array<{ id: string }> }).data.map((s) => s.id);
-}
 
-/** The wallet account of the logged-in demo customer (the home screen names it). */
-async function walletAccountId(page: Page): Promise<string> {
-  const id = await page.locator('[title^="InternalAccount:"]').first().getAttribute('title');
-  expect(id).toMatch(/^InternalAccount:/);
-  return id!;
-}
 
 /**
  * Holds back the answer to the refresh's signed leg: the request reaches the service (which makes

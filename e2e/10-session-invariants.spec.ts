@@ -10,23 +10,9 @@
  * the session stays live. What the service lists is read from the sandbox directly.
  */
 import type { Page, Request } from '@playwright/test';
-import { OTP, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, signPrivateToggle, signUp, submitOtp, test } from './fixtures.js';
+import { OTP, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, signPrivateToggle, signUp, submitOtp, serviceSessions, test, walletAccountId } from './fixtures.js';
 
-/** The active sessions the service lists for the account (straight from the sandbox). */
-async function serviceSessions(accountId: string): Promise<string[]> {
-  const base = process.env.E2E_SANDBOX_URL;
-  if (!base) throw new Error('E2E_SANDBOX_URL is not set (e2e/global-setup.ts)');
-  const auth = Buffer.from(`${process.env.E2E_CLIENT_ID}:${process.env.E2E_CLIENT_SECRET}`).toString('base64');
-  const res = await fetch(`${base}/auth/sessions?accountId=${encodeURIComponent(accountId)}`, { headers: { Authorization: `Basic ${auth}` } });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { data: Array<{ id: string }> }).data.map((s) => s.id);
-}
 
-async function walletAccountId(page: Page): Promise<string> {
-  const id = await page.locator('[title^="InternalAccount:"]').first().getAttribute('title');
-  expect(id).toMatch(/^InternalAccount:/);
-  return id!;
-}
 
 /** A second tab of the same browser on the home screen. */
 async function secondTab(page: Page): Promise<Page> {

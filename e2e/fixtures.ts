@@ -119,6 +119,22 @@ export function logLegs(page: Page, method: string, path: RegExp): Locator {
     .filter({ has: page.locator(`.log-req`, { hasText: path }) });
 }
 
+/** The active sessions the service lists for the account (straight from the sandbox). */
+export async function serviceSessions(accountId: string): Promise<string[]> {
+  const { url, clientId, clientSecret } = e2eSandbox();
+  const auth = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
+  const res = await fetch(`${url}/auth/sessions?accountId=${encodeURIComponent(accountId)}`, { headers: { Authorization: `Basic ${auth}` } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: Array<{ id: string }> }).data.map((s) => s.id);
+}
+
+/** The wallet account of the logged-in demo customer (the home screen names it). */
+export async function walletAccountId(page: Page): Promise<string> {
+  const id = await page.locator('[title^="InternalAccount:"]').first().getAttribute('title');
+  expect(id).toMatch(/^InternalAccount:/);
+  return id!;
+}
+
 /**
  * Moves the sandbox's clock forward (shared by every test of the run: journeys run one at a time).
  * `page` is unused since the clock moves through the test kit's sandbox client (it used to go
