@@ -141,6 +141,8 @@ describe('stored records: damaged or foreign ones read as nothing', () => {
     expect(await keyStore.meta.get(ENDING_PREFIX + ACCOUNT)).toBeUndefined();
     await keyStore.meta.put('logout:x', 'junk');
     expect((await readSnapshot(keyStore.meta, 'x')).logoutNonce).toBeNull();
+    await keyStore.meta.put('logout:y', null);
+    expect(await readSnapshot(keyStore.meta, 'y')).toMatchObject({ logoutNonce: null, logoutPending: false });
   });
 });
 

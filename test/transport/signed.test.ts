@@ -546,3 +546,59 @@ describe('signed(): who signs is decided after the prompt (session invariants I2
     await expect(client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, approved: 'yes' as never, purpose: 'p' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });
+
+describe('signed(): what counts as a challenge, and as still processing', () => {
+  const future = () => new Date(Date.now() + 60_000).toISOString();
+  const good = () => ({ payloadToSign: '{"x":1}', requestId: 'Request:1', expiresAt: future() });
+
+  it('a 202 that is not a usable challenge is BAD_RESPONSE and nothing is signed', async () => {
+    const bad: unknown[] = [
+      'text',
+      [],
+      { ...good(), payloadToSign: undefined },
+      { ...good(), payloadToSign: '' },
+      { ...good(), payloadToSign: 5 },
+      { ...good(), requestId: undefined },
+      { ...good(), requestId: '' },
+      { ...good(), requestId: 7 },
+      { ...good(), requestId: ' Request:1' },
+      { ...good(), requestId: 'Request:1\nX' },
+      { ...good(), expiresAt: undefined },
+      { ...good(), expiresAt: 'soon' },
+      { ...good(), expiresAt: 12 },
+    ];
+    for (const body of bad) {
+      const server = await startFakeServer(() => ({ status: 202, body: body as object }));
+      servers.push(server);
+      let prompted = 0;
+      const client = createClient({ baseUrl: server.url });
+      const error = await client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', onBeforeSign: () => void prompted++ }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect([body, error]).toEqual([body, expect.objectContaining({ code: 'BAD_RESPONSE', status: 202 })]);
+      expect(prompted).toBe(0);
+      expect(server.received).toHaveLength(1);
+    }
+    // The good one is answered.
+    const server = await startFakeServer((req) => (req.headers['service-wallet-signature'] ? { status: 200, body: { ok: true } } : { status: 202, body: good() }));
+    servers.push(server);
+    expect(await createClient({ baseUrl: server.url }).signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p' })).toEqual({ ok: true });
+  });
+
+  it('only a 200 {status: "PROCESSING"} without an id is resent; a resource in PROCESSING state is the answer', async () => {
+    for (const [status, body, resent] of [
+      [200, { status: 'PROCESSING' }, true],
+      [200, { status: 'PROCESSING', id: 'Quote:1' }, false],
+      [201, { status: 'PROCESSING' }, false],
+      [200, { status: 'DONE' }, false],
+      [200, ['PROCESSING'], false],
+    ] as const) {
+      let n = 0;
+      const server = await startFakeServer(() => (n++ === 0 ? { status, body: body as object } : { status: 200, body: { final: true } }));
+      servers.push(server);
+      const result = await createClient({ baseUrl: server.url, processingBackoffMs: 1 }).signed({ method: 'POST', path: '/x', body: {}, signer: key, purpose: 'p' });
+      expect([status, body, result]).toEqual([status, body, resent ? { final: true } : body]);
+    }
+  });
+});
