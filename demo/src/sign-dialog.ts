@@ -1,10 +1,10 @@
 /**
  * The `onBeforeSign` prompt: shows what is about to be signed (decoded) and waits for the user.
  * Prompts queue one at a time. With "auto-approve" on (remembered in localStorage) every payload is
- * signed at once and still shown in the request log. Signatures the wallet makes on its own
- * (`automatic`: the session refresh, ending the session it replaced) are approved by policy, never
- * by a dialog: the wallet waits only briefly for them (its sessions are locked meanwhile); they are
- * logged too. A prompt the wallet gave up on (`signal` aborted: its wait ran out, a logout) closes.
+ * signed at once and still shown in the request log. The automatic session refresh (`automatic`)
+ * is approved by policy, never by a dialog: the wallet waits only briefly for it. Ending sessions
+ * (a logout, a replaced session) asks no prompt at all. A prompt the wallet gave up on (`signal`
+ * aborted: its wait ran out, a logout in any tab) closes.
  */
 import { byId, h, replace } from './dom.js';
 import type { RequestLog } from './log-panel.js';
