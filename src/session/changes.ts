@@ -12,9 +12,9 @@ import { signerFromKey, type SessionKey, type Signer } from '../crypto/index.js'
 import { WalletError, isWalletError } from '../errors.js';
 import type { AuthSession } from '../types.js';
 import { addEnding, committed, endWith, finishEnding, isExpired, keyIn, removeEnding, removeSessions, type OpsContext } from './operations.js';
-import { sessionFromAnswer } from './records.js';
+import { parseAuthSession, sessionFromAnswer } from './records.js';
 import { LAST_ACCOUNT, commitState, type AccountState, type Snapshot } from './state.js';
-import type { KeyPlan, LoginTicket, Session } from './types.js';
+import type { KeyPlan, LoginTicket, ManagedSessions, Session } from './types.js';
 import { currentOf } from './view.js';
 
 /**
@@ -232,5 +232,34 @@ export async function endOthers(
     return count;
   } finally {
     guard.done();
+  }
+}
+
+/**
+ * A login's commit (`manager.establish`): builds the Session for the service's answer, observes its
+ * server time and adopts it. Loaded by `loggingIn` before the verify request is sent (I5).
+ */
+export async function establish(
+  ctx: OpsContext,
+  answer: unknown,
+  known: Parameters<ManagedSessions['establish']>[1],
+  deps: { adopt: (session: Session, key: SessionKey, ticket?: LoginTicket) => Promise<void>; run: RefreshDeps['run'] },
+): Promise<Session> {
+  const parsed = parseAuthSession(answer);
+  try {
+    ctx.clock.observeServerTime(Date.parse(parsed.createdAt));
+    const { ticket, ...rest } = known;
+    const session = sessionFromAnswer(parsed, { ...rest, publicKeyHex: known.key.publicKeyHex }, ctx.clock.now());
+    await deps.adopt(session, known.key, ticket?.accountId === session.accountId ? ticket : undefined);
+    return session;
+  } catch (error) {
+    // I5: the service made a session this login cannot keep: end it with its own key (a lost
+    // logout race did so already), no prompt; should the service be unreachable, leave its key
+    // as a pending end.
+    if (!isWalletError(error, 'NOT_LOGGED_IN')) {
+      const ended = await endWith(ctx, parsed.id, signerFromKey(known.key));
+      if (!ended) await deps.run(known.accountId, () => addEnding(ctx, known.accountId, [{ id: parsed.id, publicKeyHex: known.key.publicKeyHex, expiresAt: parsed.expiresAt }])).catch(() => undefined);
+    }
+    throw error;
   }
 }

@@ -36,7 +36,7 @@ import { createEmitter } from './emitter.js';
 import { browserHost, type SessionHost } from './host.js';
 import { loadStored } from './load.js';
 import { addEnding, createCancellers, endAll, endWith, expireSessions, finishEnding, removeSessions, type OpsContext } from './operations.js';
-import { expiresAtMs, parseAuthSession, parseStoredSession, sessionFromAnswer } from './records.js';
+import { expiresAtMs, parseStoredSession } from './records.js';
 import { createRefresher } from './refresher.js';
 import { createSchedule } from './schedule.js';
 import { createServerClock } from './server-clock.js';
@@ -278,25 +278,8 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       return view.accounts().flatMap((s) => s.sessions).sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
     },
     adopt: (session, key) => adopt(session, key),
-    async establish(answer, known) {
-      const parsed = parseAuthSession(answer);
-      try {
-        clock.observeServerTime(Date.parse(parsed.createdAt));
-        const { ticket, ...rest } = known;
-        const session = sessionFromAnswer(parsed, { ...rest, publicKeyHex: known.key.publicKeyHex }, serverNow());
-        await adopt(session, known.key, ticket?.accountId === session.accountId ? ticket : undefined);
-        return session;
-      } catch (error) {
-        // I5: the service made a session this login cannot keep: end it with its own key (a lost
-        // logout race did so already), no prompt; should the service be unreachable, leave its key
-        // as a pending end.
-        if (!isWalletError(error, 'NOT_LOGGED_IN')) {
-          const ended = await endWith(ctx, parsed.id, signerFromKey(known.key));
-          if (!ended) await run(known.accountId, () => addEnding(ctx, known.accountId, [{ id: parsed.id, publicKeyHex: known.key.publicKeyHex, expiresAt: parsed.expiresAt }])).catch(() => undefined);
-        }
-        throw error;
-      }
-    },
+    // Loaded by `loggingIn` before verify (I5): this runs synchronously on the loaded module.
+    establish: (answer, known) => withChanges((m) => m.establish(ctx, answer, known, { adopt, run })),
     async signingTicket(accountId) {
       // Loaded first: the default account (no accountId given) is known only then.
       await ensureLoaded();
