@@ -10,12 +10,33 @@
  */
 import { signerFromKey, type SessionKey, type Signer } from '../crypto/index.js';
 import { WalletError, isWalletError } from '../errors.js';
+import { loadBoundKey, type StoredKey } from '../keys/index.js';
 import type { AuthSession } from '../types.js';
-import { addEnding, committed, endWith, finishEnding, isExpired, keyIn, removeEnding, removeSessions, type OpsContext } from './operations.js';
+import { addEnding, committed, endWith, expireSessions, finishEnding, isExpired, removeSessions, type OpsContext } from './operations.js';
 import { parseAuthSession, sessionFromAnswer } from './records.js';
-import { LAST_ACCOUNT, commitState, type AccountState, type Snapshot } from './state.js';
+import { LAST_ACCOUNT, commitState, readEnding, writeEnding, type AccountState, type Snapshot } from './state.js';
 import type { KeyPlan, LoginTicket, ManagedSessions, Session } from './types.js';
 import { currentOf } from './view.js';
+
+/** The session's key; an expired session (checked with the service) or a missing key is removed (SESSION_EXPIRED, KEY_EVICTED). */
+export async function keyIn(ctx: OpsContext, snap: Snapshot, s: Session): Promise<StoredKey> {
+  if (isExpired(s, ctx.clock.now()) && (await expireSessions(ctx, snap)).has(s.id)) {
+    throw new WalletError('SESSION_EXPIRED', `${s.id} expired`);
+  }
+  try {
+    // Expiry was judged just above (with the service when the estimate said so).
+    return await loadBoundKey(ctx.keyStore, { publicKeyHex: s.publicKeyHex });
+  } catch (error) {
+    if (isWalletError(error, 'KEY_EVICTED')) await removeSessions(ctx, snap, new Set([s.id]), 'evicted');
+    throw error;
+  }
+}
+
+/** Takes a session off the account's pending ends (a commit that listed it did not happen). */
+export async function removeEnding(ctx: OpsContext, accountId: string, id: string): Promise<void> {
+  const list = await readEnding(ctx.keyStore.meta, accountId);
+  if (list.some((e) => e.id === id)) await writeEnding(ctx.keyStore.meta, accountId, list.filter((e) => e.id !== id));
+}
 
 /**
  * What a refusal of a signed call made with `session` means: 'expired' (the answer's Date showed it),
