@@ -9,11 +9,11 @@
  * holds no lock and cannot delay a logout; nothing here enters the section itself.
  */
 import { signerFromKey, type SessionKey, type Signer } from '../crypto/index.js';
-import { WalletError, isWalletError } from '../errors.js';
+import { WalletError, invalidArgument, isWalletError } from '../errors.js';
 import { loadBoundKey, type StoredKey } from '../keys/index.js';
 import type { AuthSession } from '../types.js';
 import { addEnding, committed, endWith, expireSessions, finishEnding, isExpired, removeSessions, type OpsContext } from './operations.js';
-import { parseAuthSession, sessionFromAnswer } from './records.js';
+import { parseAuthSession, parseStoredSession, sessionFromAnswer } from './records.js';
 import { LAST_ACCOUNT, commitState, readEnding, writeEnding, type AccountState, type Snapshot } from './state.js';
 import type { KeyPlan, LoginTicket, ManagedSessions, Session } from './types.js';
 import { currentOf } from './view.js';
@@ -264,14 +264,14 @@ export async function establish(
   ctx: OpsContext,
   answer: unknown,
   known: Parameters<ManagedSessions['establish']>[1],
-  deps: { adopt: (session: Session, key: SessionKey, ticket?: LoginTicket) => Promise<void>; run: RefreshDeps['run'] },
+  deps: AdoptDeps,
 ): Promise<Session> {
   const parsed = parseAuthSession(answer);
   try {
     ctx.clock.observeServerTime(Date.parse(parsed.createdAt));
     const { ticket, ...rest } = known;
     const session = sessionFromAnswer(parsed, { ...rest, publicKeyHex: known.key.publicKeyHex }, ctx.clock.now());
-    await deps.adopt(session, known.key, ticket?.accountId === session.accountId ? ticket : undefined);
+    await adopt(ctx, session, known.key, ticket?.accountId === session.accountId ? ticket : undefined, deps);
     return session;
   } catch (error) {
     // I5: the service made a session this login cannot keep: end it with its own key (a lost
@@ -283,4 +283,24 @@ export async function establish(
     }
     throw error;
   }
+}
+
+/** What `adopt` needs from the manager besides the context. */
+export interface AdoptDeps {
+  ensureLoaded: () => Promise<void>;
+  run: RefreshDeps['run'];
+  /** Told after the commit: the account is the last used; `replaced`: pending ends to finish. */
+  adopted: (accountId: string, replaced: boolean) => void;
+}
+
+/** `manager.adopt` (and a login's commit): checks the session and its key, then `addSession` in the account's section. */
+export async function adopt(ctx: OpsContext, session: Session, key: SessionKey, ticket: LoginTicket | undefined, deps: AdoptDeps): Promise<void> {
+  const parsed = parseStoredSession(session);
+  if (!parsed) throw invalidArgument('session', 'a Session');
+  if (typeof key !== 'object' || key === null || key.publicKeyHex !== parsed.publicKeyHex) {
+    throw invalidArgument('key', 'the session key whose publicKeyHex is session.publicKeyHex');
+  }
+  await deps.ensureLoaded();
+  const replaced = await deps.run(parsed.accountId, (snap) => addSession(ctx, snap, parsed, key, ticket));
+  deps.adopted(parsed.accountId, replaced);
 }

@@ -256,17 +256,15 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     return { session, signer: signerFromKey(key), logoutNonce: snap.logoutNonce };
   }
 
-  async function adopt(session: Session, key: SessionKey, ticket?: LoginTicket): Promise<void> {
-    const parsed = parseStoredSession(session);
-    if (!parsed) throw invalidArgument('session', 'a Session');
-    if (typeof key !== 'object' || key === null || key.publicKeyHex !== parsed.publicKeyHex) {
-      throw invalidArgument('key', 'the session key whose publicKeyHex is session.publicKeyHex');
-    }
-    await ensureLoaded();
-    const replaced = await withChanges((m) => run(parsed.accountId, (snap) => m.addSession(ctx, snap, parsed, key, ticket)));
-    lastAccountId = parsed.accountId;
-    if (replaced) finishPending([parsed.accountId]);
-  }
+  /** Validates and stores a session a login made (changes.ts `adopt`, loaded on first use). */
+  const adoptDeps = {
+    ensureLoaded,
+    run,
+    adopted(accountId: string, replaced: boolean): void {
+      lastAccountId = accountId;
+      if (replaced) finishPending([accountId]);
+    },
+  };
 
   const manager: ManagedSessions = {
     clock,
@@ -277,9 +275,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     all() {
       return view.accounts().flatMap((s) => s.sessions).sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
     },
-    adopt: (session, key) => adopt(session, key),
+    adopt: (session, key) => withChanges((m) => m.adopt(ctx, session, key, undefined, adoptDeps)),
     // Loaded by `loggingIn` before verify (I5): this runs synchronously on the loaded module.
-    establish: (answer, known) => withChanges((m) => m.establish(ctx, answer, known, { adopt, run })),
+    establish: (answer, known) => withChanges((m) => m.establish(ctx, answer, known, adoptDeps)),
     async signingTicket(accountId) {
       // Loaded first: the default account (no accountId given) is known only then.
       await ensureLoaded();
