@@ -15,7 +15,8 @@ import type { AuthSession } from '../types.js';
 import { addEnding, committed, endWith, expireSessions, finishEnding, isExpired, removeSessions, type OpsContext } from './operations.js';
 import { parseAuthSession, parseStoredSession, sessionFromAnswer } from './records.js';
 import { LAST_ACCOUNT, commitState, readEnding, writeEnding, type AccountState, type Snapshot } from './state.js';
-import type { KeyPlan, LoginTicket, ManagedSessions, Session } from './types.js';
+import type { CriticalSections } from './critical-section.js';
+import type { KeyPlan, LoginTicket, ManagedSessions, Session, SigningTicket } from './types.js';
 import { currentOf } from './view.js';
 
 /** The session's key; an expired session (checked with the service) or a missing key is removed (SESSION_EXPIRED, KEY_EVICTED). */
@@ -303,4 +304,28 @@ export async function adopt(ctx: OpsContext, session: Session, key: SessionKey, 
   await deps.ensureLoaded();
   const replaced = await deps.run(parsed.accountId, (snap) => addSession(ctx, snap, parsed, key, ticket));
   deps.adopted(parsed.accountId, replaced);
+}
+
+/**
+ * `manager.signOutOtherDevices`: logins and a refresh in flight (any tab) first, their sessions are
+ * this browser's, not other devices'. The list is read under the locks; the ends, which the user may
+ * have to approve, run outside them (I4), each signed by the session current when it is sent.
+ */
+export async function signOutOthers(
+  ctx: OpsContext,
+  account: string,
+  deps: { sections: CriticalSections; run: RefreshDeps['run']; resolve: (accountId: string, opts: undefined, ticket: SigningTicket) => Promise<{ session: Session; signer: Signer }> },
+): Promise<number> {
+  const { sections, run } = deps;
+  const found = await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => run(account, (snap) => othersOf(ctx, snap))));
+  const ticket = { accountId: account, logoutNonce: found.logoutNonce, signal: new AbortController().signal, done: () => undefined };
+  return endOthers(ctx, found, { signer: () => deps.resolve(account, undefined, ticket), run });
+}
+
+/** `manager.rejected` once this module is loaded: the service's verdict on a refused signature (I6). */
+export async function rejected(ctx: OpsContext, session: Session, error: WalletError, run: RefreshDeps['run']): Promise<WalletError> {
+  const verdict = await judge(ctx, session, error);
+  if (verdict === undefined) return error;
+  await run(session.accountId, (snap) => removeSessions(ctx, snap, new Set([session.id]), verdict));
+  return rejection(verdict, session, error);
 }

@@ -334,14 +334,8 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     async signOutOtherDevices(accountId) {
       await ensureLoaded();
       const account = accountOf(accountId);
-      // Logins and a refresh in flight (any tab) first: their sessions are this browser's, not other
-      // devices'. The list is read under the locks; the ends, which the user may have to approve, run outside
-      // them (I4), each signed by the session current when it is sent.
-      return withChanges(async (m) => {
-        const found = await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => run(account, (snap) => m.othersOf(ctx, snap))));
-        const ticket = { accountId: account, logoutNonce: found.logoutNonce, signal: new AbortController().signal, done: () => undefined };
-        return m.endOthers(ctx, found, { signer: () => resolve(account, undefined, ticket), run });
-      });
+      // Under the locks, then ends outside them (I4): changes.ts signOutOthers.
+      return withChanges((m) => m.signOutOthers(ctx, account, { sections, run, resolve }));
     },
     loggingIn(accountId, fn) {
       if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'a non-empty string');
@@ -373,10 +367,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       // service cannot be asked.
       const m = await withChanges(async (loaded) => loaded).catch(() => undefined);
       if (m === undefined) return error;
-      const verdict = await m.judge(ctx, session, error);
-      if (verdict === undefined) return error;
-      await run(session.accountId, (snap) => removeSessions(ctx, snap, new Set([session.id]), verdict));
-      return m.rejection(verdict, session, error);
+      return m.rejected(ctx, session, error, run);
     },
     on(event, listener) {
       return events.on(event, listener);
