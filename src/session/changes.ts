@@ -11,9 +11,9 @@
 import { signerFromKey, type SessionKey, type Signer } from '../crypto/index.js';
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';
 import { loadBoundKey, type StoredKey } from '../keys/index.js';
-import type { AuthSession } from '../types.js';
+import { CREDENTIAL_TYPES, type AuthSession, type CredentialType } from '../types.js';
 import { addEnding, committed, endWith, expireSessions, finishEnding, isExpired, removeSessions, type OpsContext } from './operations.js';
-import { parseAuthSession, parseStoredSession, sessionFromAnswer } from './records.js';
+import { isoOrUndefined, parseAuthSession, parseStoredSession } from './records.js';
 import { LAST_ACCOUNT, commitState, readEnding, writeEnding, type AccountState, type Snapshot } from './state.js';
 import type { CriticalSections } from './critical-section.js';
 import type { KeyPlan, LoginTicket, ManagedSessions, Session, SigningTicket } from './types.js';
@@ -99,6 +99,31 @@ export async function addSession(ctx: OpsContext, snap: Snapshot, session: Sessi
   committed(ctx, written);
   // Whether sessions were replaced: the caller finishes their ends after the login resolved.
   return replaced.length > 0;
+}
+
+/**
+ * The Session record for a service answer. `known` supplies what the answer may lack (the account)
+ * and what it does not carry (the credential the flow used: the wire reference's AuthSession names
+ * no credential, so none is read from the answer). `serverNow` stands in for a missing `createdAt`.
+ */
+export function sessionFromAnswer(
+  answer: AuthSession,
+  known: { accountId: string; credentialId: string; credentialType: CredentialType; publicKeyHex: string; legacy?: boolean | undefined },
+  serverNow: number,
+): Session {
+  const credentialType = CREDENTIAL_TYPES.includes(answer.type) ? answer.type : known.credentialType;
+  const session: Session = {
+    id: answer.id,
+    accountId: typeof answer.accountId === 'string' && answer.accountId !== '' ? answer.accountId : known.accountId,
+    // The service's AuthSession does not name its credential (wire reference §5): the flow knows it.
+    credentialId: known.credentialId,
+    credentialType,
+    publicKeyHex: known.publicKeyHex,
+    expiresAt: answer.expiresAt,
+    createdAt: isoOrUndefined(answer.createdAt) ?? new Date(serverNow).toISOString(),
+  };
+  if (known.legacy === true) session.legacy = true;
+  return session;
 }
 
 /** What a refresh did: the session now current, and the end of the one it replaced (to run after). */
