@@ -9,13 +9,35 @@
  * holds no lock and cannot delay a logout; nothing here enters the section itself.
  */
 import { signerFromKey, type SessionKey, type Signer } from '../crypto/index.js';
-import { WalletError, isWalletError } from '../errors.js';
-import type { AuthSession } from '../types.js';
-import { addEnding, committed, endWith, finishEnding, isExpired, keyIn, removeEnding, removeSessions, type OpsContext } from './operations.js';
-import { sessionFromAnswer } from './records.js';
-import { LAST_ACCOUNT, commitState, type AccountState, type Snapshot } from './state.js';
-import type { KeyPlan, LoginTicket, Session } from './types.js';
+import { WalletError, invalidArgument, isWalletError } from '../errors.js';
+import { loadBoundKey, type StoredKey } from '../keys/index.js';
+import { CREDENTIAL_TYPES, type AuthSession, type CredentialType } from '../types.js';
+import { addEnding, committed, endWith, expireSessions, finishEnding, isExpired, removeSessions, type OpsContext } from './operations.js';
+import { isoOrUndefined, parseAuthSession, parseStoredSession } from './records.js';
+import { LAST_ACCOUNT, commitState, readEnding, writeEnding, type AccountState, type Snapshot } from './state.js';
+import type { CriticalSections } from './critical-section.js';
+import type { KeyPlan, LoginTicket, ManagedSessions, Session, SigningTicket } from './types.js';
 import { currentOf } from './view.js';
+
+/** The session's key; an expired session (checked with the service) or a missing key is removed (SESSION_EXPIRED, KEY_EVICTED). */
+export async function keyIn(ctx: OpsContext, snap: Snapshot, s: Session): Promise<StoredKey> {
+  if (isExpired(s, ctx.clock.now()) && (await expireSessions(ctx, snap)).has(s.id)) {
+    throw new WalletError('SESSION_EXPIRED', `${s.id} expired`);
+  }
+  try {
+    // Expiry was judged just above (with the service when the estimate said so).
+    return await loadBoundKey(ctx.keyStore, { publicKeyHex: s.publicKeyHex });
+  } catch (error) {
+    if (isWalletError(error, 'KEY_EVICTED')) await removeSessions(ctx, snap, new Set([s.id]), 'evicted');
+    throw error;
+  }
+}
+
+/** Takes a session off the account's pending ends (a commit that listed it did not happen). */
+export async function removeEnding(ctx: OpsContext, accountId: string, id: string): Promise<void> {
+  const list = await readEnding(ctx.keyStore.meta, accountId);
+  if (list.some((e) => e.id === id)) await writeEnding(ctx.keyStore.meta, accountId, list.filter((e) => e.id !== id));
+}
 
 /**
  * What a refusal of a signed call made with `session` means: 'expired' (the answer's Date showed it),
@@ -77,6 +99,31 @@ export async function addSession(ctx: OpsContext, snap: Snapshot, session: Sessi
   committed(ctx, written);
   // Whether sessions were replaced: the caller finishes their ends after the login resolved.
   return replaced.length > 0;
+}
+
+/**
+ * The Session record for a service answer. `known` supplies what the answer may lack (the account)
+ * and what it does not carry (the credential the flow used: the wire reference's AuthSession names
+ * no credential, so none is read from the answer). `serverNow` stands in for a missing `createdAt`.
+ */
+export function sessionFromAnswer(
+  answer: AuthSession,
+  known: { accountId: string; credentialId: string; credentialType: CredentialType; publicKeyHex: string; legacy?: boolean | undefined },
+  serverNow: number,
+): Session {
+  const credentialType = CREDENTIAL_TYPES.includes(answer.type) ? answer.type : known.credentialType;
+  const session: Session = {
+    id: answer.id,
+    accountId: typeof answer.accountId === 'string' && answer.accountId !== '' ? answer.accountId : known.accountId,
+    // The service's AuthSession does not name its credential (wire reference §5): the flow knows it.
+    credentialId: known.credentialId,
+    credentialType,
+    publicKeyHex: known.publicKeyHex,
+    expiresAt: answer.expiresAt,
+    createdAt: isoOrUndefined(answer.createdAt) ?? new Date(serverNow).toISOString(),
+  };
+  if (known.legacy === true) session.legacy = true;
+  return session;
 }
 
 /** What a refresh did: the session now current, and the end of the one it replaced (to run after). */
@@ -233,4 +280,77 @@ export async function endOthers(
   } finally {
     guard.done();
   }
+}
+
+/**
+ * A login's commit (`manager.establish`): builds the Session for the service's answer, observes its
+ * server time and adopts it. Loaded by `loggingIn` before the verify request is sent (I5).
+ */
+export async function establish(
+  ctx: OpsContext,
+  answer: unknown,
+  known: Parameters<ManagedSessions['establish']>[1],
+  deps: AdoptDeps,
+): Promise<Session> {
+  const parsed = parseAuthSession(answer);
+  try {
+    ctx.clock.observeServerTime(Date.parse(parsed.createdAt));
+    const { ticket, ...rest } = known;
+    const session = sessionFromAnswer(parsed, { ...rest, publicKeyHex: known.key.publicKeyHex }, ctx.clock.now());
+    await adopt(ctx, session, known.key, ticket?.accountId === session.accountId ? ticket : undefined, deps);
+    return session;
+  } catch (error) {
+    // I5: the service made a session this login cannot keep: end it with its own key (a lost
+    // logout race did so already), no prompt; should the service be unreachable, leave its key
+    // as a pending end.
+    if (!isWalletError(error, 'NOT_LOGGED_IN')) {
+      const ended = await endWith(ctx, parsed.id, signerFromKey(known.key));
+      if (!ended) await deps.run(known.accountId, () => addEnding(ctx, known.accountId, [{ id: parsed.id, publicKeyHex: known.key.publicKeyHex, expiresAt: parsed.expiresAt }])).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/** What `adopt` needs from the manager besides the context. */
+export interface AdoptDeps {
+  ensureLoaded: () => Promise<void>;
+  run: RefreshDeps['run'];
+  /** Told after the commit: the account is the last used; `replaced`: pending ends to finish. */
+  adopted: (accountId: string, replaced: boolean) => void;
+}
+
+/** `manager.adopt` (and a login's commit): checks the session and its key, then `addSession` in the account's section. */
+export async function adopt(ctx: OpsContext, session: Session, key: SessionKey, ticket: LoginTicket | undefined, deps: AdoptDeps): Promise<void> {
+  const parsed = parseStoredSession(session);
+  if (!parsed) throw invalidArgument('session', 'a Session');
+  if (typeof key !== 'object' || key === null || key.publicKeyHex !== parsed.publicKeyHex) {
+    throw invalidArgument('key', 'the session key whose publicKeyHex is session.publicKeyHex');
+  }
+  await deps.ensureLoaded();
+  const replaced = await deps.run(parsed.accountId, (snap) => addSession(ctx, snap, parsed, key, ticket));
+  deps.adopted(parsed.accountId, replaced);
+}
+
+/**
+ * `manager.signOutOtherDevices`: logins and a refresh in flight (any tab) first, their sessions are
+ * this browser's, not other devices'. The list is read under the locks; the ends, which the user may
+ * have to approve, run outside them (I4), each signed by the session current when it is sent.
+ */
+export async function signOutOthers(
+  ctx: OpsContext,
+  account: string,
+  deps: { sections: CriticalSections; run: RefreshDeps['run']; resolve: (accountId: string, opts: undefined, ticket: SigningTicket) => Promise<{ session: Session; signer: Signer }> },
+): Promise<number> {
+  const { sections, run } = deps;
+  const found = await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => run(account, (snap) => othersOf(ctx, snap))));
+  const ticket = { accountId: account, logoutNonce: found.logoutNonce, signal: new AbortController().signal, done: () => undefined };
+  return endOthers(ctx, found, { signer: () => deps.resolve(account, undefined, ticket), run });
+}
+
+/** `manager.rejected` once this module is loaded: the service's verdict on a refused signature (I6). */
+export async function rejected(ctx: OpsContext, session: Session, error: WalletError, run: RefreshDeps['run']): Promise<WalletError> {
+  const verdict = await judge(ctx, session, error);
+  if (verdict === undefined) return error;
+  await run(session.accountId, (snap) => removeSessions(ctx, snap, new Set([session.id]), verdict));
+  return rejection(verdict, session, error);
 }

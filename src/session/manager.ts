@@ -36,7 +36,7 @@ import { createEmitter } from './emitter.js';
 import { browserHost, type SessionHost } from './host.js';
 import { loadStored } from './load.js';
 import { addEnding, createCancellers, endAll, endWith, expireSessions, finishEnding, removeSessions, type OpsContext } from './operations.js';
-import { expiresAtMs, parseAuthSession, parseStoredSession, sessionFromAnswer } from './records.js';
+import { expiresAtMs, parseStoredSession } from './records.js';
 import { createRefresher } from './refresher.js';
 import { createSchedule } from './schedule.js';
 import { createServerClock } from './server-clock.js';
@@ -256,17 +256,15 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     return { session, signer: signerFromKey(key), logoutNonce: snap.logoutNonce };
   }
 
-  async function adopt(session: Session, key: SessionKey, ticket?: LoginTicket): Promise<void> {
-    const parsed = parseStoredSession(session);
-    if (!parsed) throw invalidArgument('session', 'a Session');
-    if (typeof key !== 'object' || key === null || key.publicKeyHex !== parsed.publicKeyHex) {
-      throw invalidArgument('key', 'the session key whose publicKeyHex is session.publicKeyHex');
-    }
-    await ensureLoaded();
-    const replaced = await withChanges((m) => run(parsed.accountId, (snap) => m.addSession(ctx, snap, parsed, key, ticket)));
-    lastAccountId = parsed.accountId;
-    if (replaced) finishPending([parsed.accountId]);
-  }
+  /** Validates and stores a session a login made (changes.ts `adopt`, loaded on first use). */
+  const adoptDeps = {
+    ensureLoaded,
+    run,
+    adopted(accountId: string, replaced: boolean): void {
+      lastAccountId = accountId;
+      if (replaced) finishPending([accountId]);
+    },
+  };
 
   const manager: ManagedSessions = {
     clock,
@@ -277,26 +275,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     all() {
       return view.accounts().flatMap((s) => s.sessions).sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
     },
-    adopt: (session, key) => adopt(session, key),
-    async establish(answer, known) {
-      const parsed = parseAuthSession(answer);
-      try {
-        clock.observeServerTime(Date.parse(parsed.createdAt));
-        const { ticket, ...rest } = known;
-        const session = sessionFromAnswer(parsed, { ...rest, publicKeyHex: known.key.publicKeyHex }, serverNow());
-        await adopt(session, known.key, ticket?.accountId === session.accountId ? ticket : undefined);
-        return session;
-      } catch (error) {
-        // I5: the service made a session this login cannot keep: end it with its own key (a lost
-        // logout race did so already), no prompt; should the service be unreachable, leave its key
-        // as a pending end.
-        if (!isWalletError(error, 'NOT_LOGGED_IN')) {
-          const ended = await endWith(ctx, parsed.id, signerFromKey(known.key));
-          if (!ended) await run(known.accountId, () => addEnding(ctx, known.accountId, [{ id: parsed.id, publicKeyHex: known.key.publicKeyHex, expiresAt: parsed.expiresAt }])).catch(() => undefined);
-        }
-        throw error;
-      }
-    },
+    adopt: (session, key) => withChanges((m) => m.adopt(ctx, session, key, undefined, adoptDeps)),
+    // Loaded by `loggingIn` before verify (I5): this runs synchronously on the loaded module.
+    establish: (answer, known) => withChanges((m) => m.establish(ctx, answer, known, adoptDeps)),
     async signingTicket(accountId) {
       // Loaded first: the default account (no accountId given) is known only then.
       await ensureLoaded();
@@ -353,14 +334,8 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     async signOutOtherDevices(accountId) {
       await ensureLoaded();
       const account = accountOf(accountId);
-      // Logins and a refresh in flight (any tab) first: their sessions are this browser's, not other
-      // devices'. The list is read under the locks; the ends, which the user may have to approve, run outside
-      // them (I4), each signed by the session current when it is sent.
-      return withChanges(async (m) => {
-        const found = await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => run(account, (snap) => m.othersOf(ctx, snap))));
-        const ticket = { accountId: account, logoutNonce: found.logoutNonce, signal: new AbortController().signal, done: () => undefined };
-        return m.endOthers(ctx, found, { signer: () => resolve(account, undefined, ticket), run });
-      });
+      // Under the locks, then ends outside them (I4): changes.ts signOutOthers.
+      return withChanges((m) => m.signOutOthers(ctx, account, { sections, run, resolve }));
     },
     loggingIn(accountId, fn) {
       if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'a non-empty string');
@@ -392,10 +367,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       // service cannot be asked.
       const m = await withChanges(async (loaded) => loaded).catch(() => undefined);
       if (m === undefined) return error;
-      const verdict = await m.judge(ctx, session, error);
-      if (verdict === undefined) return error;
-      await run(session.accountId, (snap) => removeSessions(ctx, snap, new Set([session.id]), verdict));
-      return m.rejection(verdict, session, error);
+      return m.rejected(ctx, session, error, run);
     },
     on(event, listener) {
       return events.on(event, listener);

@@ -121,20 +121,6 @@ export async function expireSessions(ctx: OpsContext, snap: Snapshot): Promise<R
   return gone;
 }
 
-/** The session's key; an expired session (checked with the service) or a missing key is removed (SESSION_EXPIRED, KEY_EVICTED). */
-export async function keyIn(ctx: OpsContext, snap: Snapshot, s: Session): Promise<StoredKey> {
-  if (isExpired(s, ctx.clock.now()) && (await expireSessions(ctx, snap)).has(s.id)) {
-    throw new WalletError('SESSION_EXPIRED', `${s.id} expired`);
-  }
-  try {
-    // Expiry was judged just above (with the service when the estimate said so).
-    return await loadBoundKey(ctx.keyStore, { publicKeyHex: s.publicKeyHex });
-  } catch (error) {
-    if (isWalletError(error, 'KEY_EVICTED')) await removeSessions(ctx, snap, new Set([s.id]), 'evicted');
-    throw error;
-  }
-}
-
 /** How long past its expiry (server clock estimate) a session to end is kept: beyond any clock error (I6). */
 const ENDING_GRACE_MS = 60 * 60 * 1000;
 
@@ -186,12 +172,6 @@ export async function addEnding(ctx: OpsContext, accountId: string, add: readonl
   const list = await readEnding(ctx.keyStore.meta, accountId);
   const known = new Set(list.map((e) => e.id));
   await writeEnding(ctx.keyStore.meta, accountId, [...list, ...add.filter((e) => !known.has(e.id))]);
-}
-
-/** Takes a session off the account's pending ends (a commit that listed it did not happen). */
-export async function removeEnding(ctx: OpsContext, accountId: string, id: string): Promise<void> {
-  const list = await readEnding(ctx.keyStore.meta, accountId);
-  if (list.some((e) => e.id === id)) await writeEnding(ctx.keyStore.meta, accountId, list.filter((e) => e.id !== id));
 }
 
 /**

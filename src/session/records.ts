@@ -1,6 +1,7 @@
 /**
- * Session records: as persisted (inside an account's state, see state.ts) and as built from the
- * service's `AuthSession` answers.
+ * Session records: as persisted (inside an account's state, see state.ts), and checking the
+ * service's `AuthSession` answers (the record built from one, `sessionFromAnswer`, is in changes.ts:
+ * only a login's commit and a refresh make one).
  */
 import { WalletError } from '../errors.js';
 import { CREDENTIAL_TYPES, isRecord, type AuthSession, type CredentialType } from '../types.js';
@@ -25,7 +26,7 @@ export interface Session {
   legacy?: boolean;
 }
 
-function isoOrUndefined(value: unknown): string | undefined {
+export function isoOrUndefined(value: unknown): string | undefined {
   return typeof value === 'string' && Number.isFinite(Date.parse(value)) ? value : undefined;
 }
 
@@ -48,31 +49,6 @@ export function parseAuthSession(value: unknown): AuthSession {
     throw new WalletError('BAD_RESPONSE', 'expected an AuthSession {id, expiresAt, …}');
   }
   return value as AuthSession;
-}
-
-/**
- * The Session record for a service answer. `known` supplies what the answer may lack (the account)
- * and what it does not carry (the credential the flow used: the wire reference's AuthSession names
- * no credential, so none is read from the answer). `serverNow` stands in for a missing `createdAt`.
- */
-export function sessionFromAnswer(
-  answer: AuthSession,
-  known: { accountId: string; credentialId: string; credentialType: CredentialType; publicKeyHex: string; legacy?: boolean | undefined },
-  serverNow: number,
-): Session {
-  const credentialType = CREDENTIAL_TYPES.includes(answer.type) ? answer.type : known.credentialType;
-  const session: Session = {
-    id: answer.id,
-    accountId: typeof answer.accountId === 'string' && answer.accountId !== '' ? answer.accountId : known.accountId,
-    // The service's AuthSession does not name its credential (wire reference §5): the flow knows it.
-    credentialId: known.credentialId,
-    credentialType,
-    publicKeyHex: known.publicKeyHex,
-    expiresAt: answer.expiresAt,
-    createdAt: isoOrUndefined(answer.createdAt) ?? new Date(serverNow).toISOString(),
-  };
-  if (known.legacy === true) session.legacy = true;
-  return session;
 }
 
 export function expiresAtMs(session: Session): number {

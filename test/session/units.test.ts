@@ -2,7 +2,8 @@
 // the event emitter, option checks.
 import { describe, expect, it } from 'vitest';
 import { createServerClock } from '../../src/session/server-clock.js';
-import { parseStoredSession, sessionFromAnswer } from '../../src/session/records.js';
+import { sessionFromAnswer } from '../../src/session/changes.js';
+import { parseStoredSession } from '../../src/session/records.js';
 import { createEmitter } from '../../src/session/emitter.js';
 import { createSessionManager } from '../../src/session/manager.js';
 import { createClient } from '../../src/transport/index.js';
