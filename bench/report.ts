@@ -77,7 +77,7 @@ function sizeTable(sizeJson: string): string {
   if (!existsSync(sizeJson)) return '_bench/size.json not found: run `npm run size`._';
   const { bundles, consumers } = JSON.parse(readFileSync(sizeJson, 'utf8')) as {
     bundles: SizeRow[];
-    consumers?: { budgetGzipBytes: number; vite: ConsumerSize; next: ConsumerSize };
+    consumers?: { budgetGzipBytes: Record<'Vite' | 'Next.js', number>; vite: ConsumerSize; next: ConsumerSize };
   };
   const built = consumers
     ? table(
@@ -87,7 +87,7 @@ function sizeTable(sizeJson: string): string {
             ['Vite', consumers.vite],
             ['Next.js', consumers.next],
           ] as const
-        ).map(([name, c]) => [name, `${kb(c.startup.gzipBytes)} (${c.startup.chunks})`, `${kb(c.lazy.gzipBytes)} (${c.lazy.chunks})`, kb(c.total.gzipBytes), kb(consumers.budgetGzipBytes)]),
+        ).map(([name, c]) => [name, `${kb(c.startup.gzipBytes)} (${c.startup.chunks})`, `${kb(c.lazy.gzipBytes)} (${c.lazy.chunks})`, kb(c.total.gzipBytes), kb(consumers.budgetGzipBytes[name])]),
       ) + '\n\nesbuild over the source (a report):\n\n'
     : '';
   return built + table(
