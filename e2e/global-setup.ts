@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { chromium, type FullConfig } from '@playwright/test';
 import { startDemoStack } from '../demo/server/stack.js';
 import { launchOptions } from '../scripts/chromium.mjs';
+import { ensureNextAppBuilt } from './next-app-server.js';
 
 async function warmUp(url: string): Promise<void> {
   const browser = await chromium.launch({ ...launchOptions(), headless: true });
@@ -43,6 +44,8 @@ async function answeredProfile(sandboxUrl: string, clientId: string, clientSecre
 }
 
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  // The Next.js example's journeys need its build: made once here, before the workers start.
+  ensureNextAppBuilt();
   const clientId = `e2e-client-${randomBytes(6).toString('hex')}`;
   const clientSecret = `e2e-secret-${randomBytes(24).toString('hex')}`;
   const stack = await startDemoStack({ port: 0, sandboxPort: 0, quiet: true, watch: false, sandboxClientId: clientId, sandboxClientSecret: clientSecret });

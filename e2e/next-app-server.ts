@@ -1,7 +1,7 @@
 /**
  * The Next.js example (examples/next-app) served by `next start` on a free port of 127.0.0.1, in
- * front of a sandbox of its own (also on a free port); `stop()` ends both. Builds the example first
- * (`npm run example:next`) when its build is missing. Used by e2e/11-next-app.spec.ts (Chromium,
+ * front of a sandbox of its own (also on a free port); `stop()` ends both. The example is built
+ * (`npm run example:next`) by the global setup when its build is missing. Used by e2e/11-next-app.spec.ts (Chromium,
  * console checks) and e2e/portable/12-next-app.spec.ts (every engine).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -31,11 +31,19 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Builds the example (`npm run example:next`) when its build is missing. Called once by
+ * e2e/global-setup.ts before the workers start: two workers building it at once would each delete
+ * the other's `.next/`.
+ */
+export function ensureNextAppBuilt(): void {
+  if (existsSync(`${app}/.next/BUILD_ID`)) return;
+  const built = spawnSync('npm', ['run', 'example:next'], { cwd: repo, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (built.status !== 0) throw new Error('the Next.js example did not build (npm run example:next)');
+}
+
 export async function startNextApp(): Promise<NextApp> {
-  if (!existsSync(`${app}/.next/BUILD_ID`)) {
-    const built = spawnSync('npm', ['run', 'example:next'], { cwd: repo, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-    if (built.status !== 0) throw new Error('the Next.js example did not build (npm run example:next)');
-  }
+  ensureNextAppBuilt();
   const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', log: false });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
