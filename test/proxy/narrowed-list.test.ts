@@ -1,9 +1,9 @@
-/** Focused tests of narrowedList (S8) and checkErrorAnswer (S9): pure functions, pages and ownership scripted. */
+/** Focused tests of narrowedList (S8), checkErrorAnswer (S9) and idempotencyKeys (S6): pure functions, pages and ownership scripted. */
 import { describe, expect, it } from 'vitest';
 import { narrowedList } from '../../src/proxy/narrowed-list.js';
 import { DETAILS_WITHHELD, type Outcome } from '../../src/proxy/outcome.js';
 import type { CompiledRule } from '../../src/proxy/routes.js';
-import { checkErrorAnswer } from '../../src/proxy/scope.js';
+import { checkAnswer, checkErrorAnswer, idempotencyKeys } from '../../src/proxy/scope.js';
 import type { CurrentUser, Ownership } from '../../src/proxy/ownership.js';
 
 const rule = (...names: string[]) => ({ query: new Map(names.map((n) => [n, null])) }) as unknown as CompiledRule;
@@ -257,5 +257,53 @@ describe('S9 checkErrorAnswer', () => {
   it('S9: a non-string reason is left alone; nothing to remove returns the very same payload', async () => {
     const r = await check(400, { reason: 5, message: 'Card:c1', details: { cardId: 'Card:c1' } }, ['cardId=Card:c1']);
     expect(r).toMatchObject({ same: true, redacted: false });
+  });
+});
+
+describe('S9 checkErrorAnswer: more edges', () => {
+  it('S9: the type prefix is read only at the start of a bare value (aCard:x in quoteId is looked up as a quote)', async () => {
+    const r = await check(400, { details: { quoteId: 'aCard:x' } }, ['quoteId=aCard:x']);
+    expect(r.lookups).toEqual(['quoteId=aCard:x']);
+    expect(r).toMatchObject({ same: true, redacted: false });
+  });
+  it('S9: a reason with no id in it leaves the very same payload', async () => {
+    const r = await check(400, { reason: 'Stryker was here, no ids', message: 'plain' });
+    expect(r).toMatchObject({ same: true, redacted: false, lookups: [] });
+  });
+  it('S9: removing only a list item is a redaction', async () => {
+    const r = await check(400, { details: ['Card:o', 'fine'] });
+    expect(r.redacted).toBe(true);
+    expect(r.value).toEqual({ details: ['fine'] });
+  });
+});
+
+// ---------------------------------------------------------------- S6 idempotencyKeys
+
+describe('S6 idempotencyKeys', () => {
+  const key = idempotencyKeys('secret');
+  it('S6: a narrowed user gets a different key than the wide user; the accounts are a set (order, duplicates ignored)', async () => {
+    const wide = await key({ customerId: 'Customer:c' }, 'k');
+    const a = await key({ customerId: 'Customer:c', accountIds: ['A:1'] }, 'k');
+    const b = await key({ customerId: 'Customer:c', accountIds: ['A:2'] }, 'k');
+    const ab = await key({ customerId: 'Customer:c', accountIds: ['A:1', 'A:2'] }, 'k');
+    const ba = await key({ customerId: 'Customer:c', accountIds: ['A:2', 'A:1', 'A:2'] }, 'k');
+    const none = await key({ customerId: 'Customer:c', accountIds: [] }, 'k');
+    expect(new Set([wide, a, b, ab, none]).size).toBe(5);
+    expect(ba).toBe(ab);
+    expect(wide).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('S8 checkAnswer: a narrowed list', () => {
+  it("S8: records outside the narrowing are dropped; no totalCount is invented when the service sent none", async () => {
+    const r = { answer: 'card', list: true } as unknown as CompiledRule;
+    const ownership = { judge: async (_u: CurrentUser, owner: unknown) => (owner === 'me' ? 'mine' : 'narrowed') } as unknown as Ownership;
+    const owners = { card: (rec: { o: string }) => rec.o } as never;
+    const run2 = async (body: unknown) => {
+      const out = await checkAnswer(r, 200, enc(body), user, ownership, owners);
+      return JSON.parse(new TextDecoder().decode(out as Uint8Array));
+    };
+    expect(await run2({ data: [{ o: 'me' }, { o: 'x' }], hasMore: false })).toEqual({ data: [{ o: 'me' }], hasMore: false });
+    expect(await run2({ data: [{ o: 'me' }, { o: 'x' }], totalCount: 2 })).toEqual({ data: [{ o: 'me' }], totalCount: 1 });
   });
 });
