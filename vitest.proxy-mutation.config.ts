@@ -16,6 +16,8 @@ export default defineConfig({
       'test/proxy/deny-by-default.test.ts',
       'test/proxy/routes-readme.test.ts',
       'test/proxy/allowlist.test.ts',
+      'test/proxy/narrowed-list.test.ts',
+      'test/attack/*.test.ts',
     ],
     env: { LEAK_RUNS: '30', LEAK_SEED: '23' },
     testTimeout: 60_000,
