@@ -1,6 +1,6 @@
 /**
- * What changes an account's sessions, part two: a login's commit, the refresh, signing out other
- * devices, and judging a refusal. Same rules as operations.ts: inside the section, from a snapshot,
+ * What changes an account's sessions, part two: a login's commit and the refresh (signing out other
+ * devices is sign-out-others.ts, judging a refusal refusal.ts; both re-exported here). Same rules as operations.ts: inside the section, from a snapshot,
  * through `commitState`.
  *
  * Loaded on first use (a chunk of its own, not in the startup download: restoring sessions and
@@ -10,65 +10,22 @@
  */
 import { signerFromKey, type SessionKey, type Signer } from '../crypto/index.js';
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';
-import { loadBoundKey, type StoredKey } from '../keys/index.js';
 import { CREDENTIAL_TYPES, type AuthSession, type CredentialType } from '../types.js';
-import { addEnding, committed, endWith, expireSessions, finishEnding, isExpired, removeSessions, type OpsContext } from './operations.js';
+import { addEnding, committed, endWith, finishEnding, type OpsContext } from './operations.js';
 import { isoOrUndefined, parseAuthSession, parseStoredSession } from './records.js';
 import { LAST_ACCOUNT, commitState, readEnding, writeEnding, type AccountState, type Snapshot } from './state.js';
-import type { CriticalSections } from './critical-section.js';
-import type { KeyPlan, LoginTicket, ManagedSessions, Session, SigningTicket } from './types.js';
+import type { KeyPlan, LoginTicket, ManagedSessions, Session } from './types.js';
 import { currentOf } from './view.js';
+import { keyIn, refused, type RunInSection } from './refusal.js';
 
-/** The session's key; an expired session (checked with the service) or a missing key is removed (SESSION_EXPIRED, KEY_EVICTED). */
-export async function keyIn(ctx: OpsContext, snap: Snapshot, s: Session): Promise<StoredKey> {
-  if (isExpired(s, ctx.clock.now()) && (await expireSessions(ctx, snap)).has(s.id)) {
-    throw new WalletError('SESSION_EXPIRED', `${s.id} expired`);
-  }
-  try {
-    // Expiry was judged just above (with the service when the estimate said so).
-    return await loadBoundKey(ctx.keyStore, { publicKeyHex: s.publicKeyHex });
-  } catch (error) {
-    if (isWalletError(error, 'KEY_EVICTED')) await removeSessions(ctx, snap, new Set([s.id]), 'evicted');
-    throw error;
-  }
-}
+// What the manager and the tests take from this module, kept in modules of their own.
+export { judge, keyIn, refused, rejected, rejection } from './refusal.js';
+export { endOthers, othersOf, signOutOthers } from './sign-out-others.js';
 
 /** Takes a session off the account's pending ends (a commit that listed it did not happen). */
 export async function removeEnding(ctx: OpsContext, accountId: string, id: string): Promise<void> {
   const list = await readEnding(ctx.keyStore.meta, accountId);
   if (list.some((e) => e.id === id)) await writeEnding(ctx.keyStore.meta, accountId, list.filter((e) => e.id !== id));
-}
-
-/**
- * What a refusal of a signed call made with `session` means: 'expired' (the answer's Date showed it),
- * 'revoked' (the service no longer lists it), or undefined (the error stands as it is).
- */
-export async function judge(ctx: OpsContext, session: Session, error: WalletError): Promise<'expired' | 'revoked' | undefined> {
-  const suspicious = (error.status === 401 && error.code === 'WALLET_SIGNATURE_INVALID') || (error.status === 404 && error.code === 'SESSION_NOT_FOUND');
-  if (!suspicious) return undefined;
-  if (isExpired(session, ctx.clock.now())) return 'expired';
-  try {
-    const active = await ctx.service.list(session.accountId);
-    return active.some((a) => a.id === session.id) ? undefined : 'revoked';
-  } catch {
-    return undefined;
-  }
-}
-
-export function rejection(verdict: 'expired' | 'revoked', session: Session, cause: WalletError): WalletError {
-  const status = cause.status !== undefined ? { status: cause.status } : {};
-  return verdict === 'expired'
-    ? new WalletError('SESSION_EXPIRED', `${session.id} expired`, { cause, ...status })
-    : new WalletError('SESSION_REVOKED', `the service no longer accepts ${session.id}`, { cause, ...status });
-}
-
-/** Judges a refusal inside the section and drops the session when it is gone; returns the error to throw. */
-export async function refused(ctx: OpsContext, snap: Snapshot, session: Session, error: unknown): Promise<unknown> {
-  if (!isWalletError(error)) return error;
-  const verdict = await judge(ctx, session, error);
-  if (verdict === undefined) return error;
-  await removeSessions(ctx, snap, new Set([session.id]), verdict);
-  return rejection(verdict, session, error);
 }
 
 /**
@@ -139,7 +96,7 @@ export interface RefreshDeps {
   automatic: boolean;
   dueAt: (s: Session) => number;
   /** Runs `fn` in the account's critical section (manager.ts `run`). */
-  run: <T>(accountId: string, fn: (snap: Snapshot) => Promise<T>) => Promise<T>;
+  run: RunInSection;
   /** Reads the account's stored state (the picture follows). */
   observe: (accountId: string) => Promise<Snapshot>;
 }
@@ -227,62 +184,6 @@ export async function refreshSession(ctx: OpsContext, deps: RefreshDeps): Promis
 }
 
 /**
- * The account's active sessions on the service that this browser does not hold, read in the
- * section (the caller holds the login lock exclusively: no login of this browser is in flight).
- */
-export async function othersOf(ctx: OpsContext, snap: Snapshot): Promise<{ others: AuthSession[]; current: Session; logoutNonce: string | null }> {
-  const cur = currentOf(snap.state);
-  if (!cur) throw ctx.noSession(snap.state.accountId);
-  await keyIn(ctx, snap, cur);
-  const mine = new Set(snap.state.sessions.map((s) => s.id));
-  try {
-    const others = (await ctx.service.list(snap.state.accountId)).filter((a) => !mine.has(a.id));
-    return { others, current: cur, logoutNonce: snap.logoutNonce };
-  } catch (error) {
-    throw await refused(ctx, snap, cur, error);
-  }
-}
-
-/**
- * Ends `others` on the service, outside every lock (each end is a signature the user may be asked
- * to approve: I4), each signed by the session current when it is sent (`signer`, re-checked after
- * the prompt: I2, I3); how many were ended. A logout cancels what is not sent yet.
- */
-export async function endOthers(
-  ctx: OpsContext,
-  found: { others: AuthSession[]; current: Session; logoutNonce: string | null },
-  deps: { signer: () => Promise<{ session: Session; signer: Signer }>; run: RefreshDeps['run'] },
-): Promise<number> {
-  const accountId = found.current.accountId;
-  const guard = ctx.cancellers.track(accountId, found.logoutNonce);
-  let count = 0;
-  try {
-    for (const other of found.others) {
-      let used = found.current;
-      try {
-        const ended = await ctx.service.end(
-          other.id,
-          async () => {
-            const r = await deps.signer();
-            used = r.session;
-            return r.signer;
-          },
-          { signingSignal: guard.signal },
-        );
-        if (ended) count++;
-      } catch (error) {
-        if (guard.signal.aborted) throw guard.signal.reason;
-        const u = used;
-        throw await deps.run(accountId, (s) => refused(ctx, s, u, error));
-      }
-    }
-    return count;
-  } finally {
-    guard.done();
-  }
-}
-
-/**
  * A login's commit (`manager.establish`): builds the Session for the service's answer, observes its
  * server time and adopts it. Loaded by `loggingIn` before the verify request is sent (I5).
  */
@@ -331,26 +232,3 @@ export async function adopt(ctx: OpsContext, session: Session, key: SessionKey, 
   deps.adopted(parsed.accountId, replaced);
 }
 
-/**
- * `manager.signOutOtherDevices`: logins and a refresh in flight (any tab) first, their sessions are
- * this browser's, not other devices'. The list is read under the locks; the ends, which the user may
- * have to approve, run outside them (I4), each signed by the session current when it is sent.
- */
-export async function signOutOthers(
-  ctx: OpsContext,
-  account: string,
-  deps: { sections: CriticalSections; run: RefreshDeps['run']; resolve: (accountId: string, opts: undefined, ticket: SigningTicket) => Promise<{ session: Session; signer: Signer }> },
-): Promise<number> {
-  const { sections, run } = deps;
-  const found = await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => run(account, (snap) => othersOf(ctx, snap))));
-  const ticket = { accountId: account, logoutNonce: found.logoutNonce, signal: new AbortController().signal, done: () => undefined };
-  return endOthers(ctx, found, { signer: () => deps.resolve(account, undefined, ticket), run });
-}
-
-/** `manager.rejected` once this module is loaded: the service's verdict on a refused signature (I6). */
-export async function rejected(ctx: OpsContext, session: Session, error: WalletError, run: RefreshDeps['run']): Promise<WalletError> {
-  const verdict = await judge(ctx, session, error);
-  if (verdict === undefined) return error;
-  await run(session.accountId, (snap) => removeSessions(ctx, snap, new Set([session.id]), verdict));
-  return rejection(verdict, session, error);
-}

@@ -26,9 +26,8 @@
  * - A refresh whose answer never arrives leaves a session on the service whose key no one holds;
  *   it cannot be named (AuthSession names no key), so it runs to its expiry, unusable.
  */
-import { signerFromKey, type SessionKey } from '../crypto/index.js';
-import { WalletError, invalidArgument, isWalletError } from '../errors.js';
-import { loadBoundKey } from '../keys/index.js';
+import type { SessionKey, Signer } from '../crypto/index.js';
+import { WalletError, invalidArgument } from '../errors.js';
 import { loadOnFirstUse } from '../load-on-first-use.js';
 import { ALL, createTabChannel } from './channel.js';
 import { createCriticalSections } from './critical-section.js';
@@ -36,27 +35,25 @@ import { createEmitter } from './emitter.js';
 import { browserHost, type SessionHost } from './host.js';
 import { loadStored } from './load.js';
 import { addEnding, createCancellers, endAll, endWith, expireSessions, finishEnding, removeSessions, type OpsContext } from './operations.js';
-import { expiresAtMs, parseStoredSession } from './records.js';
+import { parseStoredSession } from './records.js';
 import { createRefresher } from './refresher.js';
 import { createSchedule } from './schedule.js';
 import { createServerClock } from './server-clock.js';
+import { createSignerPicker } from './signer-pick.js';
 import { createSessionService } from './service.js';
 import { readAll, readSnapshot, requestLogout, type Change, type Snapshot } from './state.js';
 import type { LoginTicket, LogoutReason, ManagedSessions, Session, SessionEvents, SessionManagerOptions, SignerOptions, SigningTicket } from './types.js';
-import { accountFor, createView, currentOf, defaultAccountOf, noSessionError, pickSession } from './view.js';
+import { accountFor, createView, currentOf, defaultAccountOf, noSessionError } from './view.js';
 
 export type { ManagedSessions, SessionManagerOptions } from './types.js';
 
 const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': 'logout', expired: 'expired', revoked: 'revoked' };
 
 /**
- * The rarer changes (a login's commit, refresh, signing out other devices, judging a refusal:
- * changes.ts) are a chunk of their own, loaded on first use. Always before the operation takes a
- * lock: the download happens outside the account's queue and locks, so it can neither hold the
- * section (a logout never waits for it) nor deadlock. What restoring, signing, expiry and logout
- * need stays in the startup code (operations.ts): a logout works offline, and a pending logout is
- * carried out inside `run` without loading anything. A login's commit (`establish` inside
- * `loggingIn`) needs it too: `loggingIn` loads it before the verify request is sent (I5).
+ * The rarer changes (changes.ts: a login's commit, refresh, signing out other devices, judging a
+ * refusal), loaded on first use, always before the operation takes a lock, so a download never holds
+ * the section. Logout and a pending logout need none of it (operations.ts): they work offline. A
+ * login loads it before its verify request is sent (`loggingIn`, I5).
  */
 const withChanges = loadOnFirstUse(() => import('./changes.js'), 'session');
 
@@ -208,52 +205,15 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     return loaded;
   }
 
-  async function resolve(accountId?: string, opts?: SignerOptions, ticket?: SigningTicket): Promise<{ session: Session; signer: ReturnType<typeof signerFromKey> }> {
+  const pickSigner = createSignerPicker({ ctx, view, serverNow, observe, run, noSession });
+
+  async function resolve(accountId?: string, opts?: SignerOptions, ticket?: SigningTicket): Promise<{ session: Session; signer: Signer }> {
     await ensureLoaded();
     const account = accountOf(ticket?.accountId ?? accountId);
-    // A commit elsewhere between picking the session and holding its key (a refresh, a login):
-    // pick again, so the session that signs is the one current when the signature is made (I3).
-    for (let attempt = 0; ; attempt++) {
-      const picked = await pickSigner(account, opts, ticket);
-      const now = await readSnapshot(meta, account);
-      const still = opts?.excludeCredentialId === undefined ? now.state.current === picked.session.id : now.state.sessions.some((s) => s.id === picked.session.id);
-      if ((still && now.logoutNonce === picked.logoutNonce) || attempt >= 3) {
-        lastAccountId = account;
-        schedule.plan(account);
-        return { session: picked.session, signer: picked.signer };
-      }
-    }
-  }
-
-  async function pickSigner(account: string, opts: SignerOptions | undefined, ticket: SigningTicket | undefined): Promise<{ session: Session; signer: ReturnType<typeof signerFromKey>; logoutNonce: string | null }> {
-    // Another tab may have logged out or refreshed without this one hearing of it yet.
-    const snap = await observe(account);
-    // A logout requested (here or in any tab) since the call started, or not finished yet: nothing
-    // is signed for the account (I2).
-    if (snap.logoutPending || (ticket !== undefined && ticket.accountId === account && snap.logoutNonce !== ticket.logoutNonce)) {
-      throw new WalletError('NOT_LOGGED_IN', `a logout of ${account} cancelled this signature`);
-    }
-    const session = pickSession(view.get(account), opts, serverNow(), noSession);
-    // I6: expired on the estimate → asked of the service; SESSION_EXPIRED only when it agrees.
-    if (serverNow() >= expiresAtMs(session)) {
-      const gone = await run(account, (s) => expireSessions(ctx, s));
-      if (gone.has(session.id)) throw new WalletError('SESSION_EXPIRED', `${session.id} expired`);
-    }
-    const held = (): boolean => view.get(account).sessions.some((s) => s.id === session.id);
-    // Dropped meanwhile (an expiry or logout that another operation committed): say why.
-    if (!held()) throw noSession(account);
-    let key;
-    try {
-      key = await loadBoundKey(keyStore, { publicKeyHex: session.publicKeyHex });
-    } catch (error) {
-      if (isWalletError(error, 'KEY_EVICTED')) {
-        await run(account, (s) => removeSessions(ctx, s, new Set([session.id]), 'evicted'));
-        // Its key was deleted because the session ended meanwhile, not evicted by the browser.
-        if (view.ended(account) !== undefined && !held()) throw noSession(account);
-      }
-      throw error;
-    }
-    return { session, signer: signerFromKey(key), logoutNonce: snap.logoutNonce };
+    const picked = await pickSigner(account, opts, ticket);
+    lastAccountId = account;
+    schedule.plan(account);
+    return picked;
   }
 
   /** Validates and stores a session a login made (changes.ts `adopt`, loaded on first use). */
