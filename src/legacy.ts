@@ -7,7 +7,7 @@ import { p256 } from '@noble/curves/nist.js';
 import { WalletError, invalidArgument } from './errors.js';
 import { concatBytes, hexToBytes } from './crypto/encoding.js';
 import { hpkeOpen } from './crypto/hpke.js';
-import { decompressPublicKey } from './crypto/p256.js';
+import { decompressPublicKey } from './crypto/verify.js';
 import { sessionKeyFromPair, type SessionKey } from './crypto/keypair.js';
 import { ECDSA_P256, buf, subtle } from './crypto/webcrypto.js';
 import { generateRecipientKey } from './crypto/keypair.js';

@@ -5,7 +5,7 @@
  */
 import { WalletError } from '../errors.js';
 import { hexToBytes, utf8Decode } from './encoding.js';
-import { toUncompressedPublicKey } from './p256.js';
+import { toUncompressedPublicKey } from './verify.js';
 
 /** Keys trusted to sign bundles (hex, compressed or uncompressed), or an explicit opt-out. */
 export type TrustedKeys = readonly string[] | 'skip-verification';

@@ -8,8 +8,7 @@ import { WalletError, invalidArgument } from '../errors.js';
 import { dataObject, hexField, parseOtpTargetBundle, parseSignedBundle, pointField, stringField, type SignedBundle, type TrustedKeys } from './bundles.js';
 import { bytesToHex, equalBytes, hexToBytes, utf8Decode, utf8Encode } from './encoding.js';
 import { hpkeOpen, hpkeSeal } from './hpke.js';
-import { verifySignature } from './keypair.js';
-import { decompressPublicKey, toUncompressedPublicKey } from './p256.js';
+import { decompressPublicKey, toUncompressedPublicKey, verifySignature } from './verify.js';
 
 export { hpkeOpen, hpkeSeal };
 

@@ -8,7 +8,7 @@ import { WalletError, invalidArgument } from '../errors.js';
 import { concatBytes, utf8Encode } from './encoding.js';
 import { keySchedule, kemSharedSecret } from './hpke-schedule.js';
 import { HPKE_INFO } from './hpke-info.js';
-import { toUncompressedPublicKey } from './p256.js';
+import { toUncompressedPublicKey } from './verify.js';
 import { ECDH_P256, buf, isKey, subtle } from './webcrypto.js';
 
 

@@ -8,12 +8,13 @@ export {
   utf8Decode,
   utf8Encode,
 } from './encoding.js';
-export { compressPublicKey, decompressPublicKey, toCompressedPublicKeyHex, toUncompressedPublicKey } from './p256.js';
-export { derFromP1363, p1363FromDer } from './der.js';
-export { generateRecipientKey, generateSessionKey, sessionKeyFromPair, verifySignature } from './keypair.js';
+export { compressPublicKey, derFromP1363, p1363FromDer } from './p256.js';
+export { generateRecipientKey, generateSessionKey, sessionKeyFromPair } from './keypair.js';
 export type { SessionKey } from './keypair.js';
-export { SIGNATURE_SCHEME, parseStamp, signerFromKey, stamp } from './stamp.js';
-export type { KeyLike, ParsedStamp, Signer } from './stamp.js';
+export { SIGNATURE_SCHEME, signerFromKey, stamp } from './stamp.js';
+export type { KeyLike, Signer } from './stamp.js';
+export { decompressPublicKey, parseStamp, toCompressedPublicKeyHex, toUncompressedPublicKey, verifySignature } from './verify.js';
+export type { ParsedStamp } from './verify.js';
 export { HPKE_INFO } from './hpke-info.js';
 export { parseOtpTargetBundle, parseSignedBundle } from './bundles.js';
 export type { SignedBundle, TrustedKeys } from './bundles.js';

@@ -3,9 +3,8 @@
  */
 import { WalletError, invalidArgument } from '../errors.js';
 import { bytesToHex } from './encoding.js';
-import { compressPublicKey, toUncompressedPublicKey } from './p256.js';
-import { p1363FromDer } from './der.js';
-import { ECDH_P256, ECDSA_P256, ECDSA_SHA256, buf, isKey, subtle } from './webcrypto.js';
+import { compressPublicKey } from './p256.js';
+import { ECDH_P256, ECDSA_P256, isKey, subtle } from './webcrypto.js';
 
 /** A P-256 key pair with its public key in both hex forms. */
 export interface SessionKey {
@@ -56,24 +55,4 @@ export async function sessionKeyFromPair(pair: CryptoKeyPair): Promise<SessionKe
     publicKeyHex: bytesToHex(compressed),
     publicKeyUncompressedHex: bytesToHex(raw),
   };
-}
-
-/** Imports a SEC1 public key (either form, bytes or hex) for ECDSA verification. */
-export async function importVerifyKey(publicKey: string | Uint8Array): Promise<CryptoKey> {
-  // Decompress ourselves: Firefox and Safari cannot import compressed points.
-  const raw = toUncompressedPublicKey(publicKey);
-  return subtle().importKey('raw', buf(raw), ECDSA_P256, true, ['verify']);
-}
-
-/**
- * Verifies a DER ECDSA P-256/SHA-256 signature with WebCrypto. High-S signatures are accepted (never
- * normalised). Returns false when the signature does not verify; a signature that is not strict DER
- * throws SIGNATURE_MALFORMED and a key that is not a P-256 point throws INVALID_POINT, so callers can
- * tell "malformed" from "wrong" (the service distinguishes WALLET_SIGNATURE_MALFORMED from _INVALID).
- */
-export async function verifySignature(publicKey: string | Uint8Array, derSignature: Uint8Array, data: Uint8Array): Promise<boolean> {
-  if (!(data instanceof Uint8Array)) throw invalidArgument('data', 'a Uint8Array');
-  const rs = p1363FromDer(derSignature);
-  const key = await importVerifyKey(publicKey);
-  return subtle().verify(ECDSA_SHA256, key, buf(rs), buf(data));
 }

@@ -3,9 +3,8 @@
  * base64url_nopad(utf8(JSON.stringify({ publicKey, scheme, signature }))), signature = DER hex.
  */
 import { WalletError, invalidArgument } from '../errors.js';
-import { base64urlDecode, bytesToHex, hexToBytes, utf8Decode, utf8Encode } from './encoding.js';
-import { derFromP1363, p1363FromDer } from './der.js';
-import { compressPublicKey, decompressPublicKey } from './p256.js';
+import { bytesToHex, hexToBytes, utf8Encode } from './encoding.js';
+import { compressPublicKey, derFromP1363, p1363FromDer } from './p256.js';
 import type { SessionKey } from './keypair.js';
 import { ECDSA_SHA256, buf, isKey, subtle } from './webcrypto.js';
 
@@ -18,16 +17,6 @@ export interface Signer {
   readonly publicKeyHex: string;
   /** Signs `data` (ECDSA P-256 over SHA-256 of it) and resolves to the strict minimal DER signature. */
   sign(data: Uint8Array): Promise<Uint8Array>;
-}
-
-/** The three fields of a stamp, as {@link parseStamp} returns them (hex as sent). */
-export interface ParsedStamp {
-  /** The signer's compressed P-256 public key, hex. */
-  publicKey: string;
-  /** Always {@link SIGNATURE_SCHEME}. */
-  scheme: string;
-  /** The DER ECDSA signature, hex. */
-  signature: string;
 }
 
 /** What {@link stamp} and {@link signerFromKey} sign with when not given a {@link Signer}: a {@link SessionKey}'s private key and public key hex. */
@@ -75,41 +64,4 @@ export async function stamp(payloadToSign: string, signer: Signer | KeyLike): Pr
   // The JSON is ASCII (hex and a constant), so its UTF-8 is its Latin-1 and btoa encodes it as is.
   const json = JSON.stringify({ publicKey, scheme: SIGNATURE_SCHEME, signature: bytesToHex(der) });
   return btoa(json).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function malformedStamp(why: string, cause?: unknown): WalletError {
-  return new WalletError('SIGNATURE_MALFORMED', `stamp: ${why}`, cause === undefined ? {} : { cause });
-}
-
-/**
- * Strict parse of a stamp header value: unpadded base64url of UTF-8 JSON that is an object with
- * exactly the string fields publicKey (compressed P-256 hex, on the curve), scheme (= SIGNATURE_SCHEME)
- * and signature (strict DER hex). Anything else → SIGNATURE_MALFORMED. Hex may be of either case and
- * is returned as sent. Decision: unknown extra fields are rejected — our stamps never carry any.
- */
-export function parseStamp(headerValue: string): ParsedStamp {
-  if (typeof headerValue !== 'string' || headerValue.length === 0) throw malformedStamp('empty or not a string');
-  let value: unknown;
-  try {
-    value = JSON.parse(utf8Decode(base64urlDecode(headerValue, 'stamp')));
-  } catch (cause) {
-    throw malformedStamp('not base64url-encoded UTF-8 JSON', cause);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw malformedStamp('not a JSON object');
-  const fields = value as Record<string, unknown>;
-  const keys = Object.keys(fields);
-  if (keys.length !== 3) throw malformedStamp('expected exactly publicKey, scheme and signature');
-  const { publicKey, scheme, signature } = fields;
-  if (typeof publicKey !== 'string' || typeof scheme !== 'string' || typeof signature !== 'string') {
-    throw malformedStamp('publicKey, scheme and signature must be strings');
-  }
-  if (scheme !== SIGNATURE_SCHEME) throw malformedStamp(`unsupported scheme`);
-  if (!/^0[23][0-9a-fA-F]{64}$/.test(publicKey)) throw malformedStamp('publicKey must be compressed P-256 hex');
-  try {
-    decompressPublicKey(hexToBytes(publicKey));
-    p1363FromDer(hexToBytes(signature, 'signature'));
-  } catch (cause) {
-    throw malformedStamp(cause instanceof WalletError ? cause.message : 'bad publicKey or signature', cause);
-  }
-  return { publicKey, scheme, signature };
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { bytesToHex, derFromP1363 } from '../../src/crypto/index.js';
-import { MAX_DER_SIGNATURE_LENGTH, writeDerFromP1363 } from '../../src/crypto/der.js';
+import { MAX_DER_SIGNATURE_LENGTH, writeDerFromP1363 } from '../../src/crypto/p256.js';
 import { codeOf, hex, vectors } from './helpers.js';
 
 function written(rs: Uint8Array, offset = 0): Uint8Array {
