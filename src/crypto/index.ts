@@ -1,7 +1,6 @@
 /** The crypto core: pure functions over bytes and WebCrypto keys. No I/O, nothing at import time. */
+export { base64urlDecode, base64urlEncode } from './base64url.js';
 export {
-  base64urlDecode,
-  base64urlEncode,
   bytesToHex,
   concatBytes,
   hexToBytes,
