@@ -3,8 +3,7 @@
 //
 // 1. The budgeted numbers: the packed package in real consumer builds (scripts/size-consumers.mjs:
 //    `npm pack`, then a Vite and a Next.js production build of test/size/app/). The startup bytes the
-//    library adds must stay within 20 KB gz in Vite; in Next.js the goal is the same 20 KB, but the
-//    check is 20.5 KB until it is met (see CONSUMER_BUDGET_GZ).
+//    library adds must stay within 20 KB gz in both (CONSUMER_BUDGET_GZ).
 // 2. A report from esbuild over the source (minified ESM for browsers, code splitting on so that
 //    every dynamic `import()` becomes a chunk of its own), which says what takes the bytes (`--why`).
 //    Fails when any chunk of the main entry pulls in @noble/curves or bs58check (those belong to the
@@ -130,12 +129,12 @@ printTable(['bundle', 'part', 'chunks', 'raw KB', 'min KB', 'gz KB', 'budget gz 
 
 for (const r of rows) if (r.explain) printBreakdown(r);
 
-// The budgeted numbers: the packed package in real consumer builds (scripts/size-consumers.mjs).
-// The goal is 20 KB gz in both builds. Next.js (Turbopack) measures 20.27 KB after the session work of
-// issue 22 (it keeps each startup module that a lazy chunk also imports as a module of its own, with
-// its wrapper and export table); until that is brought down its check is 20.5 KB: a known gap, not
-// the goal.
-const CONSUMER_BUDGET_GZ = { Vite: 20 * KB, 'Next.js': 20.5 * KB };
+// The budgeted numbers: the packed package in real consumer builds (scripts/size-consumers.mjs):
+// 20 KB gz at startup in both. Measured after issue 24 (what only checks others' keys and signatures,
+// and base64url, left the startup code: src/crypto/verify.ts, base64url.ts): Vite 19.72 → 19.11,
+// Next.js 20.27 → 19.56 (Turbopack keeps each startup module that a lazy chunk also imports as a
+// module of its own, with its wrapper and export table, hence its larger number).
+const CONSUMER_BUDGET_GZ = { Vite: 20 * KB, 'Next.js': 20 * KB };
 const consumers = measureConsumers(root, { keep: process.argv.includes('--keep-consumer') });
 console.log(`\nThe packed package in consumer builds (test/size/app/: restore at load; email login and one signed action on a click):\n`);
 const consumerRows = [];
@@ -143,7 +142,7 @@ for (const [label, c] of [['Vite', consumers.vite], ['Next.js', consumers.next]]
   const budget = CONSUMER_BUDGET_GZ[label];
   const over = c.startup.gzipBytes > budget;
   if (over) failures.push(`${label} build: the library adds ${fmt(c.startup.gzipBytes)} KB gz at startup, over the ${fmt(budget)} KB budget`);
-  consumerRows.push([label, 'startup (budgeted)', c.startup.chunks, fmt(c.startup.gzipBytes), fmt(budget), over ? 'FAIL' : budget > 20 * KB && c.startup.gzipBytes > 20 * KB ? 'over the 20 KB goal' : 'ok']);
+  consumerRows.push([label, 'startup (budgeted)', c.startup.chunks, fmt(c.startup.gzipBytes), fmt(budget), over ? 'FAIL' : 'ok']);
   consumerRows.push(['', 'lazy (loaded on first use)', c.lazy.chunks, fmt(c.lazy.gzipBytes), '', '']);
   consumerRows.push(['', 'total', c.total.chunks, fmt(c.total.gzipBytes), '', '']);
 }
