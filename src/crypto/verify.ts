@@ -1,8 +1,9 @@
 /**
  * Checking what others send: a P-256 public key in any SEC1 form (decompressed with plain BigInt
- * arithmetic), ECDSA signatures verified with it, stamps parsed strictly. Only code loaded on first
- * use needs these (the enclave bundles of a login or an export); the session code at startup only
- * compresses its own keys and makes stamps (p256.ts, stamp.ts).
+ * arithmetic), ECDSA signatures verified with it, stamps parsed strictly. In the wallet only code
+ * loaded on first use needs these (the enclave bundles of a login or an export; the legacy entry and
+ * the public crypto API export them too); the session code at startup only compresses its own keys
+ * and makes stamps (p256.ts, stamp.ts).
  */
 import { WalletError, invalidArgument } from '../errors.js';
 import { base64urlDecode } from './base64url.js';
