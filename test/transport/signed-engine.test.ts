@@ -493,3 +493,78 @@ describe('signed engine: who signs, when the signer or getSigner misbehaves', ()
     expect(twice.signed()).toHaveLength(1);
   });
 });
+
+describe('signed engine: signingSignal around the stamp (I2: a logout cancels every signature not yet sent)', () => {
+  /** A signer that counts its signatures and runs `during` while signing (e.g. a logout arriving then). */
+  function countingSigner(during: () => void = () => undefined): Signer & { signed: number; signedAfterAbort: number; watch: AbortSignal | undefined } {
+    const inner = signerFromKey(key);
+    const signer = {
+      publicKeyHex: key.publicKeyHex,
+      signed: 0,
+      signedAfterAbort: 0,
+      watch: undefined as AbortSignal | undefined,
+      async sign(data: Uint8Array) {
+        signer.signed++;
+        if (signer.watch?.aborted) signer.signedAfterAbort++;
+        const der = await inner.sign(data);
+        during();
+        return der;
+      },
+    };
+    return signer;
+  }
+
+  it('fired while the stamp is being made: the stamp never leaves (ABORTED), in the challenge and the stamped forms', async () => {
+    for (const stampOnly of [undefined, 'quote payload']) {
+      const s = answered();
+      const stop = new AbortController();
+      const signer = countingSigner(() => stop.abort(new WalletError('NOT_LOGGED_IN', 'logged out in another tab')));
+      const error = await walletErrorOf(
+        createClient({ baseUrl: BASE, fetch: s.fetch }).signed({
+          method: 'POST',
+          path: '/x',
+          body: {},
+          signer,
+          purpose: 'p',
+          signingSignal: stop.signal,
+          onBeforeSign: () => true,
+          ...(stampOnly === undefined ? {} : { stampOnly }),
+        }),
+      );
+      expect(error.code).toBe('NOT_LOGGED_IN');
+      expect(signer.signed).toBe(1);
+      expect(s.signed()).toEqual([]);
+      expect(s.legs).toHaveLength(stampOnly === undefined ? 1 : 0);
+    }
+  });
+
+  it('fired while the signer is resolved after the prompt: no stamp is even made, in the challenge and the stamped forms', async () => {
+    for (const stampOnly of [undefined, 'quote payload']) {
+      const s = answered();
+      const stop = new AbortController();
+      const signer = countingSigner();
+      signer.watch = stop.signal;
+      let asked = 0;
+      const error = await walletErrorOf(
+        createClient({ baseUrl: BASE, fetch: s.fetch }).signed({
+          method: 'POST',
+          path: '/x',
+          body: {},
+          getSigner: async () => {
+            // The second answer (after the prompt) comes after a logout was requested.
+            if (asked++ === 1) stop.abort();
+            return signer;
+          },
+          purpose: 'p',
+          signingSignal: stop.signal,
+          onBeforeSign: () => true,
+          ...(stampOnly === undefined ? {} : { stampOnly }),
+        }),
+      );
+      expect(error.code).toBe('ABORTED');
+      expect(asked).toBe(2);
+      expect([signer.signed, signer.signedAfterAbort]).toEqual([0, 0]);
+      expect(s.signed()).toEqual([]);
+    }
+  });
+});
