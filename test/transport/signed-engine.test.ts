@@ -538,6 +538,32 @@ describe('signed engine: signingSignal around the stamp (I2: a logout cancels ev
     }
   });
 
+  it('fired at any point between the approval and the end of the stamp: ABORTED, no stamp made after it, nothing signed leaves', async () => {
+    // k microtasks after onBeforeSign approves (the stamp itself resolves later, after WebCrypto).
+    for (const stampOnly of [undefined, 'quote payload']) {
+      for (let k = 0; k <= 12; k++) {
+        const s = answered();
+        const stop = new AbortController();
+        const signer = countingSigner();
+        signer.watch = stop.signal;
+        const later = (n: number): void => (n === 0 ? stop.abort() : queueMicrotask(() => later(n - 1)));
+        const error = await walletErrorOf(
+          createClient({ baseUrl: BASE, fetch: s.fetch }).signed({
+            method: 'POST',
+            path: '/x',
+            body: {},
+            signer,
+            purpose: 'p',
+            signingSignal: stop.signal,
+            onBeforeSign: () => (later(k), true),
+            ...(stampOnly === undefined ? {} : { stampOnly }),
+          }),
+        );
+        expect([stampOnly, k, error.code, signer.signedAfterAbort, s.signed().length]).toEqual([stampOnly, k, 'ABORTED', 0, 0]);
+      }
+    }
+  });
+
   it('fired while the signer is resolved after the prompt: no stamp is even made, in the challenge and the stamped forms', async () => {
     for (const stampOnly of [undefined, 'quote payload']) {
       const s = answered();
