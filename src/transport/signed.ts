@@ -183,6 +183,18 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
     return signer;
   };
 
+  /**
+   * Stamps `payload` unless signing was cancelled: signingSignal is checked just before the stamp is
+   * made and again once it is made, just before its leg leaves (I2: a logout cancels every signature
+   * not yet sent, one being stamped when the logout comes included).
+   */
+  const signNow = async (payload: string, signer: SignerLike): Promise<string> => {
+    if (options.signingSignal?.aborted) throw cancelled(options.signingSignal.reason);
+    const signature = await stampWith(payload, signer);
+    if (options.signingSignal?.aborted) throw cancelled(options.signingSignal.reason);
+    return signature;
+  };
+
   /** Sends one leg and resends it identically while the answer is PROCESSING. */
   const sendLeg = async (leg: LegHeaders): Promise<{ answer: LegAnswer; body: unknown }> => {
     for (let resends = 0; ; resends++) {
@@ -202,7 +214,7 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
     if (options.stampOnly !== undefined) {
       await resolveSigner();
       await confirm(config, call, options, { payloadToSign: options.stampOnly, method: call.method, path: call.path, purpose: options.purpose, leg: 1 });
-      leg.signature = await stampWith(options.stampOnly, await resolveSigner());
+      leg.signature = await signNow(options.stampOnly, await resolveSigner());
     }
     return leg;
   };
@@ -234,9 +246,7 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
       // The hook may have waited on the user: judge expiry again just before signing.
       if (hasExpired(config, challenge, answer)) throw new RestartSignal(challenge.expiresAt);
       // Who signs is decided now, after the prompt: the session current when the leg is sent.
-      const key = await resolveSigner();
-      if (options.signingSignal?.aborted) throw cancelled(options.signingSignal.reason);
-      const signature = await stampWith(challenge.payloadToSign, key);
+      const signature = await signNow(challenge.payloadToSign, await resolveSigner());
       try {
         ({ answer, body } = await sendLeg({ leg, signature, requestId: challenge.requestId }));
       } catch (error) {
