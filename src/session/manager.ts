@@ -220,9 +220,12 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   const adoptDeps = {
     ensureLoaded,
     run,
-    adopted(accountId: string, replaced: boolean): void {
+    adopted(accountId: string): void {
       lastAccountId = accountId;
-      if (replaced) finishPending([accountId]);
+      // The service just answered a login of the account: its pending ends (the session a login
+      // with the same credential replaced, a logout made offline) are finished now (I8), not only
+      // at the next load, wake or logout.
+      finishPending([accountId]);
     },
   };
 

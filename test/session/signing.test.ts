@@ -4,7 +4,7 @@
 // across a refresh signs with the new session), I4 (sign-out-other-devices at its prompt does not
 // delay a logout; a closed tab's logout is finished without a prompt), I5 (a login whose commit
 // fails after verify ends its session), I8 (an offline logout is finished when the network comes
-// back; a second login with the same credential replaces the first).
+// back; a second login with the same credential replaces the first, and finishes an offline logout's end).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
@@ -260,6 +260,22 @@ describe('I8: nothing left on the service', () => {
     expect(t.wallet.sessions().map((s) => s.id)).toEqual([second.id]);
     await expect.poll(async () => (await active(accountId)).map((s) => s.id)).toEqual([second.id]);
     expect(await walletContext(t.wallet).keyStore.get(first.publicKeyHex)).toBeUndefined();
+    t.wallet.dispose();
+  });
+
+  it('a logout made offline, then a login again with the same credential (no reload, no wake): the logout’s pending end is finished by the login', async () => {
+    const { accountId } = await env.admin.customer();
+    const net = cuttable();
+    const t = testWallet(env.sandbox, { autoRefresh: false, fetch: net.fetch });
+    const first = await emailLogin(t.wallet, accountId);
+    net.offline = true;
+    await t.wallet.logout(accountId);
+    expect((await active(accountId)).map((s) => s.id)).toEqual([first.id]);
+    net.offline = false;
+    const second = await emailLogin(t.wallet, accountId);
+    // Before: only a load, a wake or the next logout finished it (two of the four slots taken).
+    await expect.poll(async () => (await active(accountId)).map((s) => s.id)).toEqual([second.id]);
+    await expect.poll(() => walletContext(t.wallet).keyStore.get(first.publicKeyHex)).toBeUndefined();
     t.wallet.dispose();
   });
 });

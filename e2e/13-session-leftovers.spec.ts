@@ -1,0 +1,129 @@
+/**
+ * Journeys 31–33: nothing left on the service (issue 22, point 7; src/session/INVARIANTS.md I1, I8),
+ * in real Chromium on the demo. 31: a tab closed mid-refresh (the service made the new session and
+ * the tab stored its key, the commit not made), then a logout in another tab: the service lists no
+ * session of the account, the refresh's included. 32: a second login with the same credential
+ * replaces the first session (one slot, not two). 33: a logout made with the proxy unreachable, then a
+ * login again with the same credential once it is back: the first session is ended, only the new one
+ * is listed. What the service lists is read from the sandbox directly.
+ */
+import type { Page, Route } from '@playwright/test';
+import { autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, openLogin, serviceSessions, test, walletAccountId } from './fixtures.js';
+
+const REFRESH_PATH = /\/api\/auth\/sessions\/[^/]+\/refresh$/;
+
+/** A second tab of the same browser on the home screen. */
+async function secondTab(page: Page): Promise<Page> {
+  const tab = await page.context().newPage();
+  await tab.goto('/#/home');
+  await expect(byTest(tab, 'screen-home')).toBeVisible();
+  return tab;
+}
+
+/**
+ * Holds back the answer to the refresh's signed leg: the request reaches the service (which makes the
+ * new session), the answer waits until `release()`.
+ */
+async function holdRefreshAnswer(page: Page): Promise<{ reached: Promise<void>; release: () => void }> {
+  let reach!: () => void;
+  let release!: () => void;
+  const reached = new Promise<void>((r) => (reach = r));
+  const released = new Promise<void>((r) => (release = r));
+  await page.route(REFRESH_PATH, async (route: Route) => {
+    if (route.request().headers()['service-wallet-signature'] === undefined) return route.continue();
+    const response = await route.fetch();
+    reach();
+    await released;
+    await route.fulfill({ response }).catch(() => undefined); // the tab may be closed by then
+  });
+  return { reached, release };
+}
+
+/** The account's critical section (src/session/critical-section.ts, the wallet's default namespace). */
+const sectionName = (accountId: string): string => `embedded-wallet-signer:account:${accountId}`;
+
+/** Takes the account's section lock in `tab` (the Web Lock the tabs share) and keeps it until released. */
+async function holdSection(tab: Page, accountId: string): Promise<() => Promise<void>> {
+  await tab.evaluate(
+    (name) =>
+      new Promise<void>((taken) => {
+        void navigator.locks.request(name, { mode: 'exclusive' }, () => {
+          taken();
+          return new Promise<void>((r) => ((globalThis as { e2eReleaseSection?: () => void }).e2eReleaseSection = r));
+        });
+      }),
+    sectionName(accountId),
+  );
+  return () => tab.evaluate(() => (globalThis as { e2eReleaseSection?: () => void }).e2eReleaseSection?.());
+}
+
+/** Requests for the account's section lock waiting behind the one held (seen from `tab`: locks are per origin). */
+async function waitingForSection(tab: Page, accountId: string): Promise<number> {
+  return tab.evaluate(async (name) => ((await navigator.locks.query()).pending ?? []).filter((l) => l.name === name).length, sectionName(accountId));
+}
+
+test('31 · a tab closed mid-refresh (new session made, its key stored, not committed), then logout in another tab: no session of the account is left on the service', async ({ page: tabA, context }) => {
+  await autoApprove(context);
+  await newLoggedInCustomer(tabA);
+  const accountId = await walletAccountId(tabA);
+  const before = await currentSessionId(tabA);
+  const tabB = await secondTab(tabA);
+
+  const held = await holdRefreshAnswer(tabA);
+  await byTest(tabA, 'session-refresh').click();
+  await held.reached;
+  // The service made the refresh's session; its answer has not reached tab A.
+  const listed = await serviceSessions(accountId);
+  expect(listed).toHaveLength(2);
+  const made = listed.find((id) => id !== before)!;
+  // Tab B holds the account's section: A gets the answer, stores the new key, then waits to commit.
+  const releaseSection = await holdSection(tabB, accountId);
+  held.release();
+  await expect.poll(() => waitingForSection(tabB, accountId)).toBeGreaterThan(0);
+  // A closes right there: its key is stored, its commit never made.
+  await tabA.close();
+  await releaseSection();
+  // Nothing committed: B still shows the session of before.
+  expect(await currentSessionId(tabB)).toBe(before);
+  await byTest(tabB, 'logout').click();
+  await expect(byTest(tabB, 'screen-login')).toBeVisible();
+  // I1/I8: the logout ends what the state held and the key a closed tab stored for a session it
+  // never committed (the service answers here, so nothing stays a pending end).
+  await expect.poll(() => serviceSessions(accountId)).toEqual([]);
+  expect(listed).toContain(made);
+  await tabB.reload();
+  await expect(byTest(tabB, 'screen-login')).toBeVisible();
+  expect(await serviceSessions(accountId)).toEqual([]);
+});
+
+test('32 · logging in again with the same credential replaces the first session: the service lists one', async ({ page, context }) => {
+  await autoApprove(context);
+  await newLoggedInCustomer(page);
+  const accountId = await walletAccountId(page);
+  const first = await currentSessionId(page);
+  expect(await serviceSessions(accountId)).toEqual([first]);
+  await openLogin(page);
+  await loginWithOtp(page, 'email');
+  const second = await currentSessionId(page);
+  expect(second).not.toBe(first);
+  // I8: the first session is ended after the login (one slot per browser and credential, not two).
+  await expect.poll(() => serviceSessions(accountId)).toEqual([second]);
+});
+
+test('33 · logout with the proxy unreachable, then a login again with the same credential: only the new session is left', async ({ page, context }) => {
+  await autoApprove(context);
+  await newLoggedInCustomer(page);
+  const accountId = await walletAccountId(page);
+  const first = await currentSessionId(page);
+  await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+  await byTest(page, 'logout').click();
+  await expect(byTest(page, 'screen-login')).toBeVisible();
+  // The browser is cleared; the service could not be told: a pending end (I8).
+  expect(await serviceSessions(accountId)).toEqual([first]);
+  await page.unroute('**/api/**');
+  // The same credential again, without a reload (no page load, no "online" event).
+  await loginWithOtp(page, 'email');
+  const second = await currentSessionId(page);
+  expect(second).not.toBe(first);
+  await expect.poll(() => serviceSessions(accountId)).toEqual([second]);
+});
