@@ -5,7 +5,8 @@
 // with or without a channel: I7), then fast-check draws random interleavings over two accounts and
 // two credentials of: login, refresh, logout, sign out other devices, resolving a signer, a signed
 // action of the app with its prompt, the page coming back, time passing, the local clock set ±1 h,
-// storage writes failing, another device's login, revocation, tabs opened and closed at any step.
+// storage writes failing, the session-changes chunk (changes.ts, loaded on first use by each tab)
+// failing to download, another device's login, revocation, tabs opened and closed at any step.
 //
 // Checked after every step:
 //   S1 an account's stored generation never goes down;
@@ -21,7 +22,8 @@
 //      no logout is pending, and (the app's actions) no logout was requested since the call started;
 //   S7 every call that fails, fails with a WalletError;
 //   S8 (I6) a session dropped as expired is one the service no longer holds;
-//   S9 a login loses against a logout requested while it was in flight.
+//   S9 a login loses against a logout requested while it was in flight;
+//   I5 a login whose commit code could not be downloaded failed before its verify was sent.
 // After settling (every request answered, every tab woken, leases lapsed): the same, every operation
 // of an open tab has settled, no logout is left pending and no pending end unfinished (I8), every
 // active session this browser made is stored (no leak), and no stored session was ended by it.
@@ -29,12 +31,13 @@
 // Mutations this test must kill (issue 22, point 8; see test/session/MUTATION.md): the nonce check
 // of commitState removed, a pending logout never finished, cross-tab cancellation dropped.
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionKey } from '../../src/crypto/index.js';
-import { createKeyStore } from '../../src/keys/index.js';
 import { createSessionManager, type ManagedSessions } from '../../src/session/index.js';
+import * as changes from '../../src/session/changes.js';
+import { changesChunk } from '../../src/session/manager.js';
 import { createClient } from '../../src/transport/index.js';
-import { isWalletError } from '../../src/errors.js';
+import { isWalletError, type WalletError } from '../../src/errors.js';
 import { Bus, Clock, LeaseBoard, Locks, MINUTE, ScriptedService, countedKeyStore, keyPool, openBackend, tabHost, type Answer, type Coordination, type Pending } from './model/harness.js';
 
 const ACCOUNTS = ['InternalAccount:model-a', 'InternalAccount:model-b'] as const;
@@ -42,17 +45,18 @@ const HOUR = 60 * MINUTE;
 const RUNS = Number(process.env.SESSION_MODEL_RUNS ?? 1000);
 
 let pool: SessionKey[] = [];
+const download = changesChunk.load;
 beforeAll(async () => {
   pool = await keyPool(400);
-  // The session changes (login commit, refresh, sign out other devices) are code loaded on first
-  // use, before an operation enters the account's queue and lock: loading it is a module read that
-  // `flush()` cannot see. Load it once here, through the manager (a refresh with no session), so
-  // that the runs below step only through what the model scripts. A slow load only makes an
-  // operation enter the section later, as if it were called later: an interleaving drawn anyway.
-  const warm = createSessionManager({ client: createClient({ baseUrl: 'http://127.0.0.1:9' }), keyStore: createKeyStore({ backend: openBackend() }), crossTab: false });
-  await warm.refresh('InternalAccount:warm-up').catch(() => undefined);
-  warm.dispose();
 });
+afterAll(() => {
+  changesChunk.load = download;
+});
+
+/** A failed download of the session-changes chunk, as each tab's wallet reports it (load-on-first-use.ts). */
+const isChunkFailure = (error: unknown): error is WalletError => isWalletError(error, 'NETWORK_ERROR') && /could not load the session code/.test(error.message);
+/** Operations that met a failed download, over all runs (printed: the draw reaches them). */
+const chunkFailuresMet = new Map<string, number>();
 
 interface Tab {
   id: number;
@@ -81,6 +85,8 @@ class World {
   readonly violations: string[] = [];
   /** Local (wall) clock minus the true clock: the user set the computer's clock (I6). */
   jumpMs = 0;
+  /** The next this-many downloads of the session-changes chunk fail (any tab that has not loaded it yet). */
+  chunkFailures = 0;
   /** Logouts resolved: their account and the step they were called at (S5b, checked at the step's end). */
   private readonly resolvedLogouts: Array<{ account: string; calledAt: number }> = [];
   /** Logouts called: account → steps (S9: a login loses against a logout requested after it started). */
@@ -91,6 +97,13 @@ class World {
   private readonly client = createClient({ baseUrl: 'http://127.0.0.1:9' });
 
   constructor(readonly coordination: Coordination) {
+    // Each tab downloads changes.ts on its first login, refresh, sign-out-others or refusal; the
+    // module itself is the one this test imported (a resolved promise: flush() sees it through).
+    changesChunk.load = () => {
+      if (this.chunkFailures === 0) return Promise.resolve(changes);
+      this.chunkFailures--;
+      return Promise.reject(new TypeError('Failed to fetch dynamically imported module: changes.js'));
+    };
     this.service.onSend = (p, key) => this.checkSend(p, key);
     // As the wallet does with every answer's Date header (wallet.ts): the tab learns the server's time.
     this.service.onAnswer = (tab) => void this.tabs[tab]?.manager.clock.observeServerTime(this.clock.now, this.clock.now + this.jumpMs);
@@ -129,6 +142,7 @@ class World {
         op.settled = true;
         // S7: every failure a caller meets is a WalletError with a code.
         if (!isWalletError(error)) this.violations.push(`S7: ${what}@${tab.id} failed with a non-WalletError: ${String(error)}`);
+        if (isChunkFailure(error)) chunkFailuresMet.set(what, (chunkFailuresMet.get(what) ?? 0) + 1);
         onResult?.(false);
       },
     );
@@ -346,12 +360,19 @@ const login = (world: World, tab: Tab, account: string, credential: string): voi
   const key = world.nextKey();
   // As the login flows do: the verify request and the commit under the shared login lock.
   const startedAt = world.service.step;
+  let verifySent = false;
   const flow = tab.manager.loggingIn(account, async (ticket) => {
     if (ticket.signal.aborted) throw ticket.signal.reason;
+    verifySent = true;
     const answer = await world.service.login(tab.id, account, key, startedAt);
     return tab.manager.establish(answer, { accountId: account, credentialId: credential, credentialType: 'EMAIL_OTP', key, ticket });
   });
-  void world.track(tab, 'login', flow, (ok) => {
+  // I5: the code the commit needs is loaded before verify is sent; a failed download fails the
+  // login with no verify sent (so no session made on the service).
+  void world.track(tab, 'login', flow.catch((error: unknown) => {
+    if (isChunkFailure(error) && verifySent) world.violations.push(`I5: login@${tab.id} (step ${startedAt}) sent its verify, then could not load its commit's code`);
+    throw error;
+  }), (ok) => {
     if (ok) world.logins.push({ account, startedAt, resolvedAt: world.service.step, tab: tab.id });
   });
 };
@@ -395,6 +416,9 @@ const commands = [
   // The user sets the computer's clock: the wall clock moves, time does not (I6).
   fc.constantFrom(-HOUR, 0, HOUR).map((ms) => step(`localClock(${ms / HOUR}h)`, (w) => void (w.jumpMs = ms))),
   fc.integer({ min: 1, max: 2 }).map((n) => step(`storageFails(${n})`, (w) => void ((w.backend.failWrites = n), (w.failedWrite = true)))),
+  // The next downloads of changes.ts fail (offline, a deploy replaced the chunk): I5, and every
+  // invariant after it, for whichever tab meets it first.
+  fc.integer({ min: 1, max: 3 }).map((n) => step(`chunkFails(${n})`, (w) => void (w.chunkFailures = n))),
   fc.constant(step('elsewhereLogin', (w) => w.service.elsewhere(ACCOUNTS[0]!, w.nextKey().publicKeyHex))),
   fc.nat().map((i) =>
     step(`revokeMine(${i})`, (w) => {
@@ -434,6 +458,7 @@ describe('session model: tabs, a scripted service, random interleavings', () => 
       { numRuns: RUNS, ...(process.env.SESSION_MODEL_SEED !== undefined && { seed: Number(process.env.SESSION_MODEL_SEED) }) },
     );
     const seconds = (performance.now() - started) / 1000;
-    console.log(`session model: ${RUNS} runs in ${seconds.toFixed(1)} s`);
+    const met = [...chunkFailuresMet].map(([what, n]) => `${what} ${n}`).join(', ');
+    console.log(`session model: ${RUNS} runs in ${seconds.toFixed(1)} s; operations failed by a chunk download: ${met || 'none'}`);
   }, 600_000);
 });
