@@ -7,10 +7,12 @@
  * nothing is signed, the service lists no session.
  * 36 (point 2, I3): one tab: the automatic refresh comes due while an action waits at its prompt;
  * approving signs with the new session (200), the user stays logged in.
+ * 28 (point 3, I4; journey 28 of e2e/10-session-invariants.spec.ts in every engine): sign-out-other-
+ * devices waiting at its prompt does not delay a logout in another tab; the other device keeps its session.
  */
 import type { Tab } from '../drivers/driver.js';
 import { serviceSessions } from '../fixtures.js';
-import { advanceSandboxClock, attributeOf, currentSessionId, expect, isVisible, loggedLegs, loginWithEmailCode, newLoggedInCustomer, test, textOf, visible } from './fixtures.js';
+import { advanceSandboxClock, attributeOf, currentSessionId, expect, isVisible, loggedLegs, loginWithEmailCode, newLoggedInCustomer, signInAs, test, textOf, visible } from './fixtures.js';
 
 /** A second tab of the device on the home screen. */
 async function homeTab(device: { newTab(): Promise<Tab> }): Promise<Tab> {
@@ -102,4 +104,32 @@ test('36 · one tab: the automatic refresh comes due while an action waits at it
   await tab.click('nav-home');
   expect(await currentSessionId(tab)).toBe(after);
   expect(await serviceSessions(accountId)).toEqual([after]);
+});
+
+test('28 · sign-out-other-devices waiting at its prompt does not delay a logout in another tab; the other device keeps its session', async ({ openDevice }) => {
+  test.slow(); // two browsers of their own (in WebKit, two MiniBrowsers), two logins
+  const mine = await openDevice();
+  const tabA = await mine.newTab();
+  const { email } = await newLoggedInCustomer(tabA);
+  const accountId = await walletAccountId(tabA);
+  const ours = await currentSessionId(tabA);
+  // Another device of the same person: a browser profile of its own.
+  const device = await (await openDevice()).newTab();
+  await signInAs(device, email);
+  await loginWithEmailCode(device);
+  const theirs = await currentSessionId(device);
+  expect((await serviceSessions(accountId)).sort()).toEqual([ours, theirs].sort());
+
+  const tabB = await homeTab(mine);
+  await promptsOn(tabA);
+  await tabA.click('sign-out-others');
+  await expect.poll(() => textOf(tabA, 'sign-purpose')).toBe('delete-session');
+  const started = Date.now();
+  await tabB.click('logout');
+  await visible(tabB, 'screen-login');
+  // Before issue 22 the logout waited for this prompt (up to 2 minutes per session).
+  expect(Date.now() - started).toBeLessThan(5000);
+  await visible(tabA, 'screen-login');
+  expect(await isVisible(tabA, 'sign-approve')).toBe(false);
+  await expect.poll(() => serviceSessions(accountId)).toEqual([theirs]);
 });
