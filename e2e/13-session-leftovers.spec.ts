@@ -1,12 +1,13 @@
 /**
- * Journeys 31, 33 and 34: nothing left on the service (issue 22, points 3 and 7;
+ * Journeys 31, 33, 34 and 37: nothing left on the service (issue 22, points 3 and 7;
  * src/session/INVARIANTS.md I1, I4, I8), in real Chromium on the demo (they close tabs and intercept
  * requests). 31: a tab closed mid-refresh (the service made the new session and the tab stored its
  * key, the commit not made), then a logout in another tab: the service lists no session of the
  * account, the refresh's included. 33: a logout made with the proxy unreachable, then a login again
  * with the same credential once it is back: the first session is ended, only the new one is listed.
  * 34: a logout asked for in a tab that closes before it is done is finished by another tab with its
- * prompts on, without a prompt. (32, a second login with the same credential replacing the first
+ * prompts on, without a prompt. 37: a logout made offline is finished when the browser is back
+ * online, without a reload. (32, a second login with the same credential replacing the first
  * session, runs in every engine: e2e/portable/31-session-promises.spec.ts.) What the service lists
  * is read from the sandbox directly.
  */
@@ -136,4 +137,19 @@ test('34 · a logout asked for in tab A, which closes before it is done, is fini
   await expect(byTest(tabB, 'sign-approve')).not.toBeVisible();
   await tabB.reload();
   await expect(byTest(tabB, 'screen-login')).toBeVisible();
+});
+
+test('37 · logout while the browser is offline: the pending end is finished when it is back online, without a reload', async ({ page, context }) => {
+  await autoApprove(context);
+  await newLoggedInCustomer(page);
+  const accountId = await walletAccountId(page);
+  const session = await currentSessionId(page);
+  await context.setOffline(true);
+  await byTest(page, 'logout').click();
+  await expect(byTest(page, 'screen-login')).toBeVisible();
+  // I8: the browser is cleared, the service could not be told: a pending end, its key kept.
+  expect(await serviceSessions(accountId)).toEqual([session]);
+  // Back online (the page's "online" event): the end is tried again at once.
+  await context.setOffline(false);
+  await expect.poll(() => serviceSessions(accountId)).toEqual([]);
 });
