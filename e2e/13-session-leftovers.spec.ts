@@ -11,10 +11,8 @@
  * session, runs in every engine: e2e/portable/31-session-promises.spec.ts.) What the service lists
  * is read from the sandbox directly.
  */
-import type { Page, Route } from '@playwright/test';
-import { autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, serviceSessions, test, walletAccountId } from './fixtures.js';
-
-const REFRESH_PATH = /\/api\/auth\/sessions\/[^/]+\/refresh$/;
+import type { Page } from '@playwright/test';
+import { autoApprove, byTest, currentSessionId, expect, holdRefreshAnswer, loginWithOtp, newLoggedInCustomer, serviceSessions, test, walletAccountId } from './fixtures.js';
 
 /** A second tab of the same browser on the home screen. */
 async function secondTab(page: Page): Promise<Page> {
@@ -22,25 +20,6 @@ async function secondTab(page: Page): Promise<Page> {
   await tab.goto('/#/home');
   await expect(byTest(tab, 'screen-home')).toBeVisible();
   return tab;
-}
-
-/**
- * Holds back the answer to the refresh's signed leg: the request reaches the service (which makes the
- * new session), the answer waits until `release()`.
- */
-async function holdRefreshAnswer(page: Page): Promise<{ reached: Promise<void>; release: () => void }> {
-  let reach!: () => void;
-  let release!: () => void;
-  const reached = new Promise<void>((r) => (reach = r));
-  const released = new Promise<void>((r) => (release = r));
-  await page.route(REFRESH_PATH, async (route: Route) => {
-    if (route.request().headers()['service-wallet-signature'] === undefined) return route.continue();
-    const response = await route.fetch();
-    reach();
-    await released;
-    await route.fulfill({ response }).catch(() => undefined); // the tab may be closed by then
-  });
-  return { reached, release };
 }
 
 /** The account's critical section (src/session/critical-section.ts, the wallet's default namespace). */

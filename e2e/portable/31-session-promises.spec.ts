@@ -12,26 +12,12 @@
  */
 import type { Tab } from '../drivers/driver.js';
 import { serviceSessions } from '../fixtures.js';
-import { advanceSandboxClock, attributeOf, currentSessionId, expect, isVisible, loggedLegs, loginWithEmailCode, newLoggedInCustomer, signInAs, test, textOf, visible } from './fixtures.js';
-
-/** A second tab of the device on the home screen. */
-async function homeTab(device: { newTab(): Promise<Tab> }): Promise<Tab> {
-  const tab = await device.newTab();
-  await tab.goto('/#/home');
-  await visible(tab, 'screen-home');
-  return tab;
-}
+import { advanceSandboxClock, attributeOf, currentSessionId, expect, homeTab, isVisible, loggedLegs, loginWithEmailCode, newLoggedInCustomer, promptsOn, signInAs, test, textOf, visible } from './fixtures.js';
 
 /** The wallet account the home screen names. */
 async function walletAccountId(tab: Tab): Promise<string> {
   await expect.poll(() => tab.evaluate(() => document.querySelector('[title^="InternalAccount:"]')?.getAttribute('title') ?? '')).toMatch(/^InternalAccount:/);
   return tab.evaluate(() => document.querySelector('[title^="InternalAccount:"]')!.getAttribute('title')!);
-}
-
-/** Turns the demo's auto-approve off in this tab (the prompt is then the user's). */
-async function promptsOn(tab: Tab): Promise<void> {
-  await tab.evaluate(() => localStorage.setItem('demo.autoApprove', '0'));
-  if (await tab.evaluate(() => (document.querySelector('[data-testid="auto-approve"]') as HTMLInputElement | null)?.checked === true)) await tab.click('auto-approve');
 }
 
 /** Opens the private-mode action's prompt in `tab` (prompts on). */
