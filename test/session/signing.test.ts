@@ -6,7 +6,7 @@
 // fails after verify ends its session), I8 (an offline logout is finished when the network comes
 // back; a second login with the same credential replaces the first, and finishes an offline logout's end).
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
 import { createKeyStore, createMemoryBackend, type KeyStoreBackend } from '../../src/keys/index.js';
 import { walletContext } from '../../src/session/index.js';
@@ -261,6 +261,63 @@ describe('I8: nothing left on the service', () => {
     await expect.poll(async () => (await active(accountId)).map((s) => s.id)).toEqual([second.id]);
     expect(await walletContext(t.wallet).keyStore.get(first.publicKeyHex)).toBeUndefined();
     t.wallet.dispose();
+  });
+
+  it('a logout made offline whose key is older than two minutes: the next tab that loads still ends it (the key is not dropped as an orphan)', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    const name = `i8-${randomUUID()}`;
+    const net = cuttable();
+    const a = tab(backend, name, { fetch: net.fetch });
+    await a.wallet.restore();
+    const session = await emailLogin(a.wallet, accountId);
+    net.offline = true;
+    await a.wallet.logout(accountId);
+    a.wallet.dispose();
+    expect((await active(accountId)).map((s) => s.id)).toEqual([session.id]);
+    // Three minutes on (sessions last 15): a tab of the origin loads.
+    const real = Date.now.bind(Date);
+    const later = vi.spyOn(Date, 'now').mockImplementation(() => real() + 3 * 60 * 1000);
+    try {
+      const b = tab(backend, name);
+      await b.wallet.restore();
+      await expect.poll(async () => (await active(accountId)).length).toBe(0);
+      b.wallet.dispose();
+    } finally {
+      later.mockRestore();
+    }
+  });
+
+  it('a key a closed tab stored for a session it never committed, older than two minutes: the next tab that loads ends that session', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    const name = `i8-${randomUUID()}`;
+    const a = tab(backend, name);
+    await a.wallet.restore();
+    const mine = await emailLogin(a.wallet, accountId);
+    // A refresh or login of a tab that closed after storing its key, before committing: a session
+    // the service holds, its key here, no state naming it (made by a wallet on other storage, its
+    // key record copied over).
+    const other = createMemoryBackend();
+    const x = testWallet(env.sandbox, { backend: other, autoRefresh: false });
+    const lost = await emailLogin(x.wallet, accountId);
+    x.wallet.dispose();
+    for (const [k, v] of await other.entries()) if ((v as { publicKeyHex?: string }).publicKeyHex === lost.publicKeyHex) await backend.set(k, v);
+    expect((await active(accountId)).map((s) => s.id).sort()).toEqual([mine.id, lost.id].sort());
+    const real = Date.now.bind(Date);
+    const later = vi.spyOn(Date, 'now').mockImplementation(() => real() + 3 * 60 * 1000);
+    try {
+      const b = tab(backend, name);
+      await b.wallet.restore();
+      // Before: the key was deleted and its session left to run to its expiry, unnamed.
+      await expect.poll(async () => (await active(accountId)).map((s) => s.id)).toEqual([mine.id]);
+      await expect.poll(() => createKeyStore({ backend }).get(lost.publicKeyHex)).toBeUndefined();
+      expect(b.wallet.session(accountId)?.id).toBe(mine.id);
+      b.wallet.dispose();
+    } finally {
+      later.mockRestore();
+    }
+    a.wallet.dispose();
   });
 
   it('a logout made offline, then a login again with the same credential (no reload, no wake): the logout’s pending end is finished by the login', async () => {
