@@ -223,3 +223,30 @@ export async function holdRefreshAnswer(page: Page): Promise<{ reached: Promise<
   });
   return { reached, release };
 }
+
+/**
+ * The pages of this context get a wall clock (Date) that runs `setLocalClockOffset`'s offset ahead
+ * (or behind) of the real one; their monotonic clock (performance.now) does not move: the user
+ * changing the computer's clock. Call before the pages load.
+ */
+export async function shiftableLocalClock(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const Real = Date;
+    const read = (): number => Number(localStorage.getItem('e2e.clockOffsetMs') ?? '0');
+    class Shifted extends Real {
+      constructor(...args: unknown[]) {
+        if (args.length === 0) super(Real.now() + read());
+        else super(...(args as [string]));
+      }
+      static override now(): number {
+        return Real.now() + read();
+      }
+    }
+    (globalThis as { Date: DateConstructor }).Date = Shifted as DateConstructor;
+  });
+}
+
+/** Sets the offset of the wall clock of `shiftableLocalClock`'s pages (read at every `Date` use). */
+export async function setLocalClockOffset(page: Page, ms: number): Promise<void> {
+  await page.evaluate((offset) => localStorage.setItem('e2e.clockOffsetMs', String(offset)), ms);
+}
