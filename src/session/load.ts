@@ -1,17 +1,15 @@
 /**
  * The first look at storage: migrate the old layout (loaded only when found), adopt every stored account state (silently:
  * nothing changed), then, in each account's section, drop what expired or lost its key (with their
- * events), and make the keys of sessions that no state and no pending end names pending ends (I8).
+ * events), and name the accounts with keys of sessions that no state and no pending end holds (I8).
  */
-import { readAll, readEnding, type Ending, type Snapshot } from './state.js';
-import { addEnding, expireSessions, removeSessions, type OpsContext } from './operations.js';
+import { readAll, readEnding, type Snapshot } from './state.js';
+import { expireSessions, removeSessions, type OpsContext } from './operations.js';
 
 const ORPHAN_AGE_MS = 2 * 60 * 1000;
-/** An orphan's session expires within this of its key's creation (the service's 15 minutes, with room). */
-const LIFETIME_BOUND_MS = 60 * 60 * 1000;
 
 /** Loads the stored states into the picture; resolves to the last account used. */
-export async function loadStored(ctx: OpsContext, run: <T>(accountId: string, fn: (snap: Snapshot) => Promise<T>) => Promise<T>): Promise<{ lastAccountId: string | undefined; ending: string[] }> {
+export async function loadStored(ctx: OpsContext, run: <T>(accountId: string, fn: (snap: Snapshot) => Promise<T>) => Promise<T>): Promise<{ lastAccountId: string | undefined; ending: string[]; orphaned: string[] }> {
   const { keyStore, view } = ctx;
   let stored = await readAll(keyStore.meta);
   if (stored.oldLayout) {
@@ -31,24 +29,17 @@ export async function loadStored(ctx: OpsContext, run: <T>(accountId: string, fn
     });
   }
   // A key no state and no pending end names: a login or refresh interrupted between writing its key
-  // and its state (the age guard spares another tab in the middle of a commit). Its session may be
-  // live on the service: it becomes a pending end (I8), ended below with the others. A pending end's
-  // key is kept until its end is done.
+  // and its state. Its session may be live on the service: its account is named for `endOrphans`
+  // (operations.ts), which the manager runs holding the locks that no such commit can be under way
+  // without. One naming no account cannot be ended: deleted, past an age that spares a commit under way.
   const held = new Set(view.accounts().flatMap((s) => s.sessions.map((x) => x.publicKeyHex)));
   for (const accountId of ending) for (const e of await readEnding(keyStore.meta, accountId)) held.add(e.publicKeyHex);
   const cutoff = Date.now() - ORPHAN_AGE_MS;
-  const orphans = new Map<string, Ending[]>();
+  const orphaned = new Set<string>();
   for (const k of await keyStore.list({ purpose: 'session' }).catch(() => [])) {
-    if (k.sessionId === undefined || held.has(k.publicKeyHex) || k.createdAt >= cutoff) continue;
-    if (k.accountId === undefined) await keyStore.delete(k.publicKeyHex).catch(() => undefined);
-    else orphans.set(k.accountId, [...(orphans.get(k.accountId) ?? []), { id: k.sessionId, publicKeyHex: k.publicKeyHex, expiresAt: new Date(k.createdAt + LIFETIME_BOUND_MS).toISOString() }]);
+    if (k.sessionId === undefined || held.has(k.publicKeyHex)) continue;
+    if (k.accountId !== undefined) orphaned.add(k.accountId);
+    else if (k.createdAt < cutoff) await keyStore.delete(k.publicKeyHex).catch(() => undefined);
   }
-  for (const [accountId, list] of orphans) {
-    // Checked again in the section: a state committed since the first read names its keys.
-    await run(accountId, async (snap) => {
-      const named = new Set(snap.state.sessions.map((s) => s.publicKeyHex));
-      await addEnding(ctx, accountId, list.filter((e) => !named.has(e.publicKeyHex)));
-    }).catch(() => undefined);
-  }
-  return { lastAccountId, ending: [...new Set([...ending, ...orphans.keys()])] };
+  return { lastAccountId, ending, orphaned: [...orphaned] };
 }

@@ -34,7 +34,7 @@ import { createCriticalSections } from './critical-section.js';
 import { createEmitter } from './emitter.js';
 import { browserHost, type SessionHost } from './host.js';
 import { loadStored } from './load.js';
-import { addEnding, createCancellers, endAll, endWith, expireSessions, finishEnding, removeSessions, type OpsContext } from './operations.js';
+import { addEnding, createCancellers, endAll, endOrphans, endWith, expireSessions, finishEnding, removeSessions, type OpsContext } from './operations.js';
 import { parseStoredSession } from './records.js';
 import { createRefresher } from './refresher.js';
 import { createSchedule } from './schedule.js';
@@ -202,6 +202,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     lastAccountId = stored.lastAccountId;
     schedule.planAll();
     finishPending(stored.ending);
+    // Keys a closed tab stored for sessions it never committed: ended in the background, once no
+    // refresh (refresh lock) or login (section) of the account can be between storing and committing.
+    for (const a of stored.orphaned) void sections.refreshing(a, () => run(a, (snap) => endOrphans(ctx, snap))).catch(() => undefined);
   }
 
   function ensureLoaded(): Promise<void> {
