@@ -1,5 +1,5 @@
 /**
- * Journeys 31, 33, 34, 37 and 38: nothing left on the service (issue 22, points 3 and 7;
+ * Journeys 31, 33, 34 and 37–39: nothing left on the service (issue 22, points 3 and 7;
  * src/session/INVARIANTS.md I1, I4, I8), in real Chromium on the demo (they close tabs and intercept
  * requests). 31: a tab closed mid-refresh (the service made the new session and the tab stored its
  * key, the commit not made), then a logout in another tab: the service lists no session of the
@@ -9,7 +9,8 @@
  * prompts on, without a prompt. 37: a logout made offline is finished when the browser is back
  * online, without a reload. 38: an offline logout's pending end is finished by a reload three
  * minutes after the login (its key older than the two minutes after which load.ts looks at keys no
- * state names). (32, a second login with the same credential replacing the first
+ * state names). 39: as 31, but a new tab loads instead of a logout: the refresh's session is ended,
+ * the user stays logged in. (32, a second login with the same credential replacing the first
  * session, runs in every engine: e2e/portable/31-session-promises.spec.ts.) What the service lists
  * is read from the sandbox directly.
  */
@@ -153,4 +154,25 @@ test('38 · logout with the proxy unreachable three minutes after login, then a 
   // Before the fix the load deleted the pending end's key (older than two minutes, named by no
   // state), and the end was dropped unfinished: the session stayed listed.
   await expect.poll(() => serviceSessions(accountId)).toEqual([]);
+});
+
+test('39 · a tab closed mid-refresh (its key stored, not committed), then a new tab loads: the refresh’s session is ended, the user stays logged in', async ({ page: tabA, context }) => {
+  await autoApprove(context);
+  await newLoggedInCustomer(tabA);
+  const accountId = await walletAccountId(tabA);
+  const before = await currentSessionId(tabA);
+  const tabB = await secondTab(tabA);
+  const held = await holdRefreshAnswer(tabA);
+  await byTest(tabA, 'session-refresh').click();
+  await held.reached;
+  expect(await serviceSessions(accountId)).toHaveLength(2);
+  const releaseSection = await holdSection(tabB, accountId);
+  held.release();
+  await expect.poll(() => waitingForSection(tabB, accountId)).toBeGreaterThan(0);
+  await tabA.close();
+  await releaseSection();
+  // I8: the next tab of the origin that loads ends the session of the key A stored and never committed.
+  const tabC = await secondTab(tabB);
+  await expect.poll(() => serviceSessions(accountId)).toEqual([before]);
+  for (const tab of [tabB, tabC]) expect(await currentSessionId(tab)).toBe(before);
 });
