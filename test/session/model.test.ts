@@ -31,7 +31,9 @@
 // active session this browser made is stored (no leak), and no stored session was ended by it.
 //
 // Mutations this test must kill (issue 22, point 8; see test/session/MUTATION.md): the nonce check
-// of commitState removed, a pending logout never finished, cross-tab cancellation dropped.
+// of commitState removed, a pending logout never finished, cross-tab cancellation dropped; and (M5,
+// M7, M8) a login that loads its commit's code after verify, the logout's or a load's ending of
+// keys a closed tab stored for sessions it never committed dropped.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionKey } from '../../src/crypto/index.js';
