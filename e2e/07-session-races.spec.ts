@@ -6,31 +6,8 @@
  * refresh point together: exactly one refresh request. What the service lists is read from the
  * sandbox directly (with the platform credentials of the run), never through the page.
  */
-import type { Page, Request, Route } from '@playwright/test';
-import { advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, newLoggedInCustomer, serviceSessions, test, walletAccountId } from './fixtures.js';
-
-const REFRESH_PATH = /\/api\/auth\/sessions\/[^/]+\/refresh$/;
-
-
-
-/**
- * Holds back the answer to the refresh's signed leg: the request reaches the service (which makes
- * the new session), the answer waits until `release()`. `reached` resolves once it is held.
- */
-async function holdRefreshAnswer(page: Page): Promise<{ reached: Promise<void>; release: () => void }> {
-  let reach!: () => void;
-  let release!: () => void;
-  const reached = new Promise<void>((r) => (reach = r));
-  const released = new Promise<void>((r) => (release = r));
-  await page.route(REFRESH_PATH, async (route: Route) => {
-    if (route.request().headers()['service-wallet-signature'] === undefined) return route.continue();
-    const response = await route.fetch();
-    reach();
-    await released;
-    await route.fulfill({ response });
-  });
-  return { reached, release };
-}
+import type { Page, Request } from '@playwright/test';
+import { REFRESH_PATH, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, holdRefreshAnswer, newLoggedInCustomer, serviceSessions, test, walletAccountId } from './fixtures.js';
 
 /**
  * The race: a refresh in `refreshIn` whose signed answer is held back, a logout in `logoutIn` (the same

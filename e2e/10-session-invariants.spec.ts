@@ -10,7 +10,7 @@
  * the session stays live. What the service lists is read from the sandbox directly.
  */
 import type { Page, Request } from '@playwright/test';
-import { OTP, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, signPrivateToggle, signUp, submitOtp, serviceSessions, test, walletAccountId } from './fixtures.js';
+import { OTP, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, setLocalClockOffset, shiftableLocalClock, signPrivateToggle, signUp, submitOtp, serviceSessions, test, walletAccountId } from './fixtures.js';
 
 
 
@@ -175,28 +175,15 @@ test('28 · sign-out-other-devices waiting at its prompt does not delay a logout
 test('29 · the local clock one hour slow at login, then corrected: the session stays live and signs', async ({ page, context }) => {
   await autoApprove(context);
   // The page's wall clock (Date) runs with an offset the test sets; its monotonic clock does not.
-  await context.addInitScript(() => {
-    const Real = Date;
-    const read = (): number => Number(localStorage.getItem('e2e.clockOffsetMs') ?? '0');
-    class Shifted extends Real {
-      constructor(...args: unknown[]) {
-        if (args.length === 0) super(Real.now() + read());
-        else super(...(args as [string]));
-      }
-      static override now(): number {
-        return Real.now() + read();
-      }
-    }
-    (globalThis as { Date: DateConstructor }).Date = Shifted as DateConstructor;
-  });
+  await shiftableLocalClock(context);
   await page.goto('/');
-  await page.evaluate(() => localStorage.setItem('e2e.clockOffsetMs', String(-60 * 60 * 1000)));
+  await setLocalClockOffset(page, -60 * 60 * 1000);
   await newLoggedInCustomer(page);
   const accountId = await walletAccountId(page);
   const session = await currentSessionId(page);
   await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
   // The user corrects the clock (an hour forward), then the page comes back into view.
-  await page.evaluate(() => localStorage.setItem('e2e.clockOffsetMs', '0'));
+  await setLocalClockOffset(page, 0);
   await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
   await page.waitForTimeout(1500);
   await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
@@ -204,7 +191,7 @@ test('29 · the local clock one hour slow at login, then corrected: the session 
   await signPrivateToggle(page);
   expect(await serviceSessions(accountId)).toEqual([session]);
   // And the other way: an hour ahead (the next reload reads storage with no server sample yet).
-  await page.evaluate(() => localStorage.setItem('e2e.clockOffsetMs', String(60 * 60 * 1000)));
+  await setLocalClockOffset(page, 60 * 60 * 1000);
   await page.goto('/#/home');
   await page.reload();
   await expect(byTest(page, 'screen-home')).toBeVisible();

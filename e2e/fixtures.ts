@@ -10,7 +10,7 @@
  * Each test gets Playwright's default fresh browser context (its own cookies, IndexedDB and
  * localStorage), so no state leaks from one journey to the next.
  */
-import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Locator, type Page, type Route } from '@playwright/test';
 import { SANDBOX_OTP, SandboxClient, addVirtualPasskey, withWalletSandbox, type SandboxTarget } from '../src/testing/index.js';
 
 /** The sandbox's embedded-wallet login code (wire reference §10). */
@@ -199,4 +199,54 @@ export async function signPrivateToggle(page: Page): Promise<void> {
   const before = (await state.textContent()) ?? '';
   await byTest(page, 'private-toggle').click();
   await expect(state).toHaveText(before.includes('ON') ? 'privateEnabled is OFF.' : 'privateEnabled is ON.');
+}
+
+/** The refresh's path (both legs) as the demo's proxy serves it. */
+export const REFRESH_PATH = /\/api\/auth\/sessions\/[^/]+\/refresh$/;
+
+/**
+ * Holds back the answer to the refresh's signed leg: the request reaches the service (which makes
+ * the new session), the answer waits until `release()`. `reached` resolves once it is held. The
+ * page may be closed meanwhile (the answer then reaches no one).
+ */
+export async function holdRefreshAnswer(page: Page): Promise<{ reached: Promise<void>; release: () => void }> {
+  let reach!: () => void;
+  let release!: () => void;
+  const reached = new Promise<void>((r) => (reach = r));
+  const released = new Promise<void>((r) => (release = r));
+  await page.route(REFRESH_PATH, async (route: Route) => {
+    if (route.request().headers()['service-wallet-signature'] === undefined) return route.continue();
+    const response = await route.fetch();
+    reach();
+    await released;
+    await route.fulfill({ response }).catch(() => undefined);
+  });
+  return { reached, release };
+}
+
+/**
+ * The pages of this context get a wall clock (Date) that runs `setLocalClockOffset`'s offset ahead
+ * (or behind) of the real one; their monotonic clock (performance.now) does not move: the user
+ * changing the computer's clock. Call before the pages load.
+ */
+export async function shiftableLocalClock(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const Real = Date;
+    const read = (): number => Number(localStorage.getItem('e2e.clockOffsetMs') ?? '0');
+    class Shifted extends Real {
+      constructor(...args: unknown[]) {
+        if (args.length === 0) super(Real.now() + read());
+        else super(...(args as [string]));
+      }
+      static override now(): number {
+        return Real.now() + read();
+      }
+    }
+    (globalThis as { Date: DateConstructor }).Date = Shifted as DateConstructor;
+  });
+}
+
+/** Sets the offset of the wall clock of `shiftableLocalClock`'s pages (read at every `Date` use). */
+export async function setLocalClockOffset(page: Page, ms: number): Promise<void> {
+  await page.evaluate((offset) => localStorage.setItem('e2e.clockOffsetMs', String(offset)), ms);
 }

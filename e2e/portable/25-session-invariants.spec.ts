@@ -5,22 +5,7 @@
  * refresh waits at its prompt, a new tab renders, and a logout there goes through and closes A's
  * prompt; nothing is signed for it. Moves the sandbox's clock (the suite runs one test at a time).
  */
-import type { Tab } from '../drivers/driver.js';
-import { advanceSandboxClock, attributeOf, autoApprove, currentSessionId, expect, isVisible, loggedLegs, newLoggedInCustomer, test, textOf, visible } from './fixtures.js';
-
-/** A second tab of the device on the home screen. */
-async function homeTab(device: { newTab(): Promise<Tab> }): Promise<Tab> {
-  const tab = await device.newTab();
-  await tab.goto('/#/home');
-  await visible(tab, 'screen-home');
-  return tab;
-}
-
-/** Turns the demo's auto-approve off in this tab (the prompt is then the user's). */
-async function promptsOn(tab: Tab): Promise<void> {
-  await tab.evaluate(() => localStorage.setItem('demo.autoApprove', '0'));
-  if (await tab.evaluate(() => (document.querySelector('[data-testid="auto-approve"]') as HTMLInputElement | null)?.checked === true)) await tab.click('auto-approve');
-}
+import { advanceSandboxClock, attributeOf, autoApprove, currentSessionId, expect, homeTab, isVisible, loggedLegs, newLoggedInCustomer, promptsOn, test, textOf, visible } from './fixtures.js';
 
 test('25 · an approval that spans another tab’s refresh succeeds (signed with the new session)', async ({ openDevice }) => {
   const device = await openDevice();

@@ -180,3 +180,17 @@ export async function advanceSandboxClock(tab: Tab, seconds: number): Promise<vo
   );
   expect(status).toBe(200);
 }
+
+/** A new tab of the device on the wallet home (the session it shares is shown). */
+export async function homeTab(device: { newTab(): Promise<Tab> }): Promise<Tab> {
+  const tab = await device.newTab();
+  await tab.goto('/#/home');
+  await visible(tab, 'screen-home');
+  return tab;
+}
+
+/** Turns the demo's auto-approve off in this tab (the prompt is then the user's). */
+export async function promptsOn(tab: Tab): Promise<void> {
+  await tab.evaluate(() => localStorage.setItem('demo.autoApprove', '0'));
+  if (await tab.evaluate(() => (document.querySelector('[data-testid="auto-approve"]') as HTMLInputElement | null)?.checked === true)) await tab.click('auto-approve');
+}

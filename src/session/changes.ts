@@ -216,7 +216,7 @@ export async function establish(
 export interface AdoptDeps {
   ensureLoaded: () => Promise<void>;
   run: RefreshDeps['run'];
-  /** Told after the commit: the account is the last used; `replaced`: pending ends to finish. */
+  /** Told after the commit: the account is the last used, its pending ends are finished (`replaced`: the login added some). */
   adopted: (accountId: string, replaced: boolean) => void;
 }
 

@@ -34,7 +34,7 @@ import { createCriticalSections } from './critical-section.js';
 import { createEmitter } from './emitter.js';
 import { browserHost, type SessionHost } from './host.js';
 import { loadStored } from './load.js';
-import { addEnding, createCancellers, endAll, endWith, expireSessions, finishEnding, removeSessions, type OpsContext } from './operations.js';
+import { addEnding, createCancellers, endAll, endOrphans, endWith, expireSessions, finishEnding, removeSessions, type OpsContext } from './operations.js';
 import { parseStoredSession } from './records.js';
 import { createRefresher } from './refresher.js';
 import { createSchedule } from './schedule.js';
@@ -50,12 +50,11 @@ export type { ManagedSessions, SessionManagerOptions } from './types.js';
 const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': 'logout', expired: 'expired', revoked: 'revoked' };
 
 /**
- * The rarer changes (changes.ts: a login's commit, refresh, signing out other devices, judging a
- * refusal), loaded on first use, always before the operation takes a lock, so a download never holds
- * the section. Logout and a pending logout need none of it (operations.ts): they work offline. A
- * login loads it before its verify request is sent (`loggingIn`, I5).
+ * How a manager downloads changes.ts (a dynamic import: a chunk of its own). Replaced only by tests
+ * (test/session/model.test.ts makes it fail, as a chunk that cannot be downloaded); the package does
+ * not export it.
  */
-const withChanges = loadOnFirstUse(() => import('./changes.js'), 'session');
+export const changesChunk = { load: (): Promise<typeof import('./changes.js')> => import('./changes.js') };
 
 const WATCH_MS = 1000;
 /** How soon a session the estimate calls expired, but the service did not confirm, is looked at again. */
@@ -94,6 +93,15 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   const rechecks = new Map<string, unknown>();
   const finishing = new Set<string>();
   const ctx: OpsContext = { keyStore, service, host, view, channel, clock, cancellers, refreshFailed: (session, error) => events.emit('refresh-failed', { session, error }), noSession, loggingOut };
+  /**
+   * The rarer changes (changes.ts: a login's commit, refresh, signing out other devices, judging a
+   * refusal), loaded on first use by each manager (a tab's own download), always before the operation
+   * takes a lock, so a download never holds the section; a failed one fails that operation
+   * (NETWORK_ERROR) and is tried again at the next. Logout and a pending logout need none of it
+   * (operations.ts): they work offline. A login loads it before its verify request is sent
+   * (`loggingIn`, I5).
+   */
+  const withChanges = loadOnFirstUse(() => changesChunk.load(), 'session');
   const schedule = createSchedule({
     host,
     view,
@@ -194,6 +202,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     lastAccountId = stored.lastAccountId;
     schedule.planAll();
     finishPending(stored.ending);
+    // Keys a closed tab stored for sessions it never committed: ended in the background, once no
+    // refresh (refresh lock) or login (section) of the account can be between storing and committing.
+    for (const a of stored.orphaned) void sections.refreshing(a, () => run(a, (snap) => endOrphans(ctx, snap))).catch(() => undefined);
   }
 
   function ensureLoaded(): Promise<void> {
@@ -220,9 +231,12 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   const adoptDeps = {
     ensureLoaded,
     run,
-    adopted(accountId: string, replaced: boolean): void {
+    adopted(accountId: string): void {
       lastAccountId = accountId;
-      if (replaced) finishPending([accountId]);
+      // The service just answered a login of the account: its pending ends (the session a login
+      // with the same credential replaced, a logout made offline) are finished now (I8), not only
+      // at the next load, wake or logout.
+      finishPending([accountId]);
     },
   };
 

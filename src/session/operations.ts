@@ -188,6 +188,19 @@ async function orphansOf(ctx: OpsContext, accountId: string, held: ReadonlySet<s
 }
 
 /**
+ * Ends the sessions of the account's orphan keys (keys that name a session no state or pending end
+ * holds: a refresh or login whose tab closed between storing its key and committing): they become
+ * pending ends, then the account's pending ends are finished (I8). Only where no commit of the
+ * account can be in flight: holding its refresh lock (a refresh stores its key before entering the
+ * section) and its section (a login stores its key inside it).
+ */
+export async function endOrphans(ctx: OpsContext, snap: Snapshot): Promise<void> {
+  const { accountId } = snap.state;
+  await addEnding(ctx, accountId, await orphansOf(ctx, accountId, new Set(snap.state.sessions.map((s) => s.publicKeyHex))));
+  await finishEnding(ctx, accountId);
+}
+
+/**
  * Logs the account out here: the stored state is emptied (the logout wins over any generation), the
  * sessions it held become pending ends (keys kept for that alone), then they are ended on the service
  * (finishEnding: no prompt, no user waited on). Run by the logout, or by whichever operation first

@@ -4,9 +4,9 @@
 // across a refresh signs with the new session), I4 (sign-out-other-devices at its prompt does not
 // delay a logout; a closed tab's logout is finished without a prompt), I5 (a login whose commit
 // fails after verify ends its session), I8 (an offline logout is finished when the network comes
-// back; a second login with the same credential replaces the first).
+// back; a second login with the same credential replaces the first, and finishes an offline logout's end).
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
 import { createKeyStore, createMemoryBackend, type KeyStoreBackend } from '../../src/keys/index.js';
 import { walletContext } from '../../src/session/index.js';
@@ -260,6 +260,73 @@ describe('I8: nothing left on the service', () => {
     expect(t.wallet.sessions().map((s) => s.id)).toEqual([second.id]);
     await expect.poll(async () => (await active(accountId)).map((s) => s.id)).toEqual([second.id]);
     expect(await walletContext(t.wallet).keyStore.get(first.publicKeyHex)).toBeUndefined();
+    t.wallet.dispose();
+  });
+
+  it('a logout made offline whose key is older than two minutes: the next tab that loads still ends it (the key is not dropped as an orphan)', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    const name = `i8-${randomUUID()}`;
+    const net = cuttable();
+    const a = tab(backend, name, { fetch: net.fetch });
+    await a.wallet.restore();
+    const session = await emailLogin(a.wallet, accountId);
+    net.offline = true;
+    await a.wallet.logout(accountId);
+    a.wallet.dispose();
+    expect((await active(accountId)).map((s) => s.id)).toEqual([session.id]);
+    // Three minutes on (sessions last 15): a tab of the origin loads.
+    const real = Date.now.bind(Date);
+    const later = vi.spyOn(Date, 'now').mockImplementation(() => real() + 3 * 60 * 1000);
+    try {
+      const b = tab(backend, name);
+      await b.wallet.restore();
+      await expect.poll(async () => (await active(accountId)).length).toBe(0);
+      b.wallet.dispose();
+    } finally {
+      later.mockRestore();
+    }
+  });
+
+  it('a key a closed tab stored for a session it never committed: the next tab that loads ends that session (under the refresh lock and the section)', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    const name = `i8-${randomUUID()}`;
+    const a = tab(backend, name);
+    await a.wallet.restore();
+    const mine = await emailLogin(a.wallet, accountId);
+    // A refresh or login of a tab that closed after storing its key, before committing: a session
+    // the service holds, its key here, no state naming it (made by a wallet on other storage, its
+    // key record copied over).
+    const other = createMemoryBackend();
+    const x = testWallet(env.sandbox, { backend: other, autoRefresh: false });
+    const lost = await emailLogin(x.wallet, accountId);
+    x.wallet.dispose();
+    for (const [k, v] of await other.entries()) if ((v as { publicKeyHex?: string }).publicKeyHex === lost.publicKeyHex) await backend.set(k, v);
+    expect((await active(accountId)).map((s) => s.id).sort()).toEqual([mine.id, lost.id].sort());
+    const b = tab(backend, name);
+    await b.wallet.restore();
+    // Before: the key was kept until it was two minutes old, then deleted, its session left to run
+    // to its expiry, unnamed.
+    await expect.poll(async () => (await active(accountId)).map((s) => s.id)).toEqual([mine.id]);
+    await expect.poll(() => createKeyStore({ backend }).get(lost.publicKeyHex)).toBeUndefined();
+    expect(b.wallet.session(accountId)?.id).toBe(mine.id);
+    for (const t of [a, b]) t.wallet.dispose();
+  });
+
+  it('a logout made offline, then a login again with the same credential (no reload, no wake): the logout’s pending end is finished by the login', async () => {
+    const { accountId } = await env.admin.customer();
+    const net = cuttable();
+    const t = testWallet(env.sandbox, { autoRefresh: false, fetch: net.fetch });
+    const first = await emailLogin(t.wallet, accountId);
+    net.offline = true;
+    await t.wallet.logout(accountId);
+    expect((await active(accountId)).map((s) => s.id)).toEqual([first.id]);
+    net.offline = false;
+    const second = await emailLogin(t.wallet, accountId);
+    // Before: only a load, a wake or the next logout finished it (two of the four slots taken).
+    await expect.poll(async () => (await active(accountId)).map((s) => s.id)).toEqual([second.id]);
+    await expect.poll(() => walletContext(t.wallet).keyStore.get(first.publicKeyHex)).toBeUndefined();
     t.wallet.dispose();
   });
 });

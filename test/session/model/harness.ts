@@ -38,9 +38,9 @@ export function openBackend(): KeyStoreBackend & { map: Map<string, unknown>; fa
   return backend;
 }
 
-/** A key store whose `put` (which checks the key pair with WebCrypto, off the event loop) is counted. */
-export function countedKeyStore(backend: KeyStoreBackend, busy: { n: number }): KeyStore {
-  const store = createKeyStore({ backend });
+/** A key store whose `put` (which checks the key pair with WebCrypto, off the event loop) is counted; `now` dates its keys (the tabs' wall clock). */
+export function countedKeyStore(backend: KeyStoreBackend, busy: { n: number }, now?: () => number): KeyStore {
+  const store = createKeyStore({ backend, ...(now && { now }) });
   return new Proxy(store, {
     get(target, prop, receiver) {
       if (prop !== 'put') return Reflect.get(target, prop, receiver);
