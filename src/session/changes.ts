@@ -46,8 +46,10 @@ export async function addSession(ctx: OpsContext, snap: Snapshot, session: Sessi
     written = await commitState(ctx.keyStore.meta, from, { sessions, current: session.id, change: 'login' }, { ignoreLogout: !ticket });
   } finally {
     if (!written) {
-      await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);
-      await ctx.service.end(session.id, signerFromKey(key), { automatic: true, approved: true }).catch(() => undefined);
+      // Ended with its own key (no prompt); its key is dropped only once the service confirmed.
+      // Unreachable: it becomes a pending end (I1, I5, I8), finished by the logout that won or later.
+      if (await endWith(ctx, session.id, signerFromKey(key))) await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);
+      else await addEnding(ctx, session.accountId, [{ id: session.id, publicKeyHex: key.publicKeyHex, expiresAt: session.expiresAt }]).catch(() => undefined);
     }
   }
   if (!written) throw new WalletError('NOT_LOGGED_IN', 'a logout came while this login was on its way: the session it made was ended');

@@ -1,0 +1,55 @@
+// Review of issue 22 (INVARIANTS.md): scenarios the other suites did not draw, each failing on the
+// code before its fix. Node, against the sandbox, two wallets on one storage (two tabs).
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createKeyStore, createMemoryBackend, type KeyStoreBackend } from '../../src/keys/index.js';
+import { codeOf, emailLogin, testWallet, useTestSandbox } from '../flows/helpers/sandbox.js';
+
+const env = useTestSandbox();
+
+async function active(accountId: string): Promise<Array<{ id: string }>> {
+  const answer = await env.admin.call<{ data: Array<{ id: string }> }>('GET', `/auth/sessions?accountId=${encodeURIComponent(accountId)}`);
+  return answer.json.data;
+}
+
+function tab(backend: KeyStoreBackend, name: string, extra: Parameters<typeof testWallet>[1] = {}) {
+  return testWallet(env.sandbox, { backend, crossTab: { name }, autoRefresh: false, ...extra });
+}
+
+describe('I1/I5: a login that loses a logout race while the service cannot be reached', () => {
+  it('its session becomes a pending end (key kept), finished by the logout; nothing left on the service', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    const name = `rev-${randomUUID()}`;
+    let offline = false;
+    let verifies = 0;
+    let onVerified: (() => Promise<void>) | undefined;
+    const fetchA = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (offline) throw new TypeError('fetch failed');
+      const url = String(input instanceof Request ? input.url : input);
+      const answer = await globalThis.fetch(input, init);
+      if (init?.method === 'POST' && url.includes('/verify') && ++verifies === 2 && onVerified) await onVerified();
+      return answer;
+    }) as typeof fetch;
+    const a = tab(backend, name, { fetch: fetchA });
+    const b = tab(backend, name);
+    await a.wallet.restore();
+    await b.wallet.restore();
+    let logout: Promise<void> | undefined;
+    onVerified = async () => {
+      // The service made the session; a logout is requested in tab B, and A loses the network.
+      logout = b.wallet.logout(accountId);
+      await new Promise((r) => setTimeout(r, 100));
+      offline = true;
+    };
+    expect(await codeOf(emailLogin(a.wallet, accountId))).toBe('NOT_LOGGED_IN');
+    await logout;
+    offline = false;
+    // B's logout (online) ended what this browser could name: the login's session included.
+    await expect.poll(async () => (await active(accountId)).length).toBe(0);
+    const keys = await createKeyStore({ backend }).list({ purpose: 'session' });
+    expect(keys).toEqual([]);
+    a.wallet.dispose();
+    b.wallet.dispose();
+  });
+});
