@@ -2,7 +2,7 @@
  * One leg of a call: a single HTTP exchange with timeout, abort, network-error mapping and the
  * bounded 429 / Retry-After loop. Non-2xx answers become WalletErrors here.
  */
-import { WalletError } from '../errors.js';
+import { WalletError, isWalletError } from '../errors.js';
 import { errorFromResponse } from './errors.js';
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from './headers.js';
 import { parseDateHeader, parseRetryAfter } from './retry-after.js';
@@ -44,6 +44,11 @@ export interface LegHeaders {
   leg: number;
   signature?: string;
   requestId?: string;
+  /**
+   * A signed leg's cancellation (the call's signingSignal: a logout): checked before the leg is sent
+   * again after a 429, so a signature the service has not accepted never leaves again once it fired.
+   */
+  stop?: AbortSignal | undefined;
 }
 
 /** A 2xx answer, body unread by JSON yet. */
@@ -189,6 +194,10 @@ export async function exchange(config: ClientConfig, call: PreparedCall, leg: Le
       const waitMs = parseRetryAfter(answer.headers.get(RETRY_AFTER_HEADER), serverDate, answer.receivedAt) ?? DEFAULT_RETRY_AFTER_MS;
       if (retries < config.maxRateLimitRetries && waitMs <= config.maxRetryAfterMs) {
         await sleep(waitMs, call.signal);
+        if (leg.signature !== undefined && leg.stop?.aborted) {
+          const reason: unknown = leg.stop.reason;
+          throw isWalletError(reason) ? reason : new WalletError('ABORTED', 'signing was cancelled', { cause: reason });
+        }
         continue;
       }
       throw failed(errorFromResponse(answer.status, answer.text, { retryAfterMs: waitMs }), serverDate);

@@ -215,6 +215,7 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
       await resolveSigner();
       await confirm(config, call, options, { payloadToSign: options.stampOnly, method: call.method, path: call.path, purpose: options.purpose, leg: 1 });
       leg.signature = await signNow(options.stampOnly, await resolveSigner());
+      leg.stop = options.signingSignal;
     }
     return leg;
   };
@@ -248,7 +249,7 @@ export async function runSigned(config: ClientConfig, call: PreparedCall, option
       // Who signs is decided now, after the prompt: the session current when the leg is sent.
       const signature = await signNow(challenge.payloadToSign, await resolveSigner());
       try {
-        ({ answer, body } = await sendLeg({ leg, signature, requestId: challenge.requestId }));
+        ({ answer, body } = await sendLeg({ leg, signature, requestId: challenge.requestId, stop: options.signingSignal }));
       } catch (error) {
         if (isExpiredRejection(config, challenge, answer, error)) throw new RestartSignal(challenge.expiresAt);
         throw error;

@@ -53,3 +53,46 @@ describe('I1/I5: a login that loses a logout race while the service cannot be re
     b.wallet.dispose();
   });
 });
+
+describe('I2: a signed leg answered 429 is not sent again after a logout', () => {
+  it('tab A’s signed PATCH waits out a 429 while tab B (offline) logs out: the leg is not resent, NOT_LOGGED_IN', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    const name = `rev-${randomUUID()}`;
+    let limited = 0;
+    let signedSent = 0;
+    let onLimited: (() => void) | undefined;
+    const fetchA = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      const signed = [...headers.keys()].some((k) => k.toLowerCase().includes('stamp') || k.toLowerCase().includes('signature'));
+      if (init?.method === 'PATCH' && signed) {
+        if (limited++ === 0) {
+          onLimited?.();
+          return new Response(JSON.stringify({ code: 'RATE_LIMITED', message: 'slow down' }), { status: 429, headers: { 'Retry-After': '1', 'Content-Type': 'application/json' } });
+        }
+        signedSent++;
+      }
+      return globalThis.fetch(input, init);
+    }) as typeof fetch;
+    let bOffline = false;
+    const fetchB = ((input: RequestInfo | URL, init?: RequestInit) => (bOffline ? Promise.reject(new TypeError('fetch failed')) : globalThis.fetch(input, init))) as typeof fetch;
+    const a = tab(backend, name, { fetch: fetchA });
+    const b = tab(backend, name, { fetch: fetchB });
+    await a.wallet.restore();
+    await b.wallet.restore();
+    const session = await emailLogin(a.wallet, accountId);
+    await expect.poll(() => b.wallet.session(accountId)?.id).toBe(session.id);
+    let logout: Promise<void> | undefined;
+    onLimited = () => {
+      bOffline = true;
+      logout = b.wallet.logout(accountId);
+    };
+    const action = codeOf(a.wallet.updateAccount(accountId, { privateEnabled: true }));
+    expect(await action).toBe('NOT_LOGGED_IN');
+    await logout;
+    expect(limited).toBe(1);
+    expect(signedSent).toBe(0);
+    a.wallet.dispose();
+    b.wallet.dispose();
+  });
+});
