@@ -57,6 +57,13 @@ export interface AccountState {
   current: string | null;
   sessions: Session[];
   change: Change;
+  /**
+   * The logout nonce the commit that wrote this state read (null: none). A logout whose nonce is not
+   * this one has not been carried out by this state: it is pending, even when a commit of another tab
+   * landed between the logout reading the generation and writing its nonce (absent: an older record,
+   * judged by the generation alone).
+   */
+  under?: string | null;
 }
 
 /** An account's state and logout nonce as read at the start of an operation. */
@@ -82,7 +89,9 @@ export function parseAccountState(value: unknown, accountId: string): AccountSta
   if (!CHANGES.includes(change as Change)) return undefined;
   const sessions = value.sessions.flatMap((s) => parseStoredSession(s) ?? []).filter((s) => s.accountId === accountId);
   const cur = typeof current === 'string' && sessions.some((s) => s.id === current) ? current : null;
-  return { accountId, generation, current: cur, sessions, change: change as Change };
+  const state: AccountState = { accountId, generation, current: cur, sessions, change: change as Change };
+  if (typeof value.under === 'string' || value.under === null) state.under = value.under;
+  return state;
 }
 
 export async function readSnapshot(meta: MetadataStore, accountId: string): Promise<Snapshot> {
@@ -90,7 +99,8 @@ export async function readSnapshot(meta: MetadataStore, accountId: string): Prom
   const nonce = isRecord(logout) && typeof logout.nonce === 'string' ? logout.nonce : null;
   const parsed = parseAccountState(state, accountId) ?? emptyState(accountId);
   const seen = isRecord(logout) && typeof logout.generation === 'number' ? logout.generation : -1;
-  return { state: parsed, logoutNonce: nonce, logoutPending: seen >= parsed.generation };
+  const stale = nonce !== null && parsed.under !== undefined && parsed.under !== nonce;
+  return { state: parsed, logoutNonce: nonce, logoutPending: seen >= parsed.generation || stale };
 }
 
 /** Every stored account state, read in one pass, and the last account used. */
@@ -122,7 +132,7 @@ export async function commitState(meta: MetadataStore, from: Snapshot, next: Nex
   const now = await readSnapshot(meta, from.state.accountId);
   if (now.state.generation !== from.state.generation) return undefined;
   if (options.ignoreLogout !== true && now.logoutNonce !== from.logoutNonce) return undefined;
-  const state: AccountState = { accountId: from.state.accountId, generation: from.state.generation + 1, ...next };
+  const state: AccountState = { accountId: from.state.accountId, generation: from.state.generation + 1, ...next, under: now.logoutNonce };
   await meta.put(ACCOUNT_PREFIX + state.accountId, state);
   return state;
 }

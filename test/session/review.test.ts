@@ -2,7 +2,8 @@
 // code before its fix. Node, against the sandbox, two wallets on one storage (two tabs).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createKeyStore, createMemoryBackend, type KeyStoreBackend } from '../../src/keys/index.js';
+import { createKeyStore, createMemoryBackend, type KeyStoreBackend, type MetadataStore } from '../../src/keys/index.js';
+import { commitState, emptyState, readSnapshot, requestLogout } from '../../src/session/state.js';
 import { codeOf, emailLogin, testWallet, useTestSandbox } from '../flows/helpers/sandbox.js';
 
 const env = useTestSandbox();
@@ -94,5 +95,35 @@ describe('I2: a signed leg answered 429 is not sent again after a logout', () =>
     expect(signedSent).toBe(0);
     a.wallet.dispose();
     b.wallet.dispose();
+  });
+});
+
+describe('I1/I8: a logout stays pending when another tab commits while it is being requested', () => {
+  it('a commit that read the old nonce lands between the logout’s read and its write: the logout is still pending', async () => {
+    const ACCOUNT = 'InternalAccount:review';
+    const inner = createKeyStore({ backend: createMemoryBackend() }).meta;
+    await inner.put(`account:${ACCOUNT}`, { ...emptyState(ACCOUNT), generation: 1, change: 'login' });
+    // Another tab's commit (a refresh, say) has read the state and the old nonce.
+    const other = await readSnapshot(inner, ACCOUNT);
+    let raced = false;
+    const meta: MetadataStore = {
+      ...inner,
+      get: (name) => inner.get(name),
+      list: () => inner.list(),
+      delete: (name) => inner.delete(name),
+      put: async (name, value) => {
+        // Its write lands after the logout read the generation, before the logout's own write.
+        if (name === `logout:${ACCOUNT}` && !raced) {
+          raced = true;
+          expect(await commitState(inner, other, { sessions: [], current: null, change: 'refresh' })).toBeDefined();
+        }
+        await inner.put(name, value);
+      },
+    };
+    const nonce = await requestLogout(meta, ACCOUNT);
+    const snap = await readSnapshot(inner, ACCOUNT);
+    expect(snap.logoutNonce).toBe(nonce);
+    // Not pending: no refresh is stopped, and should the logout's tab close now, no tab finishes it.
+    expect(snap.logoutPending).toBe(true);
   });
 });

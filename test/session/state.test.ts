@@ -98,7 +98,7 @@ describe('commitState: a commit happens only from what is still stored', () => {
         expect(written === undefined).toBe(!ok);
         const after = (await readSnapshot(keyStore.meta, ACCOUNT)).state.generation;
         expect(after).toBe(ok ? seen + 1 : stored);
-        if (written) expect(written).toEqual({ accountId: ACCOUNT, generation: seen + 1, current: null, sessions: [], change: 'logout' });
+        if (written) expect(written).toEqual({ accountId: ACCOUNT, generation: seen + 1, current: null, sessions: [], change: 'logout', under: nonceNow });
       }),
       { numRuns: 150 },
     );
