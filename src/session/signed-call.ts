@@ -5,7 +5,7 @@
  */
 import { isWalletError, type WalletError } from '../errors.js';
 import type { Client, SignedRequestOptions } from '../transport/index.js';
-import type { ManagedSessions, Session, SignerOptions } from './types.js';
+import type { ManagedSessions, Session, SignerOptions, SigningTicket } from './types.js';
 
 /** A signed call's options, less the signer: {@link signedWithSession} signs with a session. */
 export type SessionCallOptions = Omit<SignedRequestOptions, 'signer' | 'getSigner'>;
@@ -55,7 +55,7 @@ export async function signedBySession<T>(
         return { answer, session: used };
       } catch (error) {
         if (used === undefined || !isWalletError(error)) throw error;
-        if (attempt === 0 && replaced(sessions, used, error)) continue;
+        if (attempt === 0 && (await replaced(sessions, ticket, options, used, error))) continue;
         throw await sessions.rejected(used, error);
       }
     }
@@ -78,9 +78,14 @@ function either(a: AbortSignal, b: AbortSignal): AbortSignal {
   return controller.signal;
 }
 
-/** The signed leg was refused and the session that signed it is no longer held: a refresh replaced it (I3). */
-function replaced(sessions: ManagedSessions, used: Session, error: WalletError): boolean {
+/**
+ * The signed leg was refused and the session that signed it is no longer held: a refresh replaced it
+ * (I3). Storage is read again first (resolving the signer again does): a tab without a channel, or
+ * whose message has not come yet, may not have heard of the refresh (I7).
+ */
+async function replaced(sessions: ManagedSessions, ticket: SigningTicket, options: SignerOptions, used: Session, error: WalletError): Promise<boolean> {
   if (error.code !== 'WALLET_SIGNATURE_INVALID' || error.status !== 401) return false;
+  await sessions.resolveFor(ticket, options).catch(() => undefined);
   const now = sessions.current(used.accountId);
   return now !== null && now.id !== used.id && now.credentialId === used.credentialId && !sessions.all().some((s) => s.id === used.id);
 }

@@ -127,3 +127,43 @@ describe('I1/I8: a logout stays pending when another tab commits while it is bei
     expect(snap.logoutPending).toBe(true);
   });
 });
+
+describe('I3/I7: a signed leg refused because another tab’s refresh replaced its session, in a tab without a channel', () => {
+  it('the call starts over with the new session (no SESSION_REVOKED for a logged-in user)', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    const name = `rev-${randomUUID()}`;
+    let b: ReturnType<typeof tab> | undefined;
+    let first = true;
+    let oldId: string | undefined;
+    const fetchA = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      const signed = [...headers.keys()].some((k) => k.toLowerCase().includes('stamp') || k.toLowerCase().includes('signature'));
+      if (init?.method === 'PATCH' && signed && first && b) {
+        first = false;
+        // Between A resolving its signer and its leg arriving: B refreshes, the old session is ended.
+        await b.wallet.refresh(accountId);
+        await expect.poll(async () => (await active(accountId)).some((s) => s.id === oldId)).toBe(false);
+      }
+      return globalThis.fetch(input, init);
+    }) as typeof fetch;
+    // No BroadcastChannel (I7): tab A learns of B's refresh only by reading storage.
+    const saved = globalThis.BroadcastChannel;
+    (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel = undefined;
+    try {
+      const a = tab(backend, name, { fetch: fetchA });
+      await a.wallet.restore();
+      const session = await emailLogin(a.wallet, accountId);
+      oldId = session.id;
+      b = tab(backend, name);
+      await b.wallet.restore();
+      expect(await a.wallet.updateAccount(accountId, { privateEnabled: true })).toBeDefined();
+      expect(a.requests.filter((r) => r.method === 'PATCH').map((r) => r.status)).toContain(401);
+      expect(a.wallet.session(accountId)?.id).not.toBe(session.id);
+      a.wallet.dispose();
+      b.wallet.dispose();
+    } finally {
+      globalThis.BroadcastChannel = saved;
+    }
+  });
+});
