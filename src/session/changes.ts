@@ -46,6 +46,8 @@ export async function addSession(ctx: OpsContext, snap: Snapshot, session: Sessi
     written = await commitState(ctx.keyStore.meta, from, { sessions, current: session.id, change: 'login' }, { ignoreLogout: !ticket });
   } finally {
     if (!written) {
+      // The sessions it would have replaced are still stored (and current): not to be ended.
+      for (const s of replaced) await removeEnding(ctx, session.accountId, s.id).catch(() => undefined);
       // Ended with its own key (no prompt); its key is dropped only once the service confirmed.
       // Unreachable: it becomes a pending end (I1, I5, I8), finished by the logout that won or later.
       if (await endWith(ctx, session.id, signerFromKey(key))) await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);

@@ -167,3 +167,32 @@ describe('I3/I7: a signed leg refused because another tab’s refresh replaced i
     }
   });
 });
+
+describe('I8: a second login with the same credential whose commit fails on storage', () => {
+  it('does not leave the first (still current) session listed as a pending end: it stays live and usable', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    let failing = false;
+    const broken: KeyStoreBackend = { ...backend, set: (k, v) => (failing && k.startsWith('meta:account:') ? Promise.reject(new Error('QuotaExceededError')) : backend.set(k, v)) };
+    const name = `rev-${randomUUID()}`;
+    const a = tab(backend, name);
+    await a.wallet.restore();
+    const first = await emailLogin(a.wallet, accountId);
+    const t = tab(broken, name);
+    await t.wallet.restore();
+    failing = true;
+    await emailLogin(t.wallet, accountId).then(
+      () => undefined,
+      () => undefined,
+    );
+    failing = false;
+    // A tab of the origin loads (it finishes pending ends).
+    const c = tab(backend, name);
+    await c.wallet.restore();
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await active(accountId)).map((s) => s.id)).toEqual([first.id]);
+    expect(c.wallet.session(accountId)?.id).toBe(first.id);
+    expect(await c.wallet.updateAccount(accountId, { privateEnabled: true })).toBeDefined();
+    for (const w of [a, t, c]) w.wallet.dispose();
+  });
+});
