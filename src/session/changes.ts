@@ -160,7 +160,11 @@ export async function refreshSession(ctx: OpsContext, deps: RefreshDeps): Promis
         const sessions = [...s.state.sessions.filter((x) => x.id !== cur.id), made];
         // The replaced session becomes a pending end (its key kept for that alone) in the same step.
         await addEnding(ctx, accountId, [{ id: cur.id, publicKeyHex: cur.publicKeyHex, expiresAt: cur.expiresAt }]);
-        const w = await commitState(ctx.keyStore.meta, s, { sessions, current: made.id, change: 'refresh' });
+        // Refused or failed (storage), the old session stays stored and current: not to be ended.
+        const w = await commitState(ctx.keyStore.meta, s, { sessions, current: made.id, change: 'refresh' }).catch(async (error: unknown) => {
+          await removeEnding(ctx, accountId, cur.id).catch(() => undefined);
+          throw error;
+        });
         if (w) {
           ctx.keyStore.invalidate(cur.publicKeyHex);
           committed(ctx, w);

@@ -196,3 +196,28 @@ describe('I8: a second login with the same credential whose commit fails on stor
     for (const w of [a, t, c]) w.wallet.dispose();
   });
 });
+
+describe('I8: a refresh whose commit fails on storage', () => {
+  it('does not leave the still-current session listed as a pending end: it stays live and usable', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    let failing = false;
+    const broken: KeyStoreBackend = { ...backend, set: (k, v) => (failing && k.startsWith('meta:account:') ? Promise.reject(new Error('QuotaExceededError')) : backend.set(k, v)) };
+    const name = `rev-${randomUUID()}`;
+    const t = tab(broken, name);
+    await t.wallet.restore();
+    const first = await emailLogin(t.wallet, accountId);
+    failing = true;
+    await t.wallet.refresh(accountId).then(
+      () => undefined,
+      () => undefined,
+    );
+    failing = false;
+    const c = tab(backend, name);
+    await c.wallet.restore();
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await active(accountId)).map((s) => s.id)).toEqual([first.id]);
+    expect(await c.wallet.updateAccount(accountId, { privateEnabled: true })).toBeDefined();
+    for (const w of [t, c]) w.wallet.dispose();
+  });
+});
