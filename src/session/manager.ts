@@ -323,6 +323,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
         const guard = cancellers.track(accountId, logoutNonce);
         cancellers.check(accountId, (await readSnapshot(meta, accountId)).logoutNonce);
         try {
+          // A logout requested since the login started (it waited for the download or the lock): it
+          // has lost; nothing is sent (an OTP code is not used up, no session is made).
+          if (guard.signal.aborted) throw guard.signal.reason;
           return await fn({ accountId, logoutNonce, signal: guard.signal });
         } finally {
           guard.done();

@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createKeyStore, createMemoryBackend, type KeyStoreBackend, type MetadataStore } from '../../src/keys/index.js';
 import { commitState, emptyState, readSnapshot, requestLogout } from '../../src/session/state.js';
+import { changesChunk } from '../../src/session/manager.js';
+import { OTP } from '../flows/helpers/sandbox.js';
 import { codeOf, emailLogin, testWallet, useTestSandbox } from '../flows/helpers/sandbox.js';
 
 const env = useTestSandbox();
@@ -219,5 +221,35 @@ describe('I8: a refresh whose commit fails on storage', () => {
     expect((await active(accountId)).map((s) => s.id)).toEqual([first.id]);
     expect(await c.wallet.updateAccount(accountId, { privateEnabled: true })).toBeDefined();
     for (const w of [t, c]) w.wallet.dispose();
+  });
+});
+
+describe('I1/I2: a login still downloading changes.ts when logout() is called', () => {
+  it('sends no verify once it gets the login lock (it has lost): NOT_LOGGED_IN, nothing made on the service', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    const name = `rev-${randomUUID()}`;
+    const download = changesChunk.load;
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    changesChunk.load = async () => {
+      await gate;
+      return download();
+    };
+    try {
+      const a = tab(backend, name);
+      const pending = await a.wallet.startOtpLogin({ accountId });
+      const login = codeOf(pending.verify(OTP));
+      await new Promise((r) => setTimeout(r, 50));
+      await a.wallet.logout(accountId);
+      const before = a.requests.length;
+      open();
+      expect(await login).toBe('NOT_LOGGED_IN');
+      expect(a.requests.slice(before).filter((r) => r.path.endsWith('/verify'))).toEqual([]);
+      expect(await active(accountId)).toEqual([]);
+      a.wallet.dispose();
+    } finally {
+      changesChunk.load = download;
+    }
   });
 });
