@@ -187,6 +187,14 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   }
 
   const defaultAccount = (): string | undefined => defaultAccountOf(view, lastAccountId);
+  /**
+   * Loaded, and for a call that names no account while this tab knows of none, storage read again
+   * first: a tab without a channel (I7) may not have heard of a login made in another tab.
+   */
+  async function ready(accountId: string | undefined): Promise<void> {
+    await ensureLoaded();
+    if (accountId === undefined && defaultAccount() === undefined) await syncAll();
+  }
   const accountOf = (accountId: string | undefined): string => accountFor(view, lastAccountId, accountId);
 
   async function load(): Promise<void> {
@@ -219,7 +227,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   const pickSigner = createSignerPicker({ ctx, view, serverNow, observe, run, noSession });
 
   async function resolve(accountId?: string, opts?: SignerOptions, ticket?: SigningTicket): Promise<{ session: Session; signer: Signer }> {
-    await ensureLoaded();
+    await ready(ticket?.accountId ?? accountId);
     const account = accountOf(ticket?.accountId ?? accountId);
     const picked = await pickSigner(account, opts, ticket);
     lastAccountId = account;
@@ -254,7 +262,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     establish: (answer, known) => withChanges((m) => m.establish(ctx, answer, known, adoptDeps)),
     async signingTicket(accountId) {
       // Loaded first: the default account (no accountId given) is known only then.
-      await ensureLoaded();
+      await ready(accountId);
       let account: string | undefined;
       try {
         account = accountOf(accountId);
@@ -272,11 +280,11 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     resolve: (accountId, opts) => resolve(accountId, opts),
     resolveFor: (ticket, opts) => resolve(ticket.accountId, opts, ticket),
     async refresh(accountId, plan) {
-      await ensureLoaded();
+      await ready(accountId);
       return refresher.refresh(accountOf(accountId), plan, false);
     },
     async logout(accountId) {
-      await ensureLoaded();
+      await ready(accountId);
       const account = accountId === undefined ? defaultAccount() : accountOf(accountId);
       if (account === undefined) return;
       loggingOut.add(account);
@@ -302,11 +310,11 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       }
     },
     async list(accountId) {
-      await ensureLoaded();
+      await ready(accountId);
       return service.list(accountOf(accountId));
     },
     async signOutOtherDevices(accountId) {
-      await ensureLoaded();
+      await ready(accountId);
       const account = accountOf(accountId);
       // Under the locks, then ends outside them (I4): changes.ts signOutOthers.
       return withChanges((m) => m.signOutOthers(ctx, account, { sections, run, resolve }));

@@ -253,3 +253,27 @@ describe('I1/I2: a login still downloading changes.ts when logout() is called', 
     }
   });
 });
+
+describe('I1/I7: logout() without an account in a tab that has not heard of the login (no channel)', () => {
+  it('logs the account out (storage and service), not nothing', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    const name = `rev-${randomUUID()}`;
+    const saved = globalThis.BroadcastChannel;
+    (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel = undefined;
+    try {
+      const a = tab(backend, name);
+      await a.wallet.restore();
+      const b = tab(backend, name);
+      await b.wallet.restore();
+      await emailLogin(b.wallet, accountId);
+      await a.wallet.logout();
+      expect(await active(accountId)).toEqual([]);
+      expect((await readSnapshot(createKeyStore({ backend }).meta, accountId)).state.sessions).toEqual([]);
+      a.wallet.dispose();
+      b.wallet.dispose();
+    } finally {
+      globalThis.BroadcastChannel = saved;
+    }
+  });
+});
