@@ -32,7 +32,9 @@ export function createSignerPicker(deps: SignerPickDeps): (account: string, opts
       const picked = await pickOnce(deps, account, opts, ticket);
       const now = await readSnapshot(deps.ctx.keyStore.meta, account);
       const still = opts?.excludeCredentialId === undefined ? now.state.current === picked.session.id : now.state.sessions.some((s) => s.id === picked.session.id);
-      if ((still && now.logoutNonce === picked.logoutNonce) || attempt >= 3) return { session: picked.session, signer: picked.signer };
+      // A logout requested meanwhile (any tab): no signer, however many commits came before it (I2).
+      if (now.logoutNonce !== picked.logoutNonce) throw new WalletError('NOT_LOGGED_IN', `a logout of ${account} cancelled this signature`);
+      if (still || attempt >= 3) return { session: picked.session, signer: picked.signer };
     }
   };
 }

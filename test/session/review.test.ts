@@ -5,6 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { createKeyStore, createMemoryBackend, type KeyStoreBackend, type MetadataStore } from '../../src/keys/index.js';
 import { commitState, emptyState, readSnapshot, requestLogout } from '../../src/session/state.js';
 import { changesChunk } from '../../src/session/manager.js';
+import { generateSessionKey } from '../../src/crypto/index.js';
+import { WalletError } from '../../src/errors.js';
+import { createCancellers } from '../../src/session/operations.js';
+import { createServerClock } from '../../src/session/server-clock.js';
+import { createSignerPicker } from '../../src/session/signer-pick.js';
+import { createView } from '../../src/session/view.js';
+import { createEmitter } from '../../src/session/emitter.js';
+import type { Session } from '../../src/session/types.js';
 import { OTP } from '../flows/helpers/sandbox.js';
 import { codeOf, emailLogin, testWallet, useTestSandbox } from '../flows/helpers/sandbox.js';
 
@@ -275,5 +283,63 @@ describe('I1/I7: logout() without an account in a tab that has not heard of the 
     } finally {
       globalThis.BroadcastChannel = saved;
     }
+  });
+});
+
+describe('I2: the signer picker never hands out a signer once a logout was requested', () => {
+  it('commits keep changing the current session, then a logout is requested: the fourth pick is refused', async () => {
+    const ACCOUNT = 'InternalAccount:pick';
+    const T0 = Date.parse('2030-01-01T00:00:00.000Z');
+    const keyStore = createKeyStore({ backend: createMemoryBackend() });
+    const key = await generateSessionKey();
+    await keyStore.put({ publicKeyHex: key.publicKeyHex, privateKey: key.privateKey, publicKey: key.publicKey, purpose: 'session', accountId: ACCOUNT, sessionId: 'Session:1' });
+    const mk = (id: string): Session => ({ id, accountId: ACCOUNT, credentialId: 'AuthMethod:1', credentialType: 'EMAIL_OTP', publicKeyHex: key.publicKeyHex, createdAt: new Date(T0).toISOString(), expiresAt: new Date(T0 + 15 * 60_000).toISOString() });
+    const one = mk('Session:1');
+    const two = mk('Session:2');
+    // Reads of the state alternate: the pick sees Session:1 current; the re-read after it sees
+    // another commit (Session:2) three times, then a logout requested.
+    let reads = 0;
+    let generation = 1;
+    const inner = keyStore.meta;
+    const meta: MetadataStore = {
+      ...inner,
+      put: (n, v) => inner.put(n, v),
+      delete: (n) => inner.delete(n),
+      list: () => inner.list(),
+      get: async <T,>(name: string): Promise<T | undefined> => {
+        if (name === `account:${ACCOUNT}`) {
+          const pick = reads++ % 2 === 0;
+          generation++;
+          return { accountId: ACCOUNT, generation, current: pick ? one.id : two.id, sessions: [pick ? one : two], change: 'refresh', under: null } as T;
+        }
+        if (name === `logout:${ACCOUNT}`) return (reads >= 8 ? { nonce: 'N1', generation: 0 } : undefined) as T;
+        return inner.get<T>(name);
+      },
+    };
+    const store = new Proxy(keyStore, { get: (t, p, r) => (p === 'meta' ? meta : Reflect.get(t, p, r)) });
+    const view = createView(createEmitter(), () => undefined);
+    const ctx = {
+      keyStore: store,
+      service: {} as never,
+      host: {} as never,
+      view,
+      channel: { start: () => undefined, post: () => undefined, close: () => undefined },
+      clock: createServerClock(() => T0),
+      cancellers: createCancellers(),
+      refreshFailed: () => undefined,
+      noSession: () => new WalletError('NOT_LOGGED_IN'),
+      loggingOut: new Set<string>(),
+    };
+    const observe = async (a: string) => {
+      const snap = await readSnapshot(meta, a);
+      view.apply(snap.state);
+      return snap;
+    };
+    const pick = createSignerPicker({ ctx, view, serverNow: () => T0, observe, run: async (a, fn) => fn(await observe(a)), noSession: () => new WalletError('NOT_LOGGED_IN') });
+    const error = await pick(ACCOUNT, undefined, undefined).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((error as { code?: string } | undefined)?.code).toBe('NOT_LOGGED_IN');
   });
 });
