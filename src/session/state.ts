@@ -132,7 +132,10 @@ export async function commitState(meta: MetadataStore, from: Snapshot, next: Nex
   const now = await readSnapshot(meta, from.state.accountId);
   if (now.state.generation !== from.state.generation) return undefined;
   if (options.ignoreLogout !== true && now.logoutNonce !== from.logoutNonce) return undefined;
-  const state: AccountState = { accountId: from.state.accountId, generation: from.state.generation + 1, ...next, under: now.logoutNonce };
+  // A logout's commit carries out every logout requested so far; any other commit only the ones
+  // its snapshot saw (a commit that ignores the logout nonce leaves a newer logout pending).
+  const under = next.change === 'logout' ? now.logoutNonce : from.logoutNonce;
+  const state: AccountState = { accountId: from.state.accountId, generation: from.state.generation + 1, ...next, under };
   await meta.put(ACCOUNT_PREFIX + state.accountId, state);
   return state;
 }
