@@ -48,6 +48,12 @@ export function createSessionService(client: Client): SessionService {
       if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.data)) {
         throw new WalletError('BAD_RESPONSE', 'expected {data: AuthSession[]}');
       }
+      // Decision: every entry must name its session (the manager reads nothing else from a list);
+      // one that does not makes the whole list unusable (the service could not be asked), never a
+      // crash, and never a session judged ended because its entry was unreadable.
+      if (!answer.data.every((a: unknown) => typeof a === 'object' && a !== null && typeof (a as { id?: unknown }).id === 'string')) {
+        throw new WalletError('BAD_RESPONSE', 'expected {data: AuthSession[]} whose entries have an id');
+      }
       return answer.data;
     },
     async end(sessionId, signer, options) {

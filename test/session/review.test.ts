@@ -343,3 +343,22 @@ describe('I2: the signer picker never hands out a signer once a logout was reque
     expect((error as { code?: string } | undefined)?.code).toBe('NOT_LOGGED_IN');
   });
 });
+
+describe('S7: a malformed list of sessions fails with a WalletError', () => {
+  it('signOutOtherDevices over a list whose entries are not sessions: BAD_RESPONSE, not a TypeError', async () => {
+    const { accountId } = await env.admin.customer();
+    let broken = false;
+    const fetchA = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (broken && (init?.method ?? 'GET') === 'GET' && url.includes('/auth/sessions')) {
+        return new Response(JSON.stringify({ data: [null] }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      }
+      return globalThis.fetch(input, init);
+    }) as typeof fetch;
+    const t = testWallet(env.sandbox, { autoRefresh: false, fetch: fetchA });
+    await emailLogin(t.wallet, accountId);
+    broken = true;
+    expect(await codeOf(t.wallet.signOutOtherDevices(accountId))).toBe('BAD_RESPONSE');
+    t.wallet.dispose();
+  });
+});
