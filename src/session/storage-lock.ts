@@ -17,6 +17,8 @@
  * makes a logout wait for a refresh on the wire in another tab.
  */
 
+import { WalletError } from '../errors.js';
+
 /** Structurally host.ts's LockManagerLike and ChannelLike (not imported: host.ts imports this file). */
 interface LockManagerLike {
   request<T>(name: string, options: { mode: 'exclusive' | 'shared' }, callback: () => Promise<T>): Promise<T>;
@@ -108,12 +110,21 @@ export function createLeaseLocks(options: LeaseOptions): LockManagerLike {
   async function leased<T>(name: string, callback: () => Promise<T>): Promise<T> {
     const key = `lock:${name}`;
     const me = `${options.owner}:${++seq}`;
-    await acquire(key, me);
+    try {
+      await acquire(key, me);
+    } catch (cause) {
+      // localStorage refusing a write (quota) or a read: a typed error, never the DOMException (S7).
+      throw new WalletError('KEY_STORAGE_UNAVAILABLE', 'localStorage refused the lease of a lock', { cause });
+    }
     let renew: unknown;
     const keep = (): void => {
       renew = setTimer(() => {
-        if (parse(storage.get(key))?.owner !== me) return;
-        storage.set(key, JSON.stringify({ owner: me, until: now() + leaseMs }));
+        try {
+          if (parse(storage.get(key))?.owner !== me) return;
+          storage.set(key, JSON.stringify({ owner: me, until: now() + leaseMs }));
+        } catch {
+          return; // not renewed: the lease lapses, as for a tab that stalled
+        }
         keep();
       }, leaseMs / 3);
     };
@@ -122,7 +133,11 @@ export function createLeaseLocks(options: LeaseOptions): LockManagerLike {
       return await callback();
     } finally {
       clearTimer(renew);
-      if (parse(storage.get(key))?.owner === me) storage.remove(key);
+      try {
+        if (parse(storage.get(key))?.owner === me) storage.remove(key);
+      } catch {
+        // left to lapse
+      }
     }
   }
 

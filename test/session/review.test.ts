@@ -362,3 +362,25 @@ describe('S7: a malformed list of sessions fails with a WalletError', () => {
     t.wallet.dispose();
   });
 });
+
+describe('S7/I7: lease locks over a localStorage that refuses writes', () => {
+  it('an operation fails with KEY_STORAGE_UNAVAILABLE (a WalletError), not the DOMException', async () => {
+    const { createLeaseLocks } = await import('../../src/session/storage-lock.js');
+    const locks = createLeaseLocks({
+      owner: 'tab',
+      storage: {
+        get: () => null,
+        set: () => {
+          throw new DOMException('the quota has been exceeded', 'QuotaExceededError');
+        },
+        remove: () => undefined,
+        subscribe: () => () => undefined,
+      },
+    });
+    const error = await locks.request('x', { mode: 'exclusive' }, async () => 1).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((error as { code?: string }).code).toBe('KEY_STORAGE_UNAVAILABLE');
+  });
+});
