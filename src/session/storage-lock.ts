@@ -90,14 +90,17 @@ export function createLeaseLocks(options: LeaseOptions): LockManagerLike {
       const detach = storage.subscribe((k) => {
         if (k === key || k === null) done();
       });
-      timer = setTimer(done, seen ? Math.max(0, seen.until - now()) + 1 : settleMs);
+      timer = setTimer(done, seen ? Math.min(Math.max(0, seen.until - now()), leaseMs) + 1 : settleMs);
     });
   }
 
   async function acquire(key: string, me: string): Promise<void> {
     for (;;) {
       const held = parse(storage.get(key));
-      if (held === undefined || held.until <= now() || held.owner === me) {
+      // A lease ending further ahead than any tab writes one was written before the clock was set
+      // back: judged lapsed (else a tab that closed holding it would block the others for as long
+      // as the clock moved; I6). A live holder renews on the new clock.
+      if (held === undefined || held.until <= now() || held.until - now() > leaseMs || held.owner === me) {
         storage.set(key, JSON.stringify({ owner: me, until: now() + leaseMs }));
         await sleep(settleMs);
         if (parse(storage.get(key))?.owner === me) return;

@@ -384,3 +384,21 @@ describe('S7/I7: lease locks over a localStorage that refuses writes', () => {
     expect((error as { code?: string }).code).toBe('KEY_STORAGE_UNAVAILABLE');
   });
 });
+
+describe('I6/I7: a lease left by a closed tab, then the local clock set back an hour', () => {
+  it('the other tab gets the lock after about leaseMs, not after an hour', async () => {
+    const { createLeaseLocks } = await import('../../src/session/storage-lock.js');
+    const map = new Map<string, string>();
+    const storage = { get: (k: string) => map.get(k) ?? null, set: (k: string, v: string) => void map.set(k, v), remove: (k: string) => void map.delete(k), subscribe: () => () => undefined };
+    let offset = 0;
+    const now = () => Date.now() + offset;
+    // Written by a tab that closed holding it, just before the clock was corrected back by an hour.
+    map.set('lock:ns:account:A', JSON.stringify({ owner: 'closed-tab:1', until: now() + 150 }));
+    offset = -60 * 60 * 1000;
+    const b = createLeaseLocks({ storage, owner: 'tab1', leaseMs: 150, settleMs: 5, now });
+    const started = Date.now();
+    const got = await Promise.race([b.request('ns:account:A', { mode: 'exclusive' }, async () => true), new Promise<boolean>((r) => setTimeout(() => r(false), 2000))]);
+    expect(got).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
