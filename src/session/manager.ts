@@ -275,7 +275,20 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       return { accountId: account, logoutNonce: snap.logoutNonce, signal: guard.signal, done: guard.done };
     },
     async signer(accountId, opts) {
-      return (await resolve(accountId, opts)).signer;
+      const { session, signer } = await resolve(accountId, opts);
+      const bound = (await readSnapshot(meta, session.accountId)).logoutNonce;
+      // The app may keep it: each signature first re-reads storage, and none is made once a logout
+      // of the account was requested (any tab) or its session is no longer held here (I2).
+      return {
+        publicKeyHex: signer.publicKeyHex,
+        async sign(data) {
+          const snap = await readSnapshot(meta, session.accountId);
+          if (snap.logoutPending || snap.logoutNonce !== bound || !snap.state.sessions.some((s) => s.id === session.id)) {
+            throw new WalletError('NOT_LOGGED_IN', `${session.id} is no longer held here: nothing is signed with it`);
+          }
+          return signer.sign(data);
+        },
+      };
     },
     resolve: (accountId, opts) => resolve(accountId, opts),
     resolveFor: (ticket, opts) => resolve(ticket.accountId, opts, ticket),

@@ -68,7 +68,11 @@ export interface SessionManager {
   all(): Session[];
   /** Stores key and metadata, makes the session current, emits `session` (and tells other tabs). */
   adopt(session: Session, key: SessionKey): Promise<void>;
-  /** A signer over a session key. Throws NOT_LOGGED_IN, SESSION_EXPIRED, KEY_EVICTED, OTHER_CREDENTIAL_SESSION_REQUIRED. */
+  /**
+   * A signer over a session key. Throws NOT_LOGGED_IN, SESSION_EXPIRED, KEY_EVICTED, OTHER_CREDENTIAL_SESSION_REQUIRED.
+   * Its `sign` fails NOT_LOGGED_IN once a logout of the account was requested (any tab) or the
+   * session is no longer held here (I2).
+   */
   signer(accountId?: string, options?: SignerOptions): Promise<Signer>;
   /** The session `signer` would use (same rules and errors), with its signer. */
   resolve(accountId?: string, options?: SignerOptions): Promise<{ session: Session; signer: Signer }>;

@@ -402,3 +402,23 @@ describe('I6/I7: a lease left by a closed tab, then the local clock set back an 
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });
+
+describe('I2: a signer the app took from the session manager', () => {
+  it('signs nothing once the account was logged out (any tab)', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    const name = `rev-${randomUUID()}`;
+    const a = tab(backend, name);
+    const b = tab(backend, name);
+    await a.wallet.restore();
+    await b.wallet.restore();
+    await emailLogin(a.wallet, accountId);
+    const { walletContext } = await import('../../src/session/index.js');
+    const signer = await walletContext(a.wallet).sessions.signer(accountId);
+    expect((await signer.sign(new Uint8Array([1]))).length).toBeGreaterThan(0);
+    await b.wallet.logout(accountId);
+    expect(await codeOf(signer.sign(new Uint8Array([1])))).toBe('NOT_LOGGED_IN');
+    a.wallet.dispose();
+    b.wallet.dispose();
+  });
+});
