@@ -1,5 +1,12 @@
 // Review of issue 22 (INVARIANTS.md): scenarios the other suites did not draw, each failing on the
-// code before its fix. Node, against the sandbox, two wallets on one storage (two tabs).
+// code before its fix. Node, against the sandbox, two wallets on one storage (two tabs), or a
+// module on its own with a scripted store. I1/I5: a login that loses a logout race while offline;
+// I2: a signed leg answered 429 is not resent after a logout, the signer picker and a kept
+// manager.signer() sign nothing after one; I1/I7/I8: a logout stays pending across a racing commit;
+// I3/I7: a refresh seen late (no channel) still starts the call over; I8: commits that fail on
+// storage leave no still-current session to end; I1/I7: logout() without an account in a stale tab;
+// I1/I2: a login that lost before its lock sends nothing; S7: malformed lists, localStorage refusing
+// writes; I6/I7: a lease left before the clock was set back.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createKeyStore, createMemoryBackend, type KeyStoreBackend, type MetadataStore } from '../../src/keys/index.js';
