@@ -127,13 +127,16 @@ const ENDING_GRACE_MS = 60 * 60 * 1000;
 /**
  * Ends one session with the key kept for it, never asking onBeforeSign (the logout that dropped it
  * was the approval). True when there is nothing left to do: the service ended it, or answered that
- * it is not active (4xx), or no key is left; false when it could not be asked (network, 5xx).
+ * it is not active (4xx), or no key is left, or it could not be asked and the session is past its
+ * expiry by an hour; false when it could not be asked (network, 5xx).
  */
 async function endOne(ctx: OpsContext, e: Ending): Promise<boolean> {
-  if (ctx.clock.now() > Date.parse(e.expiresAt) + ENDING_GRACE_MS) return true;
   const key = await ctx.keyStore.get(e.publicKeyHex);
   if (!key) return true;
-  return endWith(ctx, e.id, signerFromKey(key));
+  // Asked first: the estimate alone (a local clock hours off, before any answer of the service)
+  // never drops a session the service still holds (I6); given up only when it cannot be asked.
+  if (await endWith(ctx, e.id, signerFromKey(key))) return true;
+  return ctx.clock.now() > Date.parse(e.expiresAt) + ENDING_GRACE_MS;
 }
 
 /** Ends a session signed by `signer` without a prompt; true unless the service could not be asked. */

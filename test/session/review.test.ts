@@ -8,7 +8,7 @@
 // I1/I2: a login that lost before its lock sends nothing; S7: malformed lists, localStorage refusing
 // writes; I6/I7: a lease left before the clock was set back.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createKeyStore, createMemoryBackend, type KeyStoreBackend, type MetadataStore } from '../../src/keys/index.js';
 import { commitState, emptyState, readSnapshot, requestLogout } from '../../src/session/state.js';
 import { changesChunk } from '../../src/session/manager.js';
@@ -427,5 +427,33 @@ describe('I2: a signer the app took from the session manager', () => {
     expect(await codeOf(signer.sign(new Uint8Array([1])))).toBe('NOT_LOGGED_IN');
     a.wallet.dispose();
     b.wallet.dispose();
+  });
+});
+
+describe('I6/I8: a pending end judged on a local clock more than an hour fast', () => {
+  it('is ended on the service when it can be, not dropped as past its expiry on the estimate alone', async () => {
+    const { accountId } = await env.admin.customer();
+    const backend = createMemoryBackend();
+    const name = `rev-${randomUUID()}`;
+    let offline = false;
+    const fetchA = ((input: RequestInfo | URL, init?: RequestInit) => (offline ? Promise.reject(new TypeError('fetch failed')) : globalThis.fetch(input, init))) as typeof fetch;
+    const a = tab(backend, name, { fetch: fetchA });
+    await a.wallet.restore();
+    const session = await emailLogin(a.wallet, accountId);
+    offline = true;
+    await a.wallet.logout(accountId);
+    a.wallet.dispose();
+    expect((await active(accountId)).map((s) => s.id)).toEqual([session.id]);
+    // The next tab loads with its clock two hours fast (no answer of the service seen yet).
+    const real = Date.now.bind(Date);
+    const fast = vi.spyOn(Date, 'now').mockImplementation(() => real() + 2 * 60 * 60 * 1000);
+    try {
+      const b = tab(backend, name);
+      await b.wallet.restore();
+      await expect.poll(async () => (await active(accountId)).length).toBe(0);
+      b.wallet.dispose();
+    } finally {
+      fast.mockRestore();
+    }
   });
 });

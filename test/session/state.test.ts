@@ -179,17 +179,22 @@ describe('endAll and pending ends (I1, I8)', () => {
     );
   });
 
-  it('a pending end past its expiry by more than an hour is dropped without asking; one without its key too', async () => {
+  it('a pending end the service cannot be asked about is dropped once past its expiry by more than an hour (the service is asked first: I6); one without its key at once', async () => {
     const keyStore = createKeyStore({ backend: createMemoryBackend() });
     const old = session(0, { expiresAt: new Date(T0 - 61 * 60_000).toISOString() });
     const recent = session(1, { expiresAt: new Date(T0 - 59 * 60_000).toISOString() });
     await store(keyStore, [old, recent]);
     await writeEnding(keyStore.meta, ACCOUNT, [old, recent, { id: 'Session:nokey', publicKeyHex: `03${'cd'.repeat(32)}`, expiresAt: new Date(T0 + 60_000).toISOString() }].map(({ id, publicKeyHex, expiresAt }) => ({ id, publicKeyHex, expiresAt })));
-    const { svc, ended } = service(() => 'ok');
+    const { svc, ended } = service(() => 'offline');
     await finishEnding(context(keyStore, svc), ACCOUNT);
-    expect(ended.map((e) => e.id)).toEqual([recent.id]);
-    expect(await readEnding(keyStore.meta, ACCOUNT)).toEqual([]);
+    expect(ended.map((e) => e.id)).toEqual([old.id, recent.id]);
+    expect((await readEnding(keyStore.meta, ACCOUNT)).map((e) => e.id)).toEqual([recent.id]);
     expect(await keyStore.get(old.publicKeyHex)).toBeUndefined();
+    // Reachable: ended, whatever the estimate says of its age.
+    const reachable = service(() => 'ok');
+    await finishEnding(context(keyStore, reachable.svc), ACCOUNT);
+    expect(reachable.ended.map((e) => e.id)).toEqual([recent.id]);
+    expect(await readEnding(keyStore.meta, ACCOUNT)).toEqual([]);
   });
 
   it('the logout’s sweep ends a key a closed tab stored for a session it never committed; without sweep it is left alone', async () => {
