@@ -48,10 +48,14 @@ export async function addSession(ctx: OpsContext, snap: Snapshot, session: Sessi
     if (!written) {
       // The sessions it would have replaced are still stored (and current): not to be ended.
       for (const s of replaced) await removeEnding(ctx, session.accountId, s.id).catch(() => undefined);
-      // Ended with its own key (no prompt); its key is dropped only once the service confirmed.
-      // Unreachable: it becomes a pending end (I1, I5, I8), finished by the logout that won or later.
-      if (await endWith(ctx, session.id, signerFromKey(key))) await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);
-      else await addEnding(ctx, session.accountId, [{ id: session.id, publicKeyHex: key.publicKeyHex, expiresAt: session.expiresAt }]).catch(() => undefined);
+      // A pending end first (I1, I5, I8), so that a tab closing from here on leaves it to be finished
+      // later; then ended with its own key (no prompt): its key and pending end are dropped only
+      // once the service confirmed. Unreachable: the logout that won, or a later one, finishes it.
+      await addEnding(ctx, session.accountId, [{ id: session.id, publicKeyHex: key.publicKeyHex, expiresAt: session.expiresAt }]).catch(() => undefined);
+      if (await endWith(ctx, session.id, signerFromKey(key))) {
+        await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);
+        await removeEnding(ctx, session.accountId, session.id).catch(() => undefined);
+      }
     }
   }
   if (!written) throw new WalletError('NOT_LOGGED_IN', 'a logout came while this login was on its way: the session it made was ended');

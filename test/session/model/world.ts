@@ -228,6 +228,9 @@ export class World {
       const disallowed = (k: string): boolean => !keys.includes(k) && (this.settled || !this.uncommitted(k));
       if (this.backend.failWrites === 0 && !this.failedWrite) expect(this.storedKeys(account).filter((k) => keys.includes(k) || disallowed(k)), 'S2: stored keys are the stored sessions’ and pending ends’ keys').toEqual(keys);
       else for (const k of keys) if (!this.storedKeys(account).includes(k) && stored.sessions.some((s) => s.publicKeyHex === k)) this.violations.push(`S2: ${account} session without its key`);
+      // S10: a pending end never names a session still stored (ending it would log the user out).
+      const storedIds = new Set(stored.sessions.map((s) => s.id));
+      for (const e of this.ending(account)) if (storedIds.has(e.id)) this.violations.push(`S10: pending end ${e.id} is a stored session of ${account}`);
       if (this.coordination.channel) {
         for (const tab of this.tabs.filter((t) => t.open && t.loaded)) {
           expect(tab.manager.current(account)?.id ?? null, `S3: tab ${tab.id} current`).toBe(stored.current);
