@@ -65,6 +65,9 @@ const hasLocalStorage = (): boolean => {
 
 let leaseLocks: LockManagerLike | undefined;
 
+/** What a lease lock fails with when localStorage refuses its lease (S7: a WalletError, never the DOMException). */
+export const leaseRefused = (cause: unknown): Error => new WalletError('KEY_STORAGE_UNAVAILABLE', 'localStorage refused the lease of a lock', { cause });
+
 /**
  * `navigator.locks`; without it (I7) locks emulated with leases in localStorage (storage-lock.ts);
  * without that either, undefined (the realm's own locks: tabs do not exclude each other).
@@ -80,7 +83,7 @@ function browserLocks(): LockManagerLike | undefined {
       fallback(async (m) => {
         const storage = m.localLeaseStorage();
         if (!storage) throw new WalletError('KEY_STORAGE_UNAVAILABLE', 'localStorage refuses writes: no lock shared by the tabs');
-        real ??= m.createLeaseLocks({ storage, owner });
+        real ??= m.createLeaseLocks({ storage, owner, refused: leaseRefused });
         return real.request(name, options, callback);
       }),
   };

@@ -17,8 +17,6 @@
  * makes a logout wait for a refresh on the wire in another tab.
  */
 
-import { WalletError } from '../errors.js';
-
 /** Structurally host.ts's LockManagerLike and ChannelLike (not imported: host.ts imports this file). */
 interface LockManagerLike {
   request<T>(name: string, options: { mode: 'exclusive' | 'shared' }, callback: () => Promise<T>): Promise<T>;
@@ -50,6 +48,13 @@ export interface LeaseOptions {
   clearTimer?: (handle: unknown) => void;
   leaseMs?: number;
   settleMs?: number;
+  /**
+   * The error a request fails with when localStorage refuses the lease (a quota, a read that
+   * throws): host.ts gives KEY_STORAGE_UNAVAILABLE (S7). Passed in rather than imported so that
+   * this chunk, loaded on first use, shares no module with the startup code (a shared errors.ts
+   * made Vite split its startup chunk in two: `npm run size`). Default: the cause itself.
+   */
+  refused?: (cause: unknown) => Error;
 }
 
 interface Lease {
@@ -116,8 +121,8 @@ export function createLeaseLocks(options: LeaseOptions): LockManagerLike {
     try {
       await acquire(key, me);
     } catch (cause) {
-      // localStorage refusing a write (quota) or a read: a typed error, never the DOMException (S7).
-      throw new WalletError('KEY_STORAGE_UNAVAILABLE', 'localStorage refused the lease of a lock', { cause });
+      // localStorage refusing a write (quota) or a read: the caller's typed error (S7).
+      throw options.refused ? options.refused(cause) : cause;
     }
     let renew: unknown;
     const keep = (): void => {

@@ -373,8 +373,10 @@ describe('S7: a malformed list of sessions fails with a WalletError', () => {
 describe('S7/I7: lease locks over a localStorage that refuses writes', () => {
   it('an operation fails with KEY_STORAGE_UNAVAILABLE (a WalletError), not the DOMException', async () => {
     const { createLeaseLocks } = await import('../../src/session/storage-lock.js');
+    const { leaseRefused } = await import('../../src/session/host.js');
     const locks = createLeaseLocks({
       owner: 'tab',
+      refused: leaseRefused, // what host.ts passes
       storage: {
         get: () => null,
         set: () => {
