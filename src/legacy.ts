@@ -5,7 +5,8 @@
 import bs58check from 'bs58check';
 import { p256 } from '@noble/curves/nist.js';
 import { WalletError, invalidArgument } from './errors.js';
-import { concatBytes, hexToBytes } from './crypto/encoding.js';
+import { hexToBytes } from './crypto/encoding.js';
+import { concatBytes } from './crypto/bytes.js';
 import { hpkeOpen } from './crypto/hpke.js';
 import { decompressPublicKey } from './crypto/verify.js';
 import { sessionKeyFromPair, type SessionKey } from './crypto/keypair.js';

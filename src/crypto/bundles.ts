@@ -4,7 +4,8 @@
  * opening them (WebCrypto, HPKE) is in enclave.ts, loaded on first use.
  */
 import { WalletError } from '../errors.js';
-import { hexToBytes, utf8Decode } from './encoding.js';
+import { hexToBytes } from './encoding.js';
+import { utf8Decode } from './bytes.js';
 import { toUncompressedPublicKey } from './verify.js';
 
 /** Keys trusted to sign bundles (hex, compressed or uncompressed), or an explicit opt-out. */

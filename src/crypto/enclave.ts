@@ -6,7 +6,8 @@
  */
 import { WalletError, invalidArgument } from '../errors.js';
 import { dataObject, hexField, parseOtpTargetBundle, parseSignedBundle, pointField, stringField, type SignedBundle, type TrustedKeys } from './bundles.js';
-import { bytesToHex, equalBytes, hexToBytes, utf8Decode, utf8Encode } from './encoding.js';
+import { bytesToHex, hexToBytes, utf8Encode } from './encoding.js';
+import { equalBytes, utf8Decode } from './bytes.js';
 import { hpkeOpen, hpkeSeal } from './hpke.js';
 import { decompressPublicKey, toUncompressedPublicKey, verifySignature } from './verify.js';
 

@@ -3,7 +3,8 @@
  * §4 LabeledExtract / LabeledExpand, §4.1 DHKEM ExtractAndExpand, §5.1 KeySchedule in base mode.
  * Internal to hpke.ts (tests read it to check key and base_nonce against the vector).
  */
-import { concatBytes, utf8Encode } from './encoding.js';
+import { utf8Encode } from './encoding.js';
+import { concatBytes } from './bytes.js';
 import { buf, subtle } from './webcrypto.js';
 
 /** "KEM" ‖ I2OSP(0x0010, 2): DHKEM(P-256, HKDF-SHA256). */

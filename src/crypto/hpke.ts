@@ -5,7 +5,8 @@
  * WebCrypto only (ECDH, HMAC, AES-GCM): no HPKE library in the browser bundle.
  */
 import { WalletError, invalidArgument } from '../errors.js';
-import { concatBytes, utf8Encode } from './encoding.js';
+import { utf8Encode } from './encoding.js';
+import { concatBytes } from './bytes.js';
 import { keySchedule, kemSharedSecret } from './hpke-schedule.js';
 import { HPKE_INFO } from './hpke-info.js';
 import { toUncompressedPublicKey } from './verify.js';

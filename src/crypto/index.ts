@@ -1,12 +1,7 @@
 /** The crypto core: pure functions over bytes and WebCrypto keys. No I/O, nothing at import time. */
 export { base64urlDecode, base64urlEncode } from './base64url.js';
-export {
-  bytesToHex,
-  concatBytes,
-  hexToBytes,
-  utf8Decode,
-  utf8Encode,
-} from './encoding.js';
+export { bytesToHex, hexToBytes, utf8Encode } from './encoding.js';
+export { concatBytes, utf8Decode } from './bytes.js';
 export { compressPublicKey, derFromP1363, p1363FromDer } from './p256.js';
 export { generateRecipientKey, generateSessionKey, sessionKeyFromPair } from './keypair.js';
 export type { SessionKey } from './keypair.js';

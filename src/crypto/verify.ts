@@ -7,7 +7,8 @@
  */
 import { WalletError, invalidArgument } from '../errors.js';
 import { base64urlDecode } from './base64url.js';
-import { bytesToHex, hexToBytes, utf8Decode } from './encoding.js';
+import { bytesToHex, hexToBytes } from './encoding.js';
+import { utf8Decode } from './bytes.js';
 import { COMPRESSED_LENGTH, P, UNCOMPRESSED_LENGTH, checkUncompressed, compressPublicKey, curveRhs, mod, p1363FromDer, pointError, requireBytes, toBigInt } from './p256.js';
 import { SIGNATURE_SCHEME } from './stamp.js';
 import { ECDSA_P256, ECDSA_SHA256, buf, subtle } from './webcrypto.js';
