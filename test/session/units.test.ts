@@ -32,6 +32,68 @@ describe('server clock', () => {
   });
 });
 
+describe('server clock: edges (I6)', () => {
+  // A monotonic clock apart from the wall clock (as performance.now() is), so that a mix-up of the two shows.
+  function clocks(local0 = 1_000_000, mono0 = 5_000) {
+    const t = { local: local0, mono: mono0, changes: 0 };
+    const clock = createServerClock(() => t.local, () => t.changes++, () => t.mono);
+    return { t, clock };
+  }
+
+  it('before any sample: the wall clock; a non-finite sample is ignored (the estimate stays the wall clock)', () => {
+    const { t, clock } = clocks();
+    expect(clock.now()).toBe(t.local);
+    expect(clock.observeServerTime(Number.NaN)).toBe(false);
+    expect(clock.observeServerTime(Number.POSITIVE_INFINITY)).toBe(false);
+    expect(clock.now()).toBe(t.local);
+    expect(clock.offsetMs).toBe(0);
+    expect(t.changes).toBe(0);
+  });
+
+  it('first sample: moved only when it is 1 s or more from the wall clock', () => {
+    for (const [delta, moved] of [[0, false], [999, false], [-999, false], [1000, true], [-1000, true]] as const) {
+      const { t, clock } = clocks();
+      expect(clock.observeServerTime(t.local + delta)).toBe(moved);
+      expect(t.changes).toBe(moved ? 1 : 0);
+      expect(clock.now()).toBe(t.local + delta);
+    }
+  });
+
+  it('later samples: moved only when the estimate moves by 1 s or more; onChange is optional', () => {
+    const { t, clock } = clocks();
+    clock.observeServerTime(t.local + 5000);
+    expect(clock.observeServerTime(t.local + 5999)).toBe(false);
+    expect(clock.observeServerTime(t.local + 6999)).toBe(true);
+    expect(t.changes).toBe(2);
+    const quiet = createServerClock(() => t.local, undefined, () => t.mono);
+    expect(quiet.observeServerTime(t.local + 60_000)).toBe(true);
+    expect(quiet.offsetMs).toBe(60_000);
+  });
+
+  it('a sample seen earlier (receivedAt) is aged on the monotonic clock; wall-clock jumps afterwards do not move the estimate', () => {
+    const { t, clock } = clocks();
+    // Server time S was read 3 s ago (wall clock): now the server is at S + 3 s.
+    const S = t.local + 20_000;
+    clock.observeServerTime(S, t.local - 3000);
+    expect(clock.now()).toBe(S + 3000);
+    // The same instant as a Date header (whole seconds here): credited half a second.
+    expect(clock.observeDateHeader(new Date(S).toUTCString(), t.local - 3000)).toBe(false);
+    expect(clock.now()).toBe(S + 3500);
+    t.mono += 1000;
+    t.local += 3_600_000; // the user sets the wall clock an hour forward
+    expect(clock.now()).toBe(S + 4500);
+  });
+
+  it('the window holds the last 8 samples: a large one counts until 8 smaller ones follow it', () => {
+    const { t, clock } = clocks();
+    clock.observeServerTime(t.local + 50_000);
+    for (let i = 0; i < 7; i++) clock.observeServerTime(t.local + 1000);
+    expect(clock.offsetMs).toBe(50_000);
+    clock.observeServerTime(t.local + 1000);
+    expect(clock.offsetMs).toBe(1000);
+  });
+});
+
 describe('records', () => {
   const good = {
     id: 'Session:1',
