@@ -16,6 +16,7 @@ const badKey = fc.oneof(
   validKey.map((k) => `${k}0`), // junk after (the $ anchor)
   validKey.map((k) => k.toUpperCase()),
   validKey.map((k) => k.slice(0, -1)),
+  validKey.map((k) => [k] as unknown), // not a string, though String() of it would match
   fc.constant(12 as unknown),
   fc.constant(undefined as unknown),
 );
@@ -75,7 +76,7 @@ describe('parseStoredSession', () => {
       accountId: [1, undefined],
       credentialId: [1, undefined],
       credentialType: ['X', undefined],
-      publicKeyHex: [`x02${'a'.repeat(64)}`, `02${'a'.repeat(64)}x`, `04${'a'.repeat(64)}`, 5],
+      publicKeyHex: [[`02${'a'.repeat(64)}`], `x02${'a'.repeat(64)}`, `02${'a'.repeat(64)}x`, `04${'a'.repeat(64)}`, 5],
       expiresAt: ['soon', undefined],
       createdAt: ['then', 7],
     };

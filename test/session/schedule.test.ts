@@ -106,6 +106,28 @@ describe('schedule: one look', () => {
     expect(s.live()).toEqual([]);
   });
 
+  it('boundaries: a session is expired at its expiry ms; a hold at exactly now no longer holds', () => {
+    const s = setup({ now: HOUR });
+    s.put([session('s', 0, HOUR)], 's');
+    s.schedule.plan('A');
+    expect(s.calls).toEqual(['expire A']);
+    const t = setup({ now: 50 * 60_000 });
+    t.put([session('s', 0, HOUR)], 's');
+    t.schedule.holdRefresh('s', 50 * 60_000);
+    t.schedule.plan('A');
+    expect(t.calls).toEqual(['expiring s', 'refreshDue s']);
+    expect(t.live().map((x) => x.ms)).toEqual([10 * 60_000]);
+  });
+
+  it('without automatic refresh: `expiring` in the window, never `refreshDue`; the timer is the expiry', () => {
+    const s = setup({ now: 50 * 60_000, autoRefresh: false });
+    s.put([session('s', 0, HOUR)], 's');
+    s.schedule.plan('A');
+    s.schedule.plan('A');
+    expect(s.calls).toEqual(['expiring s']);
+    expect(s.live().map((x) => x.ms)).toEqual([10 * 60_000]);
+  });
+
   it('warns `expiring` once per session, asks `refreshDue` at every look in the window', () => {
     const s = setup({ now: 50 * 60_000 });
     s.put([session('s', 0, HOUR)], 's');
