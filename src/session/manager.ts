@@ -32,16 +32,17 @@ import { loadOnFirstUse } from '../load-on-first-use.js';
 import { ALL, createTabChannel } from './channel.js';
 import { createCriticalSections } from './critical-section.js';
 import { createEmitter } from './emitter.js';
+import { createFollower } from './follow.js';
 import { browserHost, type SessionHost } from './host.js';
 import { loadStored } from './load.js';
-import { addEnding, createCancellers, endAll, endOrphans, endWith, expireSessions, finishEnding, removeSessions, type OpsContext } from './operations.js';
+import { addEnding, createCancellers, endAll, endOrphans, endWith, expireSessions, removeSessions, type OpsContext } from './operations.js';
 import { parseStoredSession } from './records.js';
 import { createRefresher } from './refresher.js';
 import { createSchedule } from './schedule.js';
 import { createServerClock } from './server-clock.js';
 import { createSignerPicker } from './signer-pick.js';
 import { createSessionService } from './service.js';
-import { readAll, readSnapshot, requestLogout, type Change, type Snapshot } from './state.js';
+import { readSnapshot, requestLogout, type Change, type Snapshot } from './state.js';
 import type { LoginTicket, LogoutReason, ManagedSessions, Session, SessionEvents, SessionManagerOptions, SignerOptions, SigningTicket } from './types.js';
 import { accountFor, createView, currentOf, defaultAccountOf, noSessionError } from './view.js';
 
@@ -56,7 +57,6 @@ const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': '
  */
 export const changesChunk = { load: (): Promise<typeof import('./changes.js')> => import('./changes.js') };
 
-const WATCH_MS = 1000;
 /** How soon a session the estimate calls expired, but the service did not confirm, is looked at again. */
 const EXPIRY_RECHECK_MS = 30_000;
 
@@ -88,11 +88,13 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   });
   const channel = createTabChannel({ name: `${namespace}:sessions`, host, enabled: shared, onSync: (key) => (key === ALL ? syncAll() : observe(key).then(() => undefined)) });
   const noSession = (accountId: string): WalletError => noSessionError(view, accountId);
-  const cancellers = createCancellers(() => watch());
+  const cancellers = createCancellers(() => follower.watch());
   const loggingOut = new Set<string>();
   const rechecks = new Map<string, unknown>();
-  const finishing = new Set<string>();
   const ctx: OpsContext = { keyStore, service, host, view, channel, clock, cancellers, refreshFailed: (session, error) => events.emit('refresh-failed', { session, error }), noSession, loggingOut };
+  // The tab's picture follows storage (follow.ts): observe, syncAll, finishPending, the 1 s watch.
+  const follower = createFollower({ ctx, host, view, cancellers, run: (a, fn) => run(a, fn), disposed: () => disposed });
+  const { observe, syncAll, finishPending } = follower;
   /**
    * The rarer changes (changes.ts: a login's commit, refresh, signing out other devices, judging a
    * refusal), loaded on first use by each manager (a tab's own download), always before the operation
@@ -127,49 +129,6 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   let disposed = false;
   const detach: Array<() => void> = [];
   const refresher = createRefresher({ ctx, run, observe, refreshing: (a, fn) => sections.refreshing(a, fn), changes: withChanges, schedule, disposed: () => disposed, busy: (accountId, refreshing) => events.emit('refreshing', { accountId, refreshing }) });
-
-  /**
-   * While operations are tracked (a prompt open, a signature not sent), their accounts' logout
-   * nonces are re-read every second: a logout in a tab whose message never comes (no
-   * BroadcastChannel, a lost message) still cancels them within that time (I2, I7).
-   */
-  let watching: unknown;
-  function watch(): void {
-    if (watching !== undefined || disposed) return;
-    watching = host.setTimer(() => {
-      watching = undefined;
-      const accounts = cancellers.accounts();
-      if (accounts.length === 0 || disposed) return;
-      void Promise.all(accounts.map((a) => observe(a).catch(() => undefined))).finally(watch);
-    }, WATCH_MS);
-  }
-
-  /** Ends, in the background, the sessions logouts left to end (I8): at load, when the page comes back. */
-  function finishPending(accounts: readonly string[]): void {
-    for (const a of accounts) void run(a, () => finishEnding(ctx, a)).catch(() => undefined);
-  }
-
-  /** Reads the account's stored state: the picture follows, stale operations are cancelled. */
-  async function observe(accountId: string): Promise<Snapshot> {
-    const snap = await readSnapshot(meta, accountId);
-    view.apply(snap.state, { absent: snap.state.generation === 0, local: loggingOut.has(accountId) });
-    cancellers.check(accountId, snap.logoutNonce);
-    // A logout another tab asked for: should that tab be gone before finishing it, this one does.
-    if (snap.logoutPending && snap.state.sessions.length > 0 && !loggingOut.has(accountId) && !finishing.has(accountId) && !disposed) {
-      finishing.add(accountId);
-      void run(accountId, async () => undefined)
-        .catch(() => undefined)
-        .finally(() => finishing.delete(accountId));
-    }
-    return snap;
-  }
-
-  async function syncAll(): Promise<void> {
-    const { states, ending } = await readAll(meta);
-    const accounts = new Set([...states.map((s) => s.accountId), ...view.accounts().map((s) => s.accountId)]);
-    for (const accountId of accounts) await observe(accountId);
-    finishPending(ending);
-  }
 
   /**
    * Runs `fn` in the account's critical section, from a snapshot read there. A pending logout
@@ -377,7 +336,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       schedule.dispose();
       for (const t of rechecks.values()) host.clearTimer(t);
       rechecks.clear();
-      if (watching !== undefined) host.clearTimer(watching);
+      follower.stop();
       for (const d of detach.splice(0)) d();
       channel.close();
       events.clear();
