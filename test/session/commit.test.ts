@@ -57,28 +57,35 @@ describe('addSession: a login commits, replacing the session of the same credent
         fc.constantFrom<'none' | 'fresh' | 'stale'>('none', 'fresh', 'stale'),
         fc.boolean(),
         fc.boolean(),
+        fc.boolean(),
         fc.constantFrom(...ANSWERS),
-        async (held, creds, cur, cred, sameIdAs, ticketKind, earlierLogout, staleGeneration, endAnswer) => {
+        async (held, creds, cur, cred, sameIdAs, ticketKind, earlierLogout, staleGeneration, lateLogout, endAnswer) => {
           const keyStore = newKeyStore();
           const stored = held.map((i) => sessionOf(keys, i, { credentialId: `AuthMethod:${creds[i]}` }));
           const current = stored[cur]?.id ?? null;
           await storeState(keyStore, keys, stored, { current });
           if (earlierLogout) await requestLogout(keyStore.meta, ACCOUNT);
-          const snap = await readSnapshot(keyStore.meta, ACCOUNT);
           // A same-id answer (a session adopted again) keeps its id, with the new key.
           const id = sameIdAs !== undefined && held.includes(sameIdAs) ? `Session:${sameIdAs}` : 'Session:5';
           const made: Session = { ...sessionOf(keys, 5, { credentialId: `AuthMethod:${cred}` }), id };
           const key = keys[5]!;
-          const ticket = ticketKind === 'none' ? undefined : ticketOf(snap.logoutNonce);
+          // The login's ticket, taken when it started; 'stale': a logout requested after that.
+          const ticket = ticketKind === 'none' ? undefined : ticketOf((await readSnapshot(keyStore.meta, ACCOUNT)).logoutNonce);
           if (ticketKind === 'stale') await requestLogout(keyStore.meta, ACCOUNT);
+          // The snapshot the section reads (after all that); a stale one: a commit landed since.
+          const snap = await readSnapshot(keyStore.meta, ACCOUNT);
           let from: Snapshot = snap;
           if (staleGeneration) from = { ...snap, state: { ...snap.state, generation: snap.state.generation - 1 } };
+          // A logout requested (in another tab, outside the section) while the commit is on its way.
+          if (lateLogout) await requestLogout(keyStore.meta, ACCOUNT);
           const before = await readSnapshot(keyStore.meta, ACCOUNT);
           const svc = scriptedService({ endAnswer: () => endAnswer });
           const ctx = contextOf(keyStore, svc);
 
           const replaced = stored.filter((s) => s.id !== made.id && s.credentialId === made.credentialId);
-          const ok = !staleGeneration && ticketKind !== 'stale';
+          // Without a ticket (adopt) a logout does not stop the commit (it stays pending); with one,
+          // any logout requested since the ticket was taken wins.
+          const ok = !staleGeneration && (ticketKind === 'none' || (ticketKind === 'fresh' && !lateLogout));
           const out = await addSession(ctx, from, made, key, ticket).then(
             (r) => ({ r }),
             (e: unknown) => ({ e }),
@@ -88,6 +95,8 @@ describe('addSession: a login commits, replacing the session of the same credent
           const newKey = await keyStore.get(key.publicKeyHex);
           if (ok) {
             expect(out).toEqual({ r: replaced.length > 0 });
+            // A logout that came meanwhile is still to be carried out.
+            expect(after.logoutPending).toBe(lateLogout);
             expect(after.state).toMatchObject({
               generation: before.state.generation + 1,
               current: made.id,

@@ -16,7 +16,7 @@ import type { KeyPlan } from '../../src/session/types.js';
 import type { AuthSession } from '../../src/types.js';
 import { failure, scriptedService, type Answer } from './changes-fixture.js';
 import { ACCOUNT, LIFETIME_MS, T0, contextOf, makeKeys, newKeyStore, runIn, sessionOf, storeState, type Ctx } from './ops-fixture.js';
-import type { KeyStore } from '../../src/keys/index.js';
+import { createKeyStore, createMemoryBackend, type KeyStore } from '../../src/keys/index.js';
 
 let keys: SessionKey[] = [];
 beforeAll(async () => {
@@ -187,13 +187,17 @@ describe('refreshSession: the current session, refreshed with a new key, committ
   });
 });
 
-type Meanwhile = 'nothing' | 'logout' | 'refreshed' | 'ended';
+type Meanwhile = 'nothing' | 'logout' | 'loggedOut' | 'refreshed' | 'ended';
 
 /** What another tab does while the refresh is on its way. */
 async function happen(keyStore: KeyStore, what: Meanwhile): Promise<void> {
   const snap = await readSnapshot(keyStore.meta, ACCOUNT);
   if (what === 'logout') await requestLogout(keyStore.meta, ACCOUNT);
-  else if (what === 'refreshed') {
+  else if (what === 'loggedOut') {
+    // A logout requested and carried out (another tab): a new nonce, nothing pending, nothing held.
+    await requestLogout(keyStore.meta, ACCOUNT);
+    await commitState(keyStore.meta, await readSnapshot(keyStore.meta, ACCOUNT), { sessions: [], current: null, change: 'logout' }, { ignoreLogout: true });
+  } else if (what === 'refreshed') {
     const k = keys[4]!;
     await keyStore.put({ publicKeyHex: k.publicKeyHex, privateKey: k.privateKey, publicKey: k.publicKey, purpose: 'session', accountId: ACCOUNT, sessionId: 'Session:4' });
     await commitState(keyStore.meta, snap, { sessions: [...snap.state.sessions.slice(1), sessionOf(keys, 4)], current: 'Session:4', change: 'refresh' });
@@ -204,7 +208,7 @@ describe('refreshSession: what happens meanwhile decides (drawn)', () => {
   it('before the signature, after the answer, or never × the plan × the undo’s answer', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom<Meanwhile>('nothing', 'logout', 'refreshed', 'ended'),
+        fc.constantFrom<Meanwhile>('nothing', 'logout', 'loggedOut', 'refreshed', 'ended'),
         fc.constantFrom<'before-sign' | 'after-answer'>('before-sign', 'after-answer'),
         fc.constantFrom<'ok' | 'fails'>('ok', 'fails'),
         fc.constantFrom(...ANSWERS),
@@ -242,7 +246,7 @@ describe('refreshSession: what happens meanwhile decides (drawn)', () => {
           const ending = await readEnding(keyStore.meta, ACCOUNT);
           if (when === 'before-sign' && what !== 'nothing') {
             // Re-checked after the prompt: nothing is signed or sent.
-            const code = what === 'logout' ? 'NOT_LOGGED_IN' : 'ABORTED';
+            const code = what === 'logout' || what === 'loggedOut' ? 'NOT_LOGGED_IN' : 'ABORTED';
             expect('e' in out && isWalletError(out.e, code)).toBe(true);
             expect(svc.refreshed[0]!.key).toBeUndefined();
             expect(svc.ended).toEqual([]);
@@ -332,6 +336,66 @@ describe('refreshSession: what happens meanwhile decides (drawn)', () => {
     expect(await keyStore.get(keys[3]!.publicKeyHex)).toBeUndefined();
     // The pending end of the old session was written, then taken back.
     expect((await keyStore.meta.list()).some(([n]) => n === ENDING_PREFIX + ACCOUNT)).toBe(false);
+  });
+});
+
+describe('refreshSession: the undo goes on when storage fails under it', () => {
+  const plan = (): KeyPlan => ({ clientPublicKey: 'x', legacy: false, finish: async () => keys[3]! });
+  async function lostRace(endAnswer: Answer, over: Partial<KeyStore>, failEnding: boolean) {
+    const inner = newKeyStore();
+    await storeState(inner, keys, [sessionOf(keys, 0)]);
+    const keyStore = Object.assign(Object.create(inner) as KeyStore, over);
+    if (failEnding) {
+      Object.assign(keyStore, {
+        meta: {
+          get: inner.meta.get,
+          list: inner.meta.list,
+          delete: inner.meta.delete,
+          put: async (name: string, value: unknown) => {
+            if (name.startsWith(ENDING_PREFIX)) throw new WalletError('STORAGE_ERROR', 'fixture');
+            return inner.meta.put(name, value);
+          },
+        },
+      });
+    }
+    const svc = scriptedService({
+      endAnswer: () => endAnswer,
+      onRefresh: async ({ signer }) => {
+        await signer();
+        await requestLogout(inner.meta, ACCOUNT);
+        return answerFor('Session:new');
+      },
+    });
+    const e = await refreshSession(ctxOf(keyStore, svc), depsOf(keyStore, { plan: plan() })).catch((x: unknown) => x);
+    return { e, svc, inner };
+  }
+
+  it('the new key cannot be deleted after its end: NOT_LOGGED_IN all the same', async () => {
+    const { e, svc } = await lostRace('ok', { delete: async () => Promise.reject(new WalletError('STORAGE_ERROR', 'fixture')) }, false);
+    expect(e).toMatchObject({ code: 'NOT_LOGGED_IN' });
+    expect(svc.ended.map((c) => c.id)).toEqual(['Session:new']);
+  });
+
+  it('unreachable, and its pending end cannot be written: NOT_LOGGED_IN all the same, the key kept', async () => {
+    const { e, svc, inner } = await lostRace('offline', {}, true);
+    expect(e).toMatchObject({ code: 'NOT_LOGGED_IN' });
+    expect(svc.ended.map((c) => c.id)).toEqual(['Session:new']);
+    expect(await inner.get(keys[3]!.publicKeyHex)).toBeDefined();
+  });
+});
+
+describe('refreshSession: the replaced key in this tab’s cache', () => {
+  it('once another tab ended the replaced session, its key is not served from this tab’s cache', async () => {
+    const backend = createMemoryBackend();
+    const tabA = createKeyStore({ backend });
+    const tabB = createKeyStore({ backend });
+    const cur = sessionOf(keys, 0);
+    await storeState(tabA, keys, [cur]);
+    expect(await tabA.get(cur.publicKeyHex)).toBeDefined();
+    const svc = scriptedService({ onRefresh: async ({ signer }) => (await signer(), answerFor('Session:new')) });
+    await refreshSession(ctxOf(tabA, svc), depsOf(tabA, { plan: { clientPublicKey: 'x', legacy: false, finish: async () => keys[3]! } }));
+    expect(await tabB.delete(cur.publicKeyHex)).toBe(true);
+    expect(await tabA.get(cur.publicKeyHex)).toBeUndefined();
   });
 });
 
