@@ -264,9 +264,12 @@ describe('refreshSession: what happens meanwhile decides (drawn)', () => {
             expect(svc.ended).toEqual([]);
             return;
           }
-          // Undone: NOT_LOGGED_IN; the new session ended with its own key (the old one's when the plan
-          // failed: there is no new key), never a prompt; nothing committed by the refresh.
-          expect('e' in out && isWalletError(out.e, 'NOT_LOGGED_IN')).toBe(true);
+          // Undone, and failed with why: a logout (NOT_LOGGED_IN), the session refreshed or ended
+          // meanwhile (ABORTED), else the plan's own error (still logged in). The new session ended
+          // with its own key (the old one's when the plan failed: there is no new key), never a
+          // prompt; nothing committed by the refresh.
+          const why = planFate === 'fails' ? 'BAD_RESPONSE' : what === 'logout' || what === 'loggedOut' ? 'NOT_LOGGED_IN' : 'ABORTED';
+          expect('e' in out && isWalletError(out.e, why)).toBe(true);
           expect(after.state.sessions.some((s) => s.id === 'Session:new')).toBe(false);
           expect(ctx.failed).toEqual([]);
           const signedBy = planFate === 'ok' ? newKey.publicKeyHex : cur.publicKeyHex;
@@ -311,7 +314,7 @@ describe('refreshSession: what happens meanwhile decides (drawn)', () => {
     expect(ctx.posted).toEqual([]);
   });
 
-  it('a commit that fails in storage: undone, the old session stays current and is not to be ended', async () => {
+  it('a commit that fails in storage: undone with that error (still logged in), the old session stays current and is not to be ended', async () => {
     const keyStore = newKeyStore();
     const cur = sessionOf(keys, 0);
     await storeState(keyStore, keys, [cur]);
@@ -329,7 +332,7 @@ describe('refreshSession: what happens meanwhile decides (drawn)', () => {
     });
     const svc = scriptedService({ onRefresh: async ({ signer }) => (await signer(), answerFor('Session:new')) });
     const ctx = ctxOf(failing, svc);
-    await expect(refreshSession(ctx, depsOf(failing, { plan: { clientPublicKey: 'x', legacy: false, finish: async () => keys[3]! } }))).rejects.toMatchObject({ code: 'NOT_LOGGED_IN' });
+    await expect(refreshSession(ctx, depsOf(failing, { plan: { clientPublicKey: 'x', legacy: false, finish: async () => keys[3]! } }))).rejects.toMatchObject({ code: 'STORAGE_ERROR' });
     expect(await readEnding(keyStore.meta, ACCOUNT)).toEqual([]);
     expect((await readSnapshot(keyStore.meta, ACCOUNT)).state.current).toBe(cur.id);
     expect(await keyStore.get(cur.publicKeyHex)).toBeDefined();

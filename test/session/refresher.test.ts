@@ -14,7 +14,11 @@ import type { Schedule } from '../../src/session/schedule.js';
 import { createServerClock } from '../../src/session/server-clock.js';
 import type { Snapshot } from '../../src/session/state.js';
 import type { Session } from '../../src/session/types.js';
-import { ACCOUNT, LIFETIME_MS, T0 } from './ops-fixture.js';
+import * as changes from '../../src/session/changes.js';
+import type { KeyStore } from '../../src/keys/index.js';
+import { ACCOUNT_PREFIX, readSnapshot } from '../../src/session/state.js';
+import { scriptedService } from './changes-fixture.js';
+import { ACCOUNT, LIFETIME_MS, T0, contextOf, makeKeys, newKeyStore, runIn, sessionOf, storeState } from './ops-fixture.js';
 
 const OTHER = 'InternalAccount:other';
 
@@ -285,5 +289,55 @@ describe('auto: one automatic refresh per account at a time; a failed one is hel
     void h.refresher.refresh(ACCOUNT, undefined, false).catch(() => undefined);
     await settle();
     expect(h.calls).toHaveLength(1);
+  });
+});
+
+describe('auto over the real refresh: a commit that fails on storage is tried again, not given up until expiry', () => {
+  it('the session stays current and its refresh is held back by the backoff (was: NOT_LOGGED_IN, held until expiry)', async () => {
+    const keys = await makeKeys(2);
+    const inner = newKeyStore();
+    const cur = sessionOf(keys, 0);
+    await storeState(inner, keys, [cur]);
+    let failing = true;
+    const now = T0 + LIFETIME_MS - 60_000; // a minute left: due
+    const keyStore = Object.assign(Object.create(inner) as KeyStore, {
+      meta: {
+        get: inner.meta.get,
+        list: inner.meta.list,
+        delete: inner.meta.delete,
+        put: async (name: string, value: unknown) => {
+          if (failing && name.startsWith(ACCOUNT_PREFIX)) throw new WalletError('STORAGE_ERROR', 'fixture: quota');
+          return inner.meta.put(name, value);
+        },
+      },
+    });
+    const svc = scriptedService({
+      onRefresh: async ({ signer }) => {
+        await signer();
+        return { id: 'Session:new', accountId: ACCOUNT, type: 'EMAIL_OTP', nickname: '', createdAt: new Date(now).toISOString(), updatedAt: '', expiresAt: new Date(now + LIFETIME_MS).toISOString() } as never;
+      },
+    });
+    const ctx = contextOf(keyStore, svc, () => now);
+    ctx.host = { newKeyPlan: async () => ({ clientPublicKey: keys[1]!.publicKeyHex, legacy: false, finish: async () => keys[1]! }) } as never;
+    const log: string[] = [];
+    const run = runIn(keyStore);
+    const refresher = createRefresher({
+      ctx,
+      run,
+      observe: (a) => readSnapshot(keyStore.meta, a),
+      refreshing: (_a, fn) => fn(),
+      changes: (use) => use(changes),
+      schedule: { plan: (a) => void log.push(`plan:${a}`), planAll: () => undefined, holdRefresh: (id, ms) => void log.push(`hold:${id}:${ms - now}`), refreshAt: (s) => Date.parse(s.expiresAt) - LIFETIME_MS / 3, dispose: () => undefined },
+      disposed: () => false,
+    });
+    refresher.auto(cur);
+    await expect.poll(() => log.length).toBe(2);
+    // A minute left: a quarter of it (15 s), not the whole minute.
+    expect(log).toEqual([`hold:${cur.id}:15000`, `plan:${ACCOUNT}`]);
+    expect((await readSnapshot(inner.meta, ACCOUNT)).state.current).toBe(cur.id);
+    // The session the service made was ended (no prompt); the next try commits.
+    expect(svc.ended.map((c) => [c.id, c.approved])).toEqual([['Session:new', true]]);
+    failing = false;
+    await expect(refresher.refresh(ACCOUNT, undefined, false)).resolves.toMatchObject({ id: 'Session:new' });
   });
 });
