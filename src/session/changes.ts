@@ -42,7 +42,7 @@ export async function addSession(ctx: OpsContext, snap: Snapshot, session: Sessi
   const from = ticket ? { ...snap, logoutNonce: ticket.logoutNonce } : snap;
   let written: AccountState | undefined;
   try {
-    if (replaced.length > 0) await addEnding(ctx, session.accountId, replaced.map((s) => ({ id: s.id, publicKeyHex: s.publicKeyHex, expiresAt: s.expiresAt })));
+    await addEnding(ctx, session.accountId, replaced.map((s) => ({ id: s.id, publicKeyHex: s.publicKeyHex, expiresAt: s.expiresAt })));
     written = await commitState(ctx.keyStore.meta, from, { sessions, current: session.id, change: 'login' }, { ignoreLogout: !ticket });
   } finally {
     if (!written) {
@@ -109,8 +109,12 @@ export interface RefreshDeps {
   observe: (accountId: string) => Promise<Snapshot>;
 }
 
-const loggedOutMeanwhile = (): WalletError => new WalletError('NOT_LOGGED_IN', 'a logout came while the refresh was on its way: the session it created was ended');
-const replacedMeanwhile = (): WalletError => new WalletError('ABORTED', 'the session was refreshed or ended while this refresh was on its way: the session it created was ended');
+function loggedOutMeanwhile(): WalletError {
+  return new WalletError('NOT_LOGGED_IN', 'a logout came while the refresh was on its way: the session it created was ended');
+}
+function replacedMeanwhile(): WalletError {
+  return new WalletError('ABORTED', 'the session was refreshed or ended while this refresh was on its way: the session it created was ended');
+}
 
 /**
  * Refreshes the account's current session: a new key, the signed refresh, then a commit in the

@@ -136,6 +136,17 @@ describe('addSession: a login commits, replacing the session of the same credent
     );
   });
 
+  it('the same session adopted again (same id, same credential) replaces nothing: not a pending end of itself', async () => {
+    const keyStore = newKeyStore();
+    const held = sessionOf(keys, 0, { credentialId: 'AuthMethod:A' });
+    await storeState(keyStore, keys, [held]);
+    const again: Session = { ...held, publicKeyHex: keys[5]!.publicKeyHex };
+    const ctx = contextOf(keyStore, scriptedService({}));
+    expect(await addSession(ctx, await readSnapshot(keyStore.meta, ACCOUNT), again, keys[5]!)).toBe(false);
+    expect(await readEnding(keyStore.meta, ACCOUNT)).toEqual([]);
+    expect((await readSnapshot(keyStore.meta, ACCOUNT)).state.sessions).toEqual([again]);
+  });
+
   it('a commit that fails in storage: its error stands, the sessions it would have replaced are not ended, the new one is', async () => {
     const inner = newKeyStore();
     const old = sessionOf(keys, 0, { credentialId: 'AuthMethod:A' });

@@ -171,19 +171,21 @@ describe('refreshSession: the current session, refreshed with a new key, committ
     expect(ctx.plans).toBe(0);
   });
 
-  it('another session became current between the look and the section: the manager’s error', async () => {
-    const keyStore = newKeyStore();
-    await storeState(keyStore, keys, [sessionOf(keys, 0), sessionOf(keys, 1)]);
-    const svc = scriptedService({});
-    const ctx = ctxOf(keyStore, svc);
-    const base = runIn(keyStore);
-    const run: RefreshDeps['run'] = async (a, fn) => {
-      const snap = await readSnapshot(keyStore.meta, a);
-      await commitState(keyStore.meta, snap, { sessions: snap.state.sessions, current: 'Session:1', change: 'refresh' });
-      return base(a, fn);
-    };
-    await expect(refreshSession(ctx, depsOf(keyStore, { run }))).rejects.toMatchObject({ code: 'NOT_LOGGED_IN', message: 'fixture: no session' });
-    expect(svc.refreshed).toEqual([]);
+  it('another session, or none, became current between the look and the section: the manager’s error', async () => {
+    for (const then of ['Session:1', null]) {
+      const keyStore = newKeyStore();
+      await storeState(keyStore, keys, [sessionOf(keys, 0), sessionOf(keys, 1)]);
+      const svc = scriptedService({});
+      const ctx = ctxOf(keyStore, svc);
+      const base = runIn(keyStore);
+      const run: RefreshDeps['run'] = async (a, fn) => {
+        const snap = await readSnapshot(keyStore.meta, a);
+        await commitState(keyStore.meta, snap, { sessions: then === null ? [] : snap.state.sessions, current: then, change: 'refresh' });
+        return base(a, fn);
+      };
+      await expect(refreshSession(ctx, depsOf(keyStore, { run }))).rejects.toMatchObject({ code: 'NOT_LOGGED_IN', message: 'fixture: no session' });
+      expect(svc.refreshed).toEqual([]);
+    }
   });
 });
 
