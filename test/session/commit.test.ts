@@ -318,6 +318,7 @@ describe('adopt: checks the session and its key, then commits in the section', (
       [null, keys[5]],
       [good, keys[4]],
       [good, null],
+      [good, undefined],
       [good, 'key'],
       [good, { publicKeyHex: undefined }],
     ];
