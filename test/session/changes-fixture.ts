@@ -4,6 +4,7 @@
 // input; the signatures are real (the signer is asked and signs). Not a test file.
 import type { Signer } from '../../src/crypto/index.js';
 import { WalletError } from '../../src/errors.js';
+import type { KeyStore, MetadataStore } from '../../src/keys/index.js';
 import type { SessionService, SessionSigner, SigningOptions } from '../../src/session/service.js';
 import type { AuthSession } from '../../src/types.js';
 
@@ -88,4 +89,24 @@ export function scriptedService(script: {
     },
   };
   return svc;
+}
+
+/**
+ * `inner` whose metadata writes (put, delete) fail with STORAGE_ERROR when `fail(name)` says so
+ * (a quota, a broken backend); `over` replaces other members (e.g. a `delete` of keys that fails).
+ */
+export function faulty(inner: KeyStore, fail: (name: string) => boolean, over: Partial<KeyStore> = {}): KeyStore {
+  const meta: MetadataStore = {
+    get: (name) => inner.meta.get(name),
+    list: () => inner.meta.list(),
+    put: async (name, value) => {
+      if (fail(name)) throw new WalletError('STORAGE_ERROR', `fixture: cannot write ${name}`);
+      return inner.meta.put(name, value);
+    },
+    delete: async (name) => {
+      if (fail(name)) throw new WalletError('STORAGE_ERROR', `fixture: cannot delete ${name}`);
+      return inner.meta.delete(name);
+    },
+  };
+  return Object.assign(Object.create(inner) as KeyStore, { meta }, over);
 }

@@ -9,12 +9,12 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SessionKey } from '../../src/crypto/index.js';
 import { WalletError, isWalletError } from '../../src/errors.js';
-import { createKeyStore, createMemoryBackend, type KeyStore, type MetadataStore } from '../../src/keys/index.js';
+import { createKeyStore, createMemoryBackend, type KeyStore } from '../../src/keys/index.js';
 import { addSession, adopt, establish, removeEnding, sessionFromAnswer, type AdoptDeps } from '../../src/session/changes.js';
 import { ENDING_PREFIX, LAST_ACCOUNT, readEnding, readSnapshot, requestLogout, writeEnding, type Snapshot } from '../../src/session/state.js';
 import type { LoginTicket, Session } from '../../src/session/types.js';
 import { CREDENTIAL_TYPES, type CredentialType } from '../../src/types.js';
-import { scriptedService, type Answer } from './changes-fixture.js';
+import { faulty, scriptedService, type Answer } from './changes-fixture.js';
 import { ACCOUNT, LIFETIME_MS, T0, contextOf, makeKeys, newKeyStore, runIn, sessionOf, storeState } from './ops-fixture.js';
 
 let keys: SessionKey[] = [];
@@ -27,23 +27,6 @@ const settles = (a: Answer): boolean => a === 'ok' || a === 'gone' || a === 'ref
 const ANSWERS: Answer[] = ['ok', 'gone', 'refused', 'notFound', 'offline', 'busy', 'server'];
 
 const ticketOf = (logoutNonce: string | null, accountId = ACCOUNT): LoginTicket => ({ accountId, logoutNonce, signal: new AbortController().signal });
-
-/** A key store whose metadata writes fail when `fail(name)` says so; everything else as `inner`. */
-function faulty(inner: KeyStore, fail: (name: string) => boolean, over: Partial<KeyStore> = {}): KeyStore {
-  const meta: MetadataStore = {
-    get: (name) => inner.meta.get(name),
-    list: () => inner.meta.list(),
-    put: async (name, value) => {
-      if (fail(name)) throw new WalletError('STORAGE_ERROR', `fixture: cannot write ${name}`);
-      return inner.meta.put(name, value);
-    },
-    delete: async (name) => {
-      if (fail(name)) throw new WalletError('STORAGE_ERROR', `fixture: cannot delete ${name}`);
-      return inner.meta.delete(name);
-    },
-  };
-  return Object.assign(Object.create(inner) as KeyStore, { meta }, over);
-}
 
 describe('addSession: a login commits, replacing the session of the same credential (I8); a logout since its ticket wins', () => {
   it('drawn stored sessions × credential × ticket × stale snapshot × the undo’s answer', async () => {

@@ -14,7 +14,7 @@ import { refreshSession, type RefreshDeps } from '../../src/session/changes.js';
 import { ACCOUNT_PREFIX, ENDING_PREFIX, commitState, readEnding, readSnapshot, requestLogout } from '../../src/session/state.js';
 import type { KeyPlan } from '../../src/session/types.js';
 import type { AuthSession } from '../../src/types.js';
-import { failure, scriptedService, type Answer } from './changes-fixture.js';
+import { failure, faulty, scriptedService, type Answer } from './changes-fixture.js';
 import { ACCOUNT, LIFETIME_MS, T0, contextOf, makeKeys, newKeyStore, runIn, sessionOf, storeState, type Ctx } from './ops-fixture.js';
 import { createKeyStore, createMemoryBackend, type KeyStore } from '../../src/keys/index.js';
 
@@ -320,18 +320,7 @@ describe('refreshSession: what happens meanwhile decides (drawn)', () => {
     const keyStore = newKeyStore();
     const cur = sessionOf(keys, 0);
     await storeState(keyStore, keys, [cur]);
-    const failing = Object.assign(Object.create(keyStore) as KeyStore, {
-      meta: {
-        ...keyStore.meta,
-        get: keyStore.meta.get,
-        list: keyStore.meta.list,
-        delete: keyStore.meta.delete,
-        put: async (name: string, value: unknown) => {
-          if (name.startsWith(ACCOUNT_PREFIX)) throw new WalletError('STORAGE_ERROR', 'fixture');
-          return keyStore.meta.put(name, value);
-        },
-      },
-    });
+    const failing = faulty(keyStore, (name) => name.startsWith(ACCOUNT_PREFIX));
     const svc = scriptedService({ onRefresh: async ({ signer }) => (await signer(), answerFor('Session:new')) });
     const ctx = ctxOf(failing, svc);
     await expect(refreshSession(ctx, depsOf(failing, { plan: { clientPublicKey: 'x', legacy: false, finish: async () => keys[3]! } }))).rejects.toMatchObject({ code: 'STORAGE_ERROR' });
@@ -349,20 +338,7 @@ describe('refreshSession: the undo goes on when storage fails under it', () => {
   async function lostRace(endAnswer: Answer, over: Partial<KeyStore>, failEnding: boolean) {
     const inner = newKeyStore();
     await storeState(inner, keys, [sessionOf(keys, 0)]);
-    const keyStore = Object.assign(Object.create(inner) as KeyStore, over);
-    if (failEnding) {
-      Object.assign(keyStore, {
-        meta: {
-          get: inner.meta.get,
-          list: inner.meta.list,
-          delete: inner.meta.delete,
-          put: async (name: string, value: unknown) => {
-            if (name.startsWith(ENDING_PREFIX)) throw new WalletError('STORAGE_ERROR', 'fixture');
-            return inner.meta.put(name, value);
-          },
-        },
-      });
-    }
+    const keyStore = faulty(inner, (name) => failEnding && name.startsWith(ENDING_PREFIX), over);
     const svc = scriptedService({
       endAnswer: () => endAnswer,
       onRefresh: async ({ signer }) => {

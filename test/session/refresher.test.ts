@@ -15,9 +15,8 @@ import { createServerClock } from '../../src/session/server-clock.js';
 import type { Snapshot } from '../../src/session/state.js';
 import type { Session } from '../../src/session/types.js';
 import * as changes from '../../src/session/changes.js';
-import type { KeyStore } from '../../src/keys/index.js';
 import { ACCOUNT_PREFIX, readSnapshot } from '../../src/session/state.js';
-import { scriptedService } from './changes-fixture.js';
+import { faulty, scriptedService } from './changes-fixture.js';
 import { ACCOUNT, LIFETIME_MS, T0, contextOf, makeKeys, newKeyStore, runIn, sessionOf, storeState } from './ops-fixture.js';
 
 const OTHER = 'InternalAccount:other';
@@ -303,17 +302,7 @@ describe('auto over the real refresh: a commit that fails on storage is tried ag
     await storeState(inner, keys, [cur]);
     let failing = true;
     const now = T0 + LIFETIME_MS - 60_000; // a minute left: due
-    const keyStore = Object.assign(Object.create(inner) as KeyStore, {
-      meta: {
-        get: inner.meta.get,
-        list: inner.meta.list,
-        delete: inner.meta.delete,
-        put: async (name: string, value: unknown) => {
-          if (failing && name.startsWith(ACCOUNT_PREFIX)) throw new WalletError('STORAGE_ERROR', 'fixture: quota');
-          return inner.meta.put(name, value);
-        },
-      },
-    });
+    const keyStore = faulty(inner, (name) => failing && name.startsWith(ACCOUNT_PREFIX));
     const svc = scriptedService({
       onRefresh: async ({ signer }) => {
         await signer();
