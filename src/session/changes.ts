@@ -42,7 +42,7 @@ export async function addSession(ctx: OpsContext, snap: Snapshot, session: Sessi
   const from = ticket ? { ...snap, logoutNonce: ticket.logoutNonce } : snap;
   let written: AccountState | undefined;
   try {
-    if (replaced.length > 0) await addEnding(ctx, session.accountId, replaced.map((s) => ({ id: s.id, publicKeyHex: s.publicKeyHex, expiresAt: s.expiresAt })));
+    await addEnding(ctx, session.accountId, replaced.map((s) => ({ id: s.id, publicKeyHex: s.publicKeyHex, expiresAt: s.expiresAt })));
     written = await commitState(ctx.keyStore.meta, from, { sessions, current: session.id, change: 'login' }, { ignoreLogout: !ticket });
   } finally {
     if (!written) {
@@ -109,7 +109,12 @@ export interface RefreshDeps {
   observe: (accountId: string) => Promise<Snapshot>;
 }
 
-const loggedOutMeanwhile = (): WalletError => new WalletError('NOT_LOGGED_IN', 'a logout came while the refresh was on its way: the session it created was ended');
+function loggedOutMeanwhile(): WalletError {
+  return new WalletError('NOT_LOGGED_IN', 'a logout came while the refresh was on its way: the session it created was ended');
+}
+function replacedMeanwhile(): WalletError {
+  return new WalletError('ABORTED', 'the session was refreshed or ended while this refresh was on its way: the session it created was ended');
+}
 
 /**
  * Refreshes the account's current session: a new key, the signed refresh, then a commit in the
@@ -119,7 +124,9 @@ const loggedOutMeanwhile = (): WalletError => new WalletError('NOT_LOGGED_IN', '
  * the user; a logout cancels the prompt (I2) and, once the refresh is on the wire, waits for its
  * answer by taking the refresh lock. The signature is re-checked after the prompt (same session
  * current, same nonce). A commit that cannot happen undoes the refresh: the new session is ended on
- * the service signed with its own key (pending end until confirmed), its key then dropped.
+ * the service signed with its own key (pending end until confirmed), its key then dropped; the
+ * refresh then fails with why: NOT_LOGGED_IN (a logout), ABORTED (the session was refreshed or
+ * ended meanwhile), or the error that stopped it (the plan, storage: still logged in).
  * `automatic`: only if still due (another tab may have refreshed meanwhile).
  */
 export async function refreshSession(ctx: OpsContext, deps: RefreshDeps): Promise<RefreshResult> {
@@ -153,6 +160,10 @@ export async function refreshSession(ctx: OpsContext, deps: RefreshDeps): Promis
     let key: SessionKey | undefined;
     let written: AccountState | undefined;
     let next: Session | undefined;
+    // Why the commit did not happen (thrown once undone): a logout (NOT_LOGGED_IN), the session
+    // refreshed or ended meanwhile (ABORTED), or the error that stopped it (the plan, storage): the
+    // account is still logged in then, and an automatic refresh is tried again (refresher.ts).
+    let lost: unknown;
     try {
       key = await plan.finish(answer);
       ctx.clock.observeServerTime(Date.parse(answer.createdAt));
@@ -160,7 +171,9 @@ export async function refreshSession(ctx: OpsContext, deps: RefreshDeps): Promis
       await ctx.keyStore.put({ publicKeyHex: key.publicKeyHex, privateKey: key.privateKey, publicKey: key.publicKey, purpose: 'session', accountId, sessionId: next.id });
       const made = next;
       written = await deps.run(accountId, async (s) => {
-        if (s.logoutNonce !== snap.logoutNonce || currentOf(s.state)?.id !== cur.id) return undefined;
+        if (s.logoutNonce !== snap.logoutNonce) lost = loggedOutMeanwhile();
+        else if (currentOf(s.state)?.id !== cur.id) lost = replacedMeanwhile();
+        if (lost) return undefined;
         const sessions = [...s.state.sessions.filter((x) => x.id !== cur.id), made];
         // The replaced session becomes a pending end (its key kept for that alone) in the same step.
         await addEnding(ctx, accountId, [{ id: cur.id, publicKeyHex: cur.publicKeyHex, expiresAt: cur.expiresAt }]);
@@ -175,8 +188,8 @@ export async function refreshSession(ctx: OpsContext, deps: RefreshDeps): Promis
         } else await removeEnding(ctx, accountId, cur.id);
         return w;
       });
-    } catch {
-      written = undefined;
+    } catch (error) {
+      lost = error;
     } finally {
       if (!written) {
         // Undo: the session this refresh created must not outlive it. Signed with its own key when
@@ -187,7 +200,7 @@ export async function refreshSession(ctx: OpsContext, deps: RefreshDeps): Promis
         else await deps.run(accountId, () => addEnding(ctx, accountId, [{ id: answer.id, publicKeyHex: own.publicKeyHex, expiresAt: answer.expiresAt }])).catch(() => undefined);
       }
     }
-    if (!written) throw loggedOutMeanwhile();
+    if (!written) throw lost ?? loggedOutMeanwhile();
     // One slot per browser: the replaced session is ended on the service after the new one is in.
     return { session: next!, retire: () => deps.run(accountId, () => finishEnding(ctx, accountId)) };
   } finally {

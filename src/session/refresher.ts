@@ -15,6 +15,7 @@ import type { KeyPlan, Session } from './types.js';
 
 /** The session changes (changes.ts), as the manager gets them on first use. */
 type Changes = typeof import('./changes.js');
+type RefreshResult = import('./changes.js').RefreshResult;
 
 const RETRY_MIN_MS = 5_000;
 const RETRY_MAX_MS = 60_000;
@@ -59,11 +60,13 @@ export function createRefresher(deps: {
     };
     const done = deps.changes<Session>((m) => new Promise((resolve, reject) => {
       deps.refreshing(accountId, async () => {
-        const result = await m.refreshSession(ctx, { accountId, plan, automatic, dueAt: schedule.refreshAt, run, observe: deps.observe }).catch((error: unknown) => {
+        let result: RefreshResult;
+        try {
+          result = await m.refreshSession(ctx, { accountId, plan, automatic, dueAt: schedule.refreshAt, run, observe: deps.observe });
+        } catch (error) {
           reject(error);
-          return undefined;
-        });
-        if (!result) return;
+          return;
+        }
         resolve(result.session);
         await result.retire?.().catch(() => undefined);
       }).catch(reject);
@@ -81,10 +84,10 @@ export function createRefresher(deps: {
         .catch((error: unknown) => {
           // A refused or hopeless refresh is not tried again automatically; others are retried after
           // a quarter of the time left, between 5 s and 60 s.
-          const code = isWalletError(error) ? error.code : 'SIGNER_FAILED';
+          const hopeless = isWalletError(error) && TERMINAL.has(error.code);
           const now = ctx.clock.now();
           const remaining = expiresAtMs(s) - now;
-          schedule.holdRefresh(s.id, now + (TERMINAL.has(code) ? remaining : Math.min(RETRY_MAX_MS, Math.max(RETRY_MIN_MS, remaining / 4))));
+          schedule.holdRefresh(s.id, now + (hopeless ? remaining : Math.min(RETRY_MAX_MS, Math.max(RETRY_MIN_MS, remaining / 4))));
         })
         .finally(() => {
           running.delete(s.accountId);
