@@ -5,7 +5,7 @@
 // ended once, and the logout's commit raising the generation by one.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SessionKey } from '../../src/crypto/index.js';
+import { signerFromKey, type SessionKey } from '../../src/crypto/index.js';
 import { WalletError } from '../../src/errors.js';
 import type { KeyStore } from '../../src/keys/index.js';
 import { endAll, endWith } from '../../src/session/operations.js';
@@ -49,7 +49,7 @@ describe('endWith: true unless the service could not be asked', () => {
     await fc.assert(
       fc.asyncProperty(outcome, async ({ value, asked }) => {
         const svc = ending(() => value);
-        expect(await endWith(contextOf(keyStore, svc), 'Session:0', keys[0]!)).toBe(asked);
+        expect(await endWith(contextOf(keyStore, svc), 'Session:0', signerFromKey(keys[0]!))).toBe(asked);
         expect(svc.ended).toEqual(['Session:0']);
       }),
       { numRuns: 120 },
