@@ -58,7 +58,7 @@ const BREAKS: Array<(s: Record<string, unknown>) => unknown> = [
 const oldSession: fc.Arbitrary<OldSession> = fc.oneof(
   { weight: 5, arbitrary: validSession.map((s) => ({ value: s, session: s })) },
   // Foreign fields stay behind.
-  { weight: 1, arbitrary: validSession.map((s) => ({ value: { ...s, foreign: 'x', legacyNote: 1 }, session: s })) },
+  { weight: 1, arbitrary: validSession.map((s) => ({ value: { ...s, foreign: 'x', legacyNote: 1, sessionId: s.id }, session: s })) },
   { weight: 2, arbitrary: fc.tuple(validSession, fc.integer({ min: 0, max: BREAKS.length - 1 })).map(([s, b]) => ({ value: BREAKS[b]!(s as unknown as Record<string, unknown>), session: undefined })) },
 );
 
@@ -69,12 +69,26 @@ const currentValue = fc.oneof(
   fc.constantFrom(null, 'Session:a0', 3, ['Session:a0']),
 );
 
-const store = fc.record({
-  sessions: fc.array(fc.tuple(fc.string({ maxLength: 6 }), oldSession), { maxLength: 7 }),
-  currents: fc.array(fc.tuple(fc.constantFrom(...ACCOUNTS, 'InternalAccount:none'), currentValue), { maxLength: 4 }),
-  existing: fc.subarray(ACCOUNTS),
-  // Names that look like the old ones but are not (no colon, other case, the prefix later on).
-  others: fc.subarray(['session', 'current', 'Session:x', 'sessions:1', 'currents:a', 'x-session:1', 'x-current:a', 'last-account', 'logout:InternalAccount:a']),
+// A session record's name: any tag (0.1 used the session id; the value's id is what counts), or one
+// that looks like an account id, as a `current:` name ends.
+const tag = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom(...ACCOUNTS));
+
+const store = fc.array(fc.tuple(tag, oldSession), { maxLength: 7 }).chain((sessions) => {
+  // Mostly a session of the store (of its own account or another's), sometimes anything else, and
+  // sometimes a whole session record (a `current:` record is never a session, whatever it holds).
+  const ids = sessions.flatMap(([, old]) => (old.session ? [old.session.id] : []));
+  const named = fc.oneof(
+    { weight: ids.length === 0 ? 0 : 3, arbitrary: fc.constantFrom(...(ids.length === 0 ? ['Session:none'] : ids)).map((sessionId) => ({ sessionId })) },
+    { weight: 2, arbitrary: currentValue },
+    { weight: 1, arbitrary: validSession },
+  );
+  return fc.record({
+    sessions: fc.constant(sessions),
+    currents: fc.array(fc.tuple(fc.constantFrom(...ACCOUNTS, 'InternalAccount:none'), named), { maxLength: 4 }),
+    existing: fc.subarray(ACCOUNTS),
+    // Names that look like the old ones but are not (no colon, other case, the prefix later on).
+    others: fc.subarray(['session', 'current', 'Session:x', 'sessions:1', 'currents:a', 'x-session:1', 'x-current:a', 'last-account', 'logout:InternalAccount:a']),
+  });
 });
 
 type Store = typeof store extends fc.Arbitrary<infer T> ? T : never;
