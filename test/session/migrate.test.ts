@@ -74,17 +74,21 @@ const currentValue = fc.oneof(
 const tag = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom(...ACCOUNTS));
 
 const store = fc.array(fc.tuple(tag, oldSession), { maxLength: 7 }).chain((sessions) => {
-  // Mostly a session of the store (of its own account or another's), sometimes anything else, and
-  // sometimes a whole session record (a `current:` record is never a session, whatever it holds).
-  const ids = sessions.flatMap(([, old]) => (old.session ? [old.session.id] : []));
-  const named = fc.oneof(
-    { weight: ids.length === 0 ? 0 : 3, arbitrary: fc.constantFrom(...(ids.length === 0 ? ['Session:none'] : ids)).map((sessionId) => ({ sessionId })) },
-    { weight: 2, arbitrary: currentValue },
-    { weight: 1, arbitrary: validSession },
+  const valid = sessions.flatMap(([, old]) => (old.session ? [old.session] : []));
+  const ids = valid.length === 0 ? ['Session:none'] : valid.map((x) => x.id);
+  const held = valid.length === 0 ? ACCOUNTS : valid.map((x) => x.accountId);
+  // A `current:` record: mostly naming a session of its own account; sometimes a session of the
+  // store for any account (maybe another's); junk for an account that has sessions; a whole session
+  // record (a `current:` record is never a session, whatever it holds).
+  const current = fc.oneof(
+    { weight: valid.length === 0 ? 0 : 3, arbitrary: fc.constantFrom(...(valid.length === 0 ? [undefined] : valid)).map((x) => [x!.accountId, { sessionId: x!.id }] as [string, unknown]) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...ACCOUNTS, 'InternalAccount:none'), fc.constantFrom(...ids).map((sessionId): unknown => ({ sessionId }))) },
+    { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...held), currentValue as fc.Arbitrary<unknown>) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...ACCOUNTS), validSession as fc.Arbitrary<unknown>) },
   );
   return fc.record({
     sessions: fc.constant(sessions),
-    currents: fc.array(fc.tuple(fc.constantFrom(...ACCOUNTS, 'InternalAccount:none'), named), { maxLength: 4 }),
+    currents: fc.array(current, { maxLength: 4 }),
     existing: fc.subarray(ACCOUNTS),
     // Names that look like the old ones but are not (no colon, other case, the prefix later on).
     others: fc.subarray(['session', 'current', 'Session:x', 'sessions:1', 'currents:a', 'x-session:1', 'x-current:a', 'last-account', 'logout:InternalAccount:a']),
@@ -154,6 +158,16 @@ describe('migrateOldLayout: the layout of version 0.1 converted once', () => {
     const spy = { ...meta, list: () => meta.list(), get: meta.get, put: async (n: string, v: unknown) => void writes.push(`put ${n}`), delete: async (n: string) => void writes.push(`delete ${n}`) };
     await migrateOldLayout(spy);
     expect(writes).toEqual([]);
+  });
+
+  it('a session record is never read as a current pointer, even named after an account and carrying a sessionId', async () => {
+    const meta = newKeyStore().meta;
+    const [a, b] = fc.sample(validSession, { numRuns: 2, seed: 11 }).map((x, i) => ({ ...x, id: `Session:${i}`, accountId: 'InternalAccount:a' }));
+    await meta.put('session:x', a);
+    // 'session:' and 'current:' have the same length: the name's tail is an account id.
+    await meta.put('session:InternalAccount:a', { ...b, sessionId: b.id });
+    await migrateOldLayout(meta);
+    expect(await meta.get('account:InternalAccount:a')).toEqual({ accountId: 'InternalAccount:a', generation: 1, current: 'Session:0', sessions: [a, b], change: 'login' });
   });
 
   it('an account whose current record names no session of it: its first session becomes current', async () => {
