@@ -165,7 +165,7 @@ describe('migrateOldLayout: the layout of version 0.1 converted once', () => {
     const [a, b] = fc.sample(validSession, { numRuns: 2, seed: 11 }).map((x, i) => ({ ...x, id: `Session:${i}`, accountId: 'InternalAccount:a' }));
     await meta.put('session:x', a);
     // 'session:' and 'current:' have the same length: the name's tail is an account id.
-    await meta.put('session:InternalAccount:a', { ...b, sessionId: b.id });
+    await meta.put('session:InternalAccount:a', { ...b, sessionId: b!.id });
     await migrateOldLayout(meta);
     expect(await meta.get('account:InternalAccount:a')).toEqual({ accountId: 'InternalAccount:a', generation: 1, current: 'Session:0', sessions: [a, b], change: 'login' });
   });
