@@ -158,6 +158,16 @@ describe('locks(): Web Locks, else leases in localStorage, else none', () => {
     const locks = host.browserHost.locks()!;
     for (let i = 0; i < 2; i++) expect(await errorOf(locks.request('n', { mode: 'exclusive' }, async () => 1))).toMatchObject({ name: 'WalletError', code: 'KEY_STORAGE_UNAVAILABLE' });
 
+    // Once localStorage takes writes again (a quota freed), the next request gets its lock.
+    let full = true;
+    const w3 = fakeWindow({ refuse: () => full });
+    w3.install();
+    const host3 = await load();
+    const locks3 = host3.browserHost.locks()!;
+    expect(await errorOf(locks3.request('n', { mode: 'exclusive' }, async () => 1))).toMatchObject({ code: 'KEY_STORAGE_UNAVAILABLE' });
+    full = false;
+    expect(await locks3.request('n', { mode: 'exclusive' }, async () => 2)).toBe(2);
+
     const w2 = fakeWindow();
     w2.install();
     vi.stubGlobal('addEventListener', undefined);
@@ -289,6 +299,17 @@ describe('timers, clock, ids', () => {
     expect(calls).toEqual(['fired']);
   });
 
+  it('setTimer where setTimeout returns a number (a browser): no unref to call, no throw', async () => {
+    const { browserHost } = await load();
+    const real = globalThis.setTimeout;
+    let fired = false;
+    vi.stubGlobal('setTimeout', (fn: () => void, ms: number) => (real(fn, ms), 7));
+    expect(browserHost.setTimer(() => void (fired = true), 1)).toBe(7);
+    vi.unstubAllGlobals();
+    await sleep(10);
+    expect(fired).toBe(true);
+  });
+
   it('monotonicNow is performance.now(), or Date.now() without it', async () => {
     const { browserHost } = await load();
     const before = performance.now();
@@ -309,6 +330,8 @@ describe('timers, clock, ids', () => {
     const ids = new Set(Array.from({ length: 200 }, () => randomId()));
     expect(ids.size).toBe(200);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    vi.stubGlobal('crypto', undefined);
+    expect(randomId()).not.toBe(randomId());
     vi.stubGlobal('crypto', {});
     const plain = new Set(Array.from({ length: 200 }, () => randomId()));
     expect(plain.size).toBe(200);

@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { Sim } from './lease-sim.js';
-import { createStorageChannel, localLeaseStorage } from '../../src/session/storage-lock.js';
+import { createLeaseLocks, createStorageChannel, localLeaseStorage, type LeaseStorage } from '../../src/session/storage-lock.js';
 
 interface Req { id: number; tab: number; name: string; at: number; hold: number; fail: boolean; mode: 'exclusive' | 'shared' }
 type Step = { kind: 'request'; at: number; tab: number; name: string; hold: number; fail: boolean; mode: 'exclusive' | 'shared' } | { kind: 'kill'; at: number; tab: number };
@@ -186,6 +186,81 @@ describe('lease locks: edges', () => {
     expect(t.entered()).toBe(10 + 8);
   });
 
+  it('a lease removed by another tab while its writer waits out the settle wait: the writer looks again and takes the lock', async () => {
+    const sim = new Sim(0);
+    const t = await take(sim, 1);
+    await sim.run(3); // tab 1 wrote its lease at 0 and waits until 8
+    sim.clearAll(3);
+    await sim.run(Infinity);
+    expect(await t.done).toBe('value');
+    expect(t.entered()).toBe(8 + 8);
+  });
+
+  it('a holder whose lease lapsed (its clock jumped) and was taken over neither renews nor removes the new owner\'s lease', async () => {
+    const sim = new Sim(0);
+    const events: string[] = [];
+    const a = sim.locks(0, { leaseMs: 60, settleMs: 8 }).request('n', { mode: 'exclusive' }, async () => {
+      await sim.sleep(0, 100);
+      events.push(`a out ${sim.now}`);
+    });
+    await sim.run(10);
+    sim.offset = 200; // the lease clock jumps ahead: a's lease (until 60) looks lapsed to everyone
+    const b = sim.locks(1, { leaseMs: 60, settleMs: 8 }).request('n', { mode: 'exclusive' }, async () => {
+      events.push(`b in ${sim.now}`);
+      await sim.sleep(1, 150);
+      events.push(`b out ${sim.now}`);
+    });
+    const owners: string[] = [sim.latest('lock:n')!.owner];
+    const watch = () => {
+      const lease = sim.latest('lock:n');
+      if (lease && owners.at(-1) !== lease.owner) owners.push(lease.owner);
+    };
+    await sim.run(110, 100_000, watch);
+    expect(sim.latest('lock:n')?.owner).toBe('tab1:1'); // a released at 108
+    await sim.run(Infinity, 100_000, watch);
+    await Promise.all([a, b]);
+    // a's renewals (every 20) and its release at 108 leave b's lease alone; b removes it when done.
+    expect(events).toEqual(['b in 18', 'a out 108', 'b out 168']);
+    expect(owners).toEqual(['tab0:1', 'tab1:1']);
+    expect(sim.latest('lock:n')).toBeNull();
+  });
+
+  it('with the default timers and sleep: tabs that both find the lock free at once are told apart by the settle wait; no timer is left', async () => {
+    vi.useFakeTimers();
+    try {
+      // One localStorage; another tab sees a write 5 ms late (in a real browser, tabs are processes).
+      const writes = new Map<string, Array<{ at: number; tab: number; value: string | null }>>();
+      const storage = (tab: number): LeaseStorage => ({
+        get: (k) => {
+          const list = writes.get(k) ?? [];
+          for (let i = list.length - 1; i >= 0; i--) if (list[i]!.tab === tab || list[i]!.at + 5 <= Date.now()) return list[i]!.value;
+          return null;
+        },
+        set: (k, v) => void writes.set(k, [...(writes.get(k) ?? []), { at: Date.now(), tab, value: v }]),
+        remove: (k) => void writes.set(k, [...(writes.get(k) ?? []), { at: Date.now(), tab, value: null }]),
+        subscribe: () => () => undefined,
+      });
+      let inside = 0;
+      let most = 0;
+      const job = async () => {
+        inside++;
+        most = Math.max(most, inside);
+        await new Promise((r) => setTimeout(r, 10));
+        inside--;
+      };
+      const tabs = [0, 1].map((t) => createLeaseLocks({ storage: storage(t), owner: `tab${t}` }));
+      const both = Promise.all(tabs.map((l) => l.request('n', { mode: 'exclusive' }, job)));
+      await vi.advanceTimersByTimeAsync(24);
+      expect(inside).toBe(0); // still waiting out the 25 ms settle wait
+      await vi.advanceTimersByTimeAsync(6000);
+      await both;
+      expect(most).toBe(1);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a lease is lapsed at its `until` exactly: a request made then waits only the settle wait', async () => {
     const sim = new Sim(0);
     sim.storage(5).set('lock:n', JSON.stringify({ owner: 'closed:1', until: 100 }));
@@ -242,7 +317,7 @@ describe('lease locks: edges', () => {
   });
 
   it('stored garbage on the lock key counts as no lease', async () => {
-    for (const junk of ['not json', 'null', '1', '"x"', '{}', JSON.stringify({ owner: 'x' }), JSON.stringify({ until: 10_000 }), JSON.stringify({ owner: 1, until: 10_000 }), JSON.stringify({ owner: 'x', until: '10000' })]) {
+    for (const junk of ['not json', 'null', '1', '"x"', '{}', JSON.stringify({ owner: 'x' }), JSON.stringify({ until: 30 }), JSON.stringify({ owner: 1, until: 30 }), JSON.stringify({ owner: null, until: 30 }), JSON.stringify({ owner: 'x', until: '30' })]) {
       const sim = new Sim(0);
       sim.storage(5).set('lock:n', junk);
       const t = await take(sim, 1);
@@ -413,5 +488,14 @@ describe('localLeaseStorage over a fake window', () => {
     detach();
     fire(ls, 'lock:n', 'after detach');
     expect(seen).toEqual([['lock:n', 'x'], [null, null]]);
+  });
+
+  it('a window without removeEventListener: detaching does nothing and does not throw', () => {
+    const target = new EventTarget();
+    vi.stubGlobal('localStorage', fakeStorage());
+    vi.stubGlobal('addEventListener', target.addEventListener.bind(target));
+    vi.stubGlobal('removeEventListener', undefined);
+    const detach = localLeaseStorage()!.subscribe(() => undefined);
+    expect(() => detach()).not.toThrow();
   });
 });
