@@ -261,6 +261,25 @@ describe('lease locks: edges', () => {
     }
   });
 
+  it('a waiter sleeps through writes of other keys (it looks again only when its lock\'s record changes or its lease lapses)', async () => {
+    const sim = new Sim(0);
+    sim.storage(5).set('lock:n', JSON.stringify({ owner: 'closed:1', until: 50 }));
+    await sim.run(0); // its event delivered
+    let reads = 0;
+    const storage = sim.storage(1);
+    const counted = { ...storage, get: (k: string) => (reads++, storage.get(k)) };
+    const locks = createLeaseLocks({ storage: counted, owner: 'tab1', now: () => sim.now, sleep: (ms) => sim.sleep(1, ms), setTimer: (fn, ms) => sim.setTimer(1, fn, ms), clearTimer: (h) => sim.clearTimer(h), leaseMs: 60, settleMs: 8 });
+    const done = locks.request('n', { mode: 'exclusive' }, async () => sim.now);
+    await sim.run(5);
+    expect(reads).toBe(1);
+    for (let i = 0; i < 20; i++) sim.storage(3).set(`app:${i}`, 'x');
+    sim.storage(3).set('lock:other', 'x');
+    await sim.run(40);
+    expect(reads).toBe(1);
+    await sim.run(Infinity);
+    expect(await done).toBe(59);
+  });
+
   it('a lease is lapsed at its `until` exactly: a request made then waits only the settle wait', async () => {
     const sim = new Sim(0);
     sim.storage(5).set('lock:n', JSON.stringify({ owner: 'closed:1', until: 100 }));
