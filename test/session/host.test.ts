@@ -18,6 +18,11 @@ const load = async (): Promise<HostModule> => {
   return import('../../src/session/host.js');
 };
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** Waits until the fallback's code is loaded and has looked at this window's localStorage (its probe). */
+const probed = async (w: { mine: Array<[string, string | null]> }) => {
+  await vi.waitFor(() => expect(w.mine.some(([k]) => k.endsWith(':probe'))).toBe(true), { timeout: 5000 });
+  await sleep(0);
+};
 const errorOf = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as { name?: string; code?: string; cause?: unknown; message?: string });
 
 /** A window with a localStorage, and the one other tab of its origin. */
@@ -195,7 +200,7 @@ describe('locks(): Web Locks, else leases in localStorage, else none', () => {
     vi.stubGlobal('BroadcastChannel', undefined);
     const channel = host.browserHost.openChannel('c')!;
     channel.postMessage('dropped');
-    await sleep(5);
+    await sleep(50);
     process.off('unhandledRejection', onUnhandled);
     expect(unhandled).toEqual([]);
     fail = false;
@@ -214,6 +219,7 @@ describe('openChannel(): BroadcastChannel, else the storage channel, else none',
     b.onmessage = (e) => got.push(e.data);
     c.onmessage = (e) => gotC.push(e.data);
     a.postMessage({ hello: 1 });
+    await vi.waitFor(() => expect(got).toHaveLength(1), { timeout: 5000 });
     await sleep(20);
     expect(got).toEqual([{ hello: 1 }]);
     expect(gotC).toEqual([]);
@@ -240,7 +246,7 @@ describe('openChannel(): BroadcastChannel, else the storage channel, else none',
     const got: unknown[] = [];
     channel.onmessage = (e) => got.push(e.data);
     channel.postMessage('before the code is loaded'); // dropped, no throw
-    await sleep(10);
+    await probed(w);
     expect(w.mine.filter(([k]) => k.startsWith('channel:'))).toEqual([]);
     const heard: Array<[string | null, string | null]> = [];
     w.other.subscribe((k, v) => heard.push([k, v]));
@@ -270,7 +276,7 @@ describe('openChannel(): BroadcastChannel, else the storage channel, else none',
     const got: unknown[] = [];
     channel.onmessage = (e) => got.push(e.data);
     channel.close();
-    await sleep(10);
+    await probed(w);
     w.other.set('channel:ns:sessions', JSON.stringify({ message: 'after close' }));
     channel.postMessage('after close');
     await sleep(10);
