@@ -1,14 +1,12 @@
 // The Vitest config StrykerJS runs (stryker.session.config.mjs). By default the fast defenders of the
 // session layer and the signed-retry engine: the model test (200 runs per mutant; the full 1000 are
 // `npm run test:unit`), the unit, state and fallback tests, the fast tests of single files (refusal,
-// signer-pick, load, view, schedule, channel, records; signed-call, service, migrate and glue, which
-// took those files out of the sandbox half), the session store's model (test/react/store.test.ts)
+// signer-pick, load, view, schedule, channel, records, state, operations, store, changes, refresher,
+// sign-out-others, signed-call, service, migrate, glue, lease locks, critical section, host, manager, follow), the session store's model (test/react/store.test.ts)
 // and the transport's signed tests (a fake server).
 // MUTATION_TESTS=all adds the suites against the in-process sandbox (signing, manager, cross-tab,
-// bounded, wake, import): about 25 s for all of them once, but 3-8 s per mutant against about 1 s
-// (each run imports them and starts their sandboxes), so only the files the fast set cannot reach
-// (host.ts) run with them (stryker.session-sandbox.config.mjs). MUTATION_TESTS=transport is the set for
-// signed.ts alone.
+// bounded, wake, import): 3-8 s per mutant against about 1 s, for a file the fast set cannot reach.
+// MUTATION_TESTS=transport is the set for signed.ts alone.
 import { defineConfig } from 'vitest/config';
 
 const fast = [
@@ -37,6 +35,9 @@ const fast = [
   'test/session/service.test.ts',
   'test/session/migrate.test.ts',
   'test/session/glue.test.ts',
+  'test/session/lease-lock.test.ts',
+  'test/session/critical-section.test.ts',
+  'test/session/host.test.ts',
 ];
 const all = ['test/session/**/*.test.ts', 'test/react/store.test.ts', 'test/transport/signed.test.ts', 'test/transport/signed-engine.test.ts', 'test/transport/sandbox.test.ts'];
 // For signed.ts alone: its own tests, the sandbox's, and the property test of generated challenge bodies.

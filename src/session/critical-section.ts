@@ -29,12 +29,17 @@ export interface CriticalSections {
   refreshing<T>(accountId: string, fn: () => Promise<T>): Promise<T>;
 }
 
+/** One lock name's holders and waiters. */
+interface Slot {
+  holders: number;
+  exclusive: boolean;
+  queue: Array<{ mode: Mode; grant: () => void }>;
+}
+
 /** A readers-writer lock of one JavaScript realm (or of one manager), granted in request order. */
 function createLocalLocks(): LockManagerLike {
-  const state = new Map<string, { holders: number; exclusive: boolean; queue: Array<{ mode: Mode; grant: () => void }> }>();
-  const pump = (name: string): void => {
-    const s = state.get(name);
-    if (!s) return;
+  const state = new Map<string, Slot>();
+  const pump = (name: string, s: Slot): void => {
     while (s.queue.length > 0) {
       const next = s.queue[0]!;
       const free = s.holders === 0 || (!s.exclusive && next.mode === 'shared');
@@ -44,11 +49,12 @@ function createLocalLocks(): LockManagerLike {
       s.exclusive = next.mode === 'exclusive';
       next.grant();
     }
-    if (s.holders === 0 && s.queue.length === 0) state.delete(name);
+    // Nobody holds it: the loop above granted every waiter, so the queue is empty too.
+    if (s.holders === 0) state.delete(name);
   };
   return {
     request(name, options, callback) {
-      const s = state.get(name) ?? { holders: 0, exclusive: false, queue: [] };
+      const s: Slot = state.get(name) ?? { holders: 0, exclusive: false, queue: [] };
       state.set(name, s);
       return new Promise((resolve, reject) => {
         s.queue.push({
@@ -56,7 +62,7 @@ function createLocalLocks(): LockManagerLike {
           grant: () => {
             const release = (): void => {
               s.holders--;
-              pump(name);
+              pump(name, s);
             };
             Promise.resolve()
               .then(callback)
@@ -66,7 +72,7 @@ function createLocalLocks(): LockManagerLike {
               );
           },
         });
-        pump(name);
+        pump(name, s);
       });
     },
   };

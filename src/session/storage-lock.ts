@@ -84,18 +84,17 @@ export function createLeaseLocks(options: LeaseOptions): LockManagerLike {
   let seq = 0;
 
   /** Resolves when the record may have become free: it changed, or the lease seen lapses. */
-  function change(key: string, seen: Lease | undefined): Promise<void> {
+  function change(key: string, seen: Lease): Promise<void> {
     return new Promise((resolve) => {
-      let timer: unknown;
       const done = (): void => {
         detach();
-        if (timer !== undefined) clearTimer(timer);
+        clearTimer(timer);
         resolve();
       };
       const detach = storage.subscribe((k) => {
         if (k === key || k === null) done();
       });
-      timer = setTimer(done, seen ? Math.min(Math.max(0, seen.until - now()), leaseMs) + 1 : settleMs);
+      const timer = setTimer(done, Math.min(Math.max(0, seen.until - now()), leaseMs) + 1);
     });
   }
 
@@ -105,7 +104,7 @@ export function createLeaseLocks(options: LeaseOptions): LockManagerLike {
       // A lease ending further ahead than any tab writes one was written before the clock was set
       // back: judged lapsed (else a tab that closed holding it would block the others for as long
       // as the clock moved; I6). A live holder renews on the new clock.
-      if (held === undefined || held.until <= now() || held.until - now() > leaseMs || held.owner === me) {
+      if (held === undefined || held.until <= now() || held.until - now() > leaseMs) {
         storage.set(key, JSON.stringify({ owner: me, until: now() + leaseMs }));
         await sleep(settleMs);
         if (parse(storage.get(key))?.owner === me) return;
