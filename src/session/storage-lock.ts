@@ -101,10 +101,11 @@ export function createLeaseLocks(options: LeaseOptions): LockManagerLike {
   async function acquire(key: string, me: string): Promise<void> {
     for (;;) {
       const held = parse(storage.get(key));
-      // A lease ending further ahead than any tab writes one was written before the clock was set
-      // back: judged lapsed (else a tab that closed holding it would block the others for as long
-      // as the clock moved; I6). A live holder renews on the new clock.
-      if (held === undefined || held.until <= now() || held.until - now() > leaseMs) {
+      // A lease ending more than two lease lengths ahead was written before the clock was set back:
+      // judged lapsed (else a tab that closed holding it would block the others for as long as the
+      // clock moved; I6). No tab writes one further than one length ahead; the second leaves a live
+      // holder's lease alone when the clock steps back by less than that. A live holder renews on the new clock.
+      if (held === undefined || held.until <= now() || held.until - now() > 2 * leaseMs) {
         storage.set(key, JSON.stringify({ owner: me, until: now() + leaseMs }));
         await sleep(settleMs);
         if (parse(storage.get(key))?.owner === me) return;
@@ -130,7 +131,8 @@ export function createLeaseLocks(options: LeaseOptions): LockManagerLike {
           if (parse(storage.get(key))?.owner !== me) return;
           storage.set(key, JSON.stringify({ owner: me, until: now() + leaseMs }));
         } catch {
-          return; // not renewed: the lease lapses, as for a tab that stalled
+          // Not renewed this time (a quota error): tried again at the next tick, so one refused write
+          // does not give the lock away; storage that keeps refusing lets the lease lapse, as for a tab that stalled.
         }
         keep();
       }, leaseMs / 3);

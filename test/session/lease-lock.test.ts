@@ -289,18 +289,63 @@ describe('lease locks: edges', () => {
     expect(t.entered()).toBe(108);
   });
 
-  it('a lease of exactly leaseMs ahead is live; one further ahead was written before the clock was set back and is lapsed', async () => {
+  it('a lease up to two lease lengths ahead is live (a clock stepped back a little); one further ahead was written before the clock was set back and is lapsed', async () => {
     const sim = new Sim(0);
-    sim.storage(5).set('lock:n', JSON.stringify({ owner: 'closed:1', until: 60 }));
+    sim.storage(5).set('lock:n', JSON.stringify({ owner: 'closed:1', until: 120 }));
     const live = await take(sim, 1);
     await sim.run(Infinity);
-    expect(live.entered()).toBe(60 + 1 + 8);
+    // Looked at 0 (120 ahead: live), again at 61 (the wait is capped at a lease), then at its end.
+    expect(live.entered()).toBe(120 + 1 + 8);
 
     const sim2 = new Sim(0);
-    sim2.storage(5).set('lock:n', JSON.stringify({ owner: 'closed:1', until: 61 }));
+    sim2.storage(5).set('lock:n', JSON.stringify({ owner: 'closed:1', until: 121 }));
     const lapsed = await take(sim2, 1);
     await sim2.run(Infinity);
     expect(lapsed.entered()).toBe(8);
+  });
+
+  it('a live holder whose clock steps back by less than a lease keeps the lock: no other tab enters until it leaves', async () => {
+    const sim = new Sim(0);
+    const events: string[] = [];
+    const a = sim.locks(0, { leaseMs: 60, settleMs: 8 }).request('n', { mode: 'exclusive' }, async () => {
+      events.push(`a in ${sim.now}`);
+      await sim.sleep(0, 100);
+      events.push(`a out ${sim.now}`);
+    });
+    await sim.run(9);
+    sim.offset = -50; // the clock stepped back 50 ms: a's lease (written at 0, until 60) now ends 101 ms ahead
+    const b = sim.locks(1, { leaseMs: 60, settleMs: 8 }).request('n', { mode: 'exclusive' }, async () => void events.push(`b in ${sim.now}`));
+    await sim.run(Infinity);
+    await a;
+    await b;
+    expect(events.slice(0, 2)).toEqual(['a in 8', expect.stringMatching(/^a out /)]);
+    expect(events[2]).toMatch(/^b in /);
+    expect(sim.pending()).toBe(0);
+  });
+
+  it('one refused renewal does not give the lock away: the next renewal lands and no other tab enters while the holder works', async () => {
+    const sim = new Sim(0);
+    let refusals = 1;
+    sim.refuse = (tab, op) => {
+      if (tab !== 0 || op !== 'set' || sim.now < 10 || refusals === 0) return false;
+      refusals -= 1;
+      return true;
+    };
+    const events: string[] = [];
+    const a = sim.locks(0, { leaseMs: 60, settleMs: 8 }).request('n', { mode: 'exclusive' }, async () => {
+      events.push(`a in ${sim.now}`);
+      await sim.sleep(0, 200);
+      events.push(`a out ${sim.now}`);
+    });
+    await sim.run(10);
+    const b = sim.locks(1, { leaseMs: 60, settleMs: 8 }).request('n', { mode: 'exclusive' }, async () => void events.push(`b in ${sim.now}`));
+    await sim.run(Infinity);
+    await a;
+    await b;
+    expect(refusals).toBe(0);
+    expect(events.slice(0, 2)).toEqual(['a in 8', 'a out 208']);
+    expect(events[2]).toMatch(/^b in /);
+    expect(sim.pending()).toBe(0);
   });
 
   it('a waiter that saw a lease far ahead (clock set back after it looked) tries again after at most leaseMs + 1', async () => {
