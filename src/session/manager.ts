@@ -228,7 +228,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       } catch {
         account = undefined; // resolve() throws the right error at the first challenge
       }
-      if (account === undefined) return { accountId: undefined, logoutNonce: null, signal: new AbortController().signal, done: () => undefined };
+      // Untracked, carrying the account as asked: an invalid one (not a non-empty string) fails
+      // INVALID_ARGUMENT at resolveFor, never signs for the default account instead.
+      if (account === undefined) return { accountId, logoutNonce: null, signal: new AbortController().signal, done: () => undefined };
       const snap = await readSnapshot(meta, account);
       const guard = cancellers.track(account, snap.logoutNonce);
       return { accountId: account, logoutNonce: snap.logoutNonce, signal: guard.signal, done: guard.done };
