@@ -9,7 +9,7 @@
 // signed.ts alone.
 import { defineConfig } from 'vitest/config';
 
-const fast = ['test/session/model.test.ts', 'test/session/refusal.test.ts', 'test/session/signer-pick.test.ts', 'test/session/load.test.ts', 'test/session/view.test.ts', 'test/session/schedule.test.ts', 'test/session/channel.test.ts', 'test/session/records.test.ts', 'test/react/store.test.ts', 'test/session/state.test.ts', 'test/session/units.test.ts', 'test/session/fallback.test.ts', 'test/transport/signed.test.ts', 'test/transport/signed-engine.test.ts'];
+const fast = ['test/session/model.test.ts', 'test/session/manager-api.test.ts', 'test/session/follow.test.ts', 'test/session/refusal.test.ts', 'test/session/signer-pick.test.ts', 'test/session/load.test.ts', 'test/session/view.test.ts', 'test/session/schedule.test.ts', 'test/session/channel.test.ts', 'test/session/records.test.ts', 'test/react/store.test.ts', 'test/session/state.test.ts', 'test/session/units.test.ts', 'test/session/fallback.test.ts', 'test/transport/signed.test.ts', 'test/transport/signed-engine.test.ts'];
 const all = ['test/session/**/*.test.ts', 'test/react/store.test.ts', 'test/transport/signed.test.ts', 'test/transport/signed-engine.test.ts', 'test/transport/sandbox.test.ts'];
 // For signed.ts alone: its own tests, the sandbox's, and the property test of generated challenge bodies.
 const transport = ['test/transport/signed.test.ts', 'test/transport/signed-engine.test.ts', 'test/transport/sandbox.test.ts', 'test/robustness/transport-bodies.property.test.ts'];
