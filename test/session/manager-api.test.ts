@@ -668,6 +668,38 @@ describe('rejected', () => {
   });
 });
 
+describe('a login, a refresh: what follows them', () => {
+  it('a login finishes the account\'s pending ends at once (a logout made offline, then a login again)', async () => {
+    const p = platform();
+    const a = p.tab();
+    const s = await p.login(a);
+    p.service.offline = true;
+    await a.manager.logout(ACCOUNT);
+    p.service.offline = false;
+    expect(p.service.active(s.id)).toBe(true);
+    const again = await p.login(a);
+    await until(() => !p.service.active(s.id), 'the old session ended');
+    expect(a.manager.current()?.id).toBe(again.id);
+  });
+
+  it('a tab that hears of a login plans its refresh point too; a refresh that fails is refresh-failed with the session and error', async () => {
+    const p = platform();
+    const a = p.tab({ autoRefresh: false });
+    const b = p.tab({ autoRefresh: false });
+    await b.manager.restore();
+    const s = await p.login(a);
+    await until(() => b.manager.current(ACCOUNT) !== null, 'b sees');
+    expect(p.timers.delays(b.id)).toContain(10 * MIN);
+    p.service.offline = true;
+    expect(await codeOf(b.manager.refresh(ACCOUNT))).toBe('NETWORK_ERROR');
+    const failed = named(b, 'refresh-failed') as Array<{ session: { id: string }; error: WalletError }>;
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.session.id).toBe(s.id);
+    expect(failed[0]!.error.code).toBe('NETWORK_ERROR');
+    expect(named(b, 'refreshing')).toEqual([{ accountId: ACCOUNT, refreshing: true }, { accountId: ACCOUNT, refreshing: false }]);
+  });
+});
+
 describe('list, signOutOtherDevices, serverNow', () => {
   it('list asks the service for the (default) account; signOutOtherDevices ends only sessions not held here', async () => {
     const p = platform();
