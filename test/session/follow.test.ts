@@ -148,6 +148,21 @@ describe('observe: the picture follows storage', () => {
     expect(p.service.calls.filter((c) => c.kind === 'end').map((c) => [c.id, c.key])).toEqual([[s.id, s.publicKeyHex]]);
   });
 
+  it('a tab finishes each logout closed tabs left pending, one after another (no channel: at its re-reads)', async () => {
+    const p = platform({ channel: false });
+    const b = p.tab();
+    await b.manager.restore();
+    for (let round = 0; round < 2; round++) {
+      const a = p.tab();
+      const s = await p.login(a);
+      a.manager.dispose();
+      await requestLogout(a.keyStore.meta, ACCOUNT);
+      await b.manager.restore();
+      await until(() => !p.service.active(s.id), `round ${round}: ended by b`);
+      await until(() => b.manager.current(ACCOUNT) === null, `round ${round}: b logged out`);
+    }
+  });
+
   it('a pending end is finished when a loaded tab re-reads everything (restore, the page coming back)', async () => {
     for (const how of ['restore', 'wake'] as const) {
       const p = platform({ channel: false });

@@ -85,18 +85,15 @@ describe('options', () => {
     }
   });
 
-  it('with `now` and no monotonic clock of the host, `now` measures time between server samples', async () => {
+  it('with `now` and no monotonic clock of the host, `now` is the local clock and measures time between server samples', async () => {
     let now = Date.parse('2030-01-01T00:00:00.000Z');
     const keyStore = createKeyStore({ backend: createMemoryBackend() });
-    const m = createSessionManager({ client: createClient({ baseUrl: 'http://127.0.0.1:9' }), keyStore, now: () => now, crossTab: false, host: { monotonicNow: undefined as never } });
-    const m2 = createSessionManager({ client: createClient({ baseUrl: 'http://127.0.0.1:9' }), keyStore, now: () => now, crossTab: false });
-    for (const x of [m, m2]) {
-      now = Date.parse('2030-01-01T00:00:00.000Z');
-      x.clock.observeServerTime(now + 5000);
-      now += 60 * MIN;
-      expect(x.serverNow()).toBe(now + 5000);
-      x.dispose();
-    }
+    const m = createSessionManager({ client: createClient({ baseUrl: 'http://127.0.0.1:9' }), keyStore, now: () => now, crossTab: false });
+    expect(m.serverNow()).toBe(now);
+    m.clock.observeServerTime(now + 5000);
+    now += 60 * MIN;
+    expect(m.serverNow()).toBe(now + 5000);
+    m.dispose();
   });
 
   it('without a service option, the calls go through the client (createSessionService)', async () => {
@@ -377,9 +374,12 @@ describe('the default account', () => {
     const s3 = await p.login(b, OTHER);
     await until(() => a.manager.current(OTHER)?.id === s3.id, 'a sees the new login');
     expect(a.manager.current()?.id).toBe(s1.id);
-    // A refresh without an account refreshes the default.
+    // A refresh without an account refreshes the default, now (explicit: not only when due).
     const next = await a.manager.refresh();
     expect(next.accountId).toBe(ACCOUNT);
+    expect(next.id).not.toBe(s1.id);
+    const sent = p.service.calls.filter((c) => c.kind === 'refresh');
+    expect(sent.map((c) => [c.id, c.options?.automatic])).toEqual([[s1.id, false]]);
   });
 
   it('current() with no session anywhere is null; all() lists every account, oldest first', async () => {
@@ -456,12 +456,45 @@ describe('logout', () => {
   it('a logout another tab left pending (its tab closed) is carried out by the next operation here, before it', async () => {
     const p = platform({ channel: false });
     const a = p.tab();
+    const s1 = await p.login(a);
+    const s2 = await p.login(a, ACCOUNT, 'AuthMethod:2');
+    await requestLogout(a.keyStore.meta, ACCOUNT);
+    // forget enters the section at once: the logout is carried out first (both sessions ended on
+    // the service), so the account is logged out by the other tab, not revoked by this call.
+    await a.manager.forget([s2.id]);
+    expect(a.manager.all()).toEqual([]);
+    expect(loggedOut(a)).toEqual([{ accountId: ACCOUNT, reason: 'other-tab' }]);
+    expect(p.service.active(s1.id)).toBe(false);
+    expect(p.service.active(s2.id)).toBe(false);
+  });
+
+  it('a refresh with a logout pending is NOT_LOGGED_IN, and the logout is finished in the background', async () => {
+    const p = platform({ channel: false });
+    const a = p.tab();
     const s = await p.login(a);
     await requestLogout(a.keyStore.meta, ACCOUNT);
     expect(await codeOf(a.manager.refresh(ACCOUNT))).toBe('NOT_LOGGED_IN');
     await until(() => !p.service.active(s.id), 'ended');
     expect(p.service.calls.filter((c) => c.kind === 'refresh')).toEqual([]);
+    await until(() => loggedOut(a).length === 1, 'logged out');
     expect(loggedOut(a)).toEqual([{ accountId: ACCOUNT, reason: 'other-tab' }]);
+  });
+
+  it('a second logout, made in another tab, is "other-tab" here even after this tab logged out once', async () => {
+    const p = platform();
+    const a = p.tab();
+    const b = p.tab();
+    await b.manager.restore();
+    await p.login(a);
+    await a.manager.logout(ACCOUNT);
+    await p.login(a);
+    await until(() => b.manager.current(ACCOUNT) !== null, 'b sees');
+    await b.manager.logout(ACCOUNT);
+    await until(() => loggedOut(a).length === 2, 'a logged out again');
+    expect(loggedOut(a)).toEqual([
+      { accountId: ACCOUNT, reason: 'user' },
+      { accountId: ACCOUNT, reason: 'other-tab' },
+    ]);
   });
 });
 
@@ -697,6 +730,43 @@ describe('a login, a refresh: what follows them', () => {
     expect(failed[0]!.session.id).toBe(s.id);
     expect(failed[0]!.error.code).toBe('NETWORK_ERROR');
     expect(named(b, 'refreshing')).toEqual([{ accountId: ACCOUNT, refreshing: true }, { accountId: ACCOUNT, refreshing: false }]);
+  });
+});
+
+describe('adopt', () => {
+  it('stores a session made elsewhere with its key, makes it current (session, changed), other tabs follow', async () => {
+    const p = platform();
+    const a = p.tab();
+    const b = p.tab();
+    await b.manager.restore();
+    const key = await generateSessionKey();
+    const auth = p.service.make(ACCOUNT, key.publicKeyHex);
+    const session = { id: auth.id, accountId: ACCOUNT, credentialId: 'AuthMethod:9', credentialType: 'EMAIL_OTP' as const, publicKeyHex: key.publicKeyHex, createdAt: auth.createdAt, expiresAt: auth.expiresAt };
+    await a.manager.adopt(session, key);
+    expect(a.manager.current()).toEqual(session);
+    expect(named(a, 'session')).toEqual([session]);
+    expect((await a.keyStore.get(key.publicKeyHex))?.sessionId).toBe(session.id);
+    await until(() => b.manager.current(ACCOUNT)?.id === session.id, 'b follows');
+    expect(await codeOf(a.manager.adopt({ ...session, publicKeyHex: 'ab' }, key))).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('logins run side by side (the logins lock is shared)', () => {
+  it('two logins of one account in one tab overlap, with or without cross-tab coordination', async () => {
+    for (const crossTab of [true, false]) {
+      const p = platform();
+      const a = p.tab({ crossTab });
+      await a.manager.restore();
+      let release!: () => void;
+      const first = a.manager.loggingIn(ACCOUNT, () => new Promise<void>((r) => (release = r)));
+      await until(() => release !== undefined, 'first running');
+      let ran = false;
+      const second = a.manager.loggingIn(ACCOUNT, async () => void (ran = true));
+      await until(() => ran, `second ran while the first holds the lock (crossTab ${crossTab})`);
+      release();
+      await first;
+      await second;
+    }
   });
 });
 
