@@ -6,6 +6,7 @@
 // the background (I8). Tabs over fakes of the platform (tabs-fixture.ts), real keys.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { generateSessionKey } from '../../src/crypto/index.js';
 import { isWalletError } from '../../src/errors.js';
 import { requestLogout } from '../../src/session/state.js';
 import type { LogoutReason } from '../../src/session/types.js';
@@ -161,6 +162,32 @@ describe('observe: the picture follows storage', () => {
       await until(() => !p.service.active(s.id), `round ${round}: ended by b`);
       await until(() => b.manager.current(ACCOUNT) === null, `round ${round}: b logged out`);
     }
+  });
+
+  it('a pending logout of an account with nothing stored: nothing to finish, no section entered, nothing written', async () => {
+    const p = platform();
+    const b = p.tab();
+    await b.manager.restore();
+    const a = p.tab();
+    await a.manager.restore();
+    await requestLogout(a.keyStore.meta, ACCOUNT); // asked for with nothing stored; its tab closed
+    a.manager.dispose();
+    const poster = p.bus.channel();
+    const before = b.lockNames.length;
+    poster.postMessage({ from: 'closed-tab', account: ACCOUNT });
+    await settle();
+    expect(b.lockNames.slice(before)).toEqual([]);
+    // A tab that loads with a key of that account to end (its login's tab closed before committing)
+    // ends it, and writes no account state for the empty account.
+    const key = await generateSessionKey();
+    const made = p.service.make(ACCOUNT, key.publicKeyHex);
+    await b.keyStore.put({ publicKeyHex: key.publicKeyHex, privateKey: key.privateKey, publicKey: key.publicKey, purpose: 'session', accountId: ACCOUNT, sessionId: made.id });
+    const c = p.tab();
+    await c.manager.restore();
+    await until(() => !p.service.active(made.id), 'orphan ended');
+    await settle();
+    expect(p.backend.map.has(`meta:account:${ACCOUNT}`)).toBe(false);
+    expect(named(c, 'changed')).toEqual([]);
   });
 
   it('a pending end is finished when a loaded tab re-reads everything (restore, the page coming back)', async () => {

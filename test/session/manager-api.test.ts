@@ -6,7 +6,7 @@
 // platform (tabs-fixture.ts: shared storage, Web Locks, BroadcastChannel, a clock with timers) and a
 // service double that answers at once; keys and signatures are real WebCrypto.
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateSessionKey, verifySignature } from '../../src/crypto/index.js';
 import { WalletError, isWalletError } from '../../src/errors.js';
 import { createKeyStore, createMemoryBackend, type KeyStore } from '../../src/keys/index.js';
@@ -94,6 +94,21 @@ describe('options', () => {
     now += 60 * MIN;
     expect(m.serverNow()).toBe(now + 5000);
     m.dispose();
+  });
+
+  it('without `now`, a jump of the local clock moves no server time (the host\'s monotonic clock measures it, I6)', async () => {
+    const wall = vi.spyOn(Date, 'now');
+    try {
+      let t = Date.parse('2030-01-01T00:00:00.000Z');
+      wall.mockImplementation(() => t);
+      const m = createSessionManager({ client: createClient({ baseUrl: 'http://127.0.0.1:9' }), keyStore: createKeyStore({ backend: createMemoryBackend() }), crossTab: false });
+      m.clock.observeServerTime(t);
+      t += 60 * MIN; // the user set the computer's clock an hour ahead
+      expect(Math.abs(m.serverNow() - Date.parse('2030-01-01T00:00:00.000Z'))).toBeLessThan(10_000);
+      m.dispose();
+    } finally {
+      wall.mockRestore();
+    }
   });
 
   it('without a service option, the calls go through the client (createSessionService)', async () => {
@@ -241,6 +256,22 @@ describe('an expiry the service does not confirm is looked at again 30 s later',
     expect(q.timers.delays(b.id)).not.toContain(30_000);
   });
 
+  it('storage failing at expiry: nothing removed, looked at again 30 s later', async () => {
+    const p = platform();
+    const a = p.tab({ autoRefresh: false });
+    const s = await p.login(a);
+    const get = p.backend.get;
+    p.backend.get = async () => {
+      throw new DOMException('broken', 'UnknownError');
+    };
+    p.timers.advance(LIFETIME_MS);
+    await until(() => p.timers.delays(a.id).includes(30_000), 'recheck timer');
+    p.backend.get = get;
+    expect(a.manager.current(ACCOUNT)?.id).toBe(s.id);
+    p.timers.advance(30_000);
+    await until(() => a.manager.current(ACCOUNT) === null, 'dropped at the second look');
+  });
+
   it('dispose clears the 30 s timer, and a disposed manager sets none', async () => {
     const p = platform();
     const a = p.tab({ autoRefresh: false });
@@ -285,6 +316,19 @@ describe('loading', () => {
     await a.manager.restore();
     expect(a.wakesRegistered).toBe(1);
     expect(a.channelsOpened).toHaveLength(1);
+  });
+
+  it('a load that fails reading storage is tried again; the wake is still registered once', async () => {
+    const p = platform();
+    const entries = p.backend.entries;
+    p.backend.entries = async () => {
+      p.backend.entries = entries;
+      throw new DOMException('broken', 'UnknownError');
+    };
+    const a = p.tab();
+    expect(await codeOf(a.manager.restore())).toBe('KEY_STORAGE_UNAVAILABLE');
+    expect(await a.manager.restore()).toEqual([]);
+    expect(a.wakesRegistered).toBe(1);
   });
 
   it('disposed while loading: no wake registered, no channel opened', async () => {
@@ -354,6 +398,31 @@ describe('the default account', () => {
     expect(signer.publicKeyHex).toBe(s.publicKeyHex);
   });
 
+  it('only a call naming no account, in a tab that knows of none, reads every account (one pass over storage)', async () => {
+    const p = platform({ channel: false });
+    const a = p.tab();
+    const b = p.tab();
+    const d = p.tab();
+    await b.manager.restore();
+    await d.manager.restore();
+    await p.login(a, ACCOUNT);
+    let passes = 0;
+    const entries = p.backend.entries;
+    p.backend.entries = async () => (passes++, entries());
+    const count = async (call: () => Promise<unknown>): Promise<number> => {
+      passes = 0;
+      await call().catch(() => undefined);
+      return passes;
+    };
+    // b knows of no account: naming one reads only it.
+    expect(await count(() => b.manager.list(OTHER))).toBe(0);
+    expect(await count(() => b.manager.signer(ACCOUNT))).toBe(0);
+    const c = p.tab();
+    await c.manager.restore();
+    expect(await count(() => c.manager.signer())).toBe(0); // c loaded after the login: it knows one
+    expect(await count(() => d.manager.signer())).toBe(1); // knows none: reads them all (and finds the login)
+  });
+
   it('the account last used (a login, a signer asked for) is the default; after its logout, the first that has a session', async () => {
     const p = platform();
     const a = p.tab();
@@ -380,6 +449,18 @@ describe('the default account', () => {
     expect(next.id).not.toBe(s1.id);
     const sent = p.service.calls.filter((c) => c.kind === 'refresh');
     expect(sent.map((c) => [c.id, c.options?.automatic])).toEqual([[s1.id, false]]);
+  });
+
+  it('logging out an account other than the last used keeps the last used as the default', async () => {
+    const p = platform();
+    const a = p.tab();
+    const THIRD = 'InternalAccount:tabs-c';
+    await p.login(a, ACCOUNT);
+    const o = await p.login(a, OTHER);
+    await p.login(a, THIRD);
+    await a.manager.resolve(OTHER);
+    await a.manager.logout(THIRD);
+    expect(a.manager.current()?.id).toBe(o.id);
   });
 
   it('current() with no session anywhere is null; all() lists every account, oldest first', async () => {
@@ -453,6 +534,29 @@ describe('logout', () => {
     await until(() => b.manager.all().length === 0, 'b empty');
   });
 
+  it('waits for a login in flight (it loses), then ends what is stored', async () => {
+    const p = platform();
+    const a = p.tab();
+    const s = await p.login(a);
+    let release!: () => void;
+    let aborted = false;
+    const login = a.manager.loggingIn(ACCOUNT, async (ticket) => {
+      await new Promise<void>((r) => (release = r));
+      aborted = ticket.signal.aborted;
+    });
+    await until(() => release !== undefined, 'login in flight');
+    let done = false;
+    const out = a.manager.logout(ACCOUNT).then(() => void (done = true));
+    await settle();
+    expect(done).toBe(false);
+    expect(p.service.active(s.id)).toBe(true);
+    release();
+    await login;
+    await out;
+    expect(aborted).toBe(true);
+    expect(p.service.active(s.id)).toBe(false);
+  });
+
   it('a logout another tab left pending (its tab closed) is carried out by the next operation here, before it', async () => {
     const p = platform({ channel: false });
     const a = p.tab();
@@ -502,7 +606,18 @@ describe('forget', () => {
   it('refuses what is not an array of ids', async () => {
     const p = platform();
     const a = p.tab();
-    for (const bad of ['Session:1', [1], null, [undefined], {}]) expect(await codeOf(a.manager.forget(bad as never))).toBe('INVALID_ARGUMENT');
+    for (const bad of ['Session:1', [1], ['Session:1', 2], null, [undefined], {}]) expect(await codeOf(a.manager.forget(bad as never))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('drops one of an account\'s sessions: the other stays, and becomes current when the dropped one was', async () => {
+    const p = platform();
+    const a = p.tab();
+    const s1 = await p.login(a);
+    const s2 = await p.login(a, ACCOUNT, 'AuthMethod:2');
+    await a.manager.forget([s2.id]);
+    expect(a.manager.all().map((x) => x.id)).toEqual([s1.id]);
+    expect(a.manager.current(ACCOUNT)?.id).toBe(s1.id);
+    expect(named(a, 'session').at(-1)).toEqual(s1);
   });
 
   it('drops only the named sessions, without asking the service; the account logs out with the reason given (default revoked)', async () => {
@@ -617,9 +732,9 @@ describe('signingTicket and signer', () => {
     expect((await a.manager.resolveFor(t2)).session.id).toBe(s2.id);
   });
 
-  it('signer().sign signs while the session is held; refuses (NOT_LOGGED_IN) once a logout is pending, the nonce moved, or the session is gone', async () => {
+  it('signer().sign signs while the session is held; refuses (NOT_LOGGED_IN) once a logout is pending (requested, or a newer nonce than the state was committed under), or the session is gone', async () => {
     const data = new Uint8Array([7, 7, 7]);
-    for (const how of ['pending', 'nonce', 'forgotten'] as const) {
+    for (const how of ['pending', 'stale', 'forgotten'] as const) {
       const p = platform({ channel: false });
       const a = p.tab();
       const s = await p.login(a);
@@ -627,11 +742,14 @@ describe('signingTicket and signer', () => {
       const sig = await signer.sign(data);
       expect(await verifySignature(s.publicKeyHex, sig, data)).toBe(true);
       if (how === 'pending') await requestLogout(a.keyStore.meta, ACCOUNT);
-      if (how === 'nonce') {
-        // A logout record that is not pending (written before this state's generation) but is newer than the signer's.
+      if (how === 'stale') {
+        // A logout record newer than the state's (another nonce than the state was committed under).
         await a.keyStore.meta.put(LOGOUT_PREFIX + ACCOUNT, { nonce: 'later', generation: -1 });
       }
-      if (how === 'forgotten') await a.manager.forget([s.id]);
+      if (how === 'forgotten') {
+        await p.login(a, ACCOUNT, 'AuthMethod:2'); // the account keeps another session
+        await a.manager.forget([s.id]);
+      }
       expect(await codeOf(signer.sign(data))).toBe('NOT_LOGGED_IN');
     }
   });
@@ -673,6 +791,7 @@ describe('rejected', () => {
     const p = platform();
     const a = p.tab();
     const s = await p.login(a);
+    await p.login(a, ACCOUNT, 'AuthMethod:2'); // the account holds another
     await a.manager.forget([s.id]);
     const e = refusal();
     expect(await a.manager.rejected(s, e)).toBe(e);
