@@ -747,7 +747,8 @@ describe('signingTicket and signer', () => {
         await a.keyStore.meta.put(LOGOUT_PREFIX + ACCOUNT, { nonce: 'later', generation: -1 });
       }
       if (how === 'forgotten') {
-        await p.login(a, ACCOUNT, 'AuthMethod:2'); // the account keeps another session
+        await p.login(a, ACCOUNT, 'AuthMethod:2'); // the account holds another session: still signs
+        expect(await verifySignature(s.publicKeyHex, await signer.sign(data), data)).toBe(true);
         await a.manager.forget([s.id]);
       }
       expect(await codeOf(signer.sign(data))).toBe('NOT_LOGGED_IN');
@@ -802,10 +803,11 @@ describe('rejected', () => {
     const p = platform();
     const a = p.tab();
     const s = await p.login(a);
+    const kept = await p.login(a, ACCOUNT, 'AuthMethod:2'); // the account holds another
     p.service.held.get(s.id)!.ended = true;
     const e = refusal();
     expect((await a.manager.rejected(s, e)).code).toBe('SESSION_REVOKED');
-    expect(a.manager.current(ACCOUNT)).toBeNull();
+    expect(a.manager.all().map((x) => x.id)).toEqual([kept.id]);
 
     const q = platform();
     const b = q.tab();
