@@ -280,7 +280,17 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       await ensureLoaded();
       const ids = new Set(sessionIds);
       for (const state of view.accounts()) {
-        if (state.sessions.some((s) => ids.has(s.id))) await run(state.accountId, (snap) => removeSessions(ctx, snap, ids, CHANGE_OF[reason] ?? 'revoked'));
+        if (!state.sessions.some((s) => ids.has(s.id))) continue;
+        const account = state.accountId;
+        // Forgotten "by the user" is a logout made here: this tab's `logged-out` says `user` (the
+        // other tabs' `other-tab`), as for logout().
+        const here = reason === 'user' && !loggingOut.has(account);
+        if (here) loggingOut.add(account);
+        try {
+          await run(account, (snap) => removeSessions(ctx, snap, ids, CHANGE_OF[reason] ?? 'revoked'));
+        } finally {
+          if (here) loggingOut.delete(account);
+        }
       }
     },
     async list(accountId) {

@@ -624,18 +624,30 @@ describe('forget', () => {
     for (const reason of [undefined, 'user', 'other-tab', 'expired', 'revoked', 'nonsense'] as const) {
       const p = platform();
       const a = p.tab();
+      const b = p.tab();
+      await b.manager.restore();
       const s = await p.login(a, ACCOUNT);
       const o = await p.login(a, OTHER);
+      await until(() => b.manager.all().length === 2, 'b sees both');
       const runs = a.lockNames.length;
       await (reason === undefined ? a.manager.forget([s.id, 'Session:unknown']) : a.manager.forget([s.id], reason as LogoutReason));
       expect(a.manager.current(ACCOUNT)).toBeNull();
       expect(a.manager.current(OTHER)?.id).toBe(o.id);
-      const want = reason === undefined || reason === 'nonsense' ? 'revoked' : reason === 'expired' ? 'expired' : reason === 'revoked' ? 'revoked' : 'other-tab';
+      // The reason given, here; a logout made here ('user') is 'other-tab' in the other tabs.
+      const want = reason === undefined || reason === 'nonsense' ? 'revoked' : reason;
       expect(loggedOut(a)).toEqual([{ accountId: ACCOUNT, reason: want }]);
+      await until(() => loggedOut(b).length === 1, 'b follows');
+      expect(loggedOut(b)).toEqual([{ accountId: ACCOUNT, reason: want === 'user' ? 'other-tab' : want }]);
       expect(p.service.calls.filter((c) => c.kind === 'end')).toEqual([]);
       expect(await a.keyStore.get(s.publicKeyHex)).toBeUndefined();
       // Only the account that held one was entered.
       expect(a.lockNames.slice(runs).filter((n) => n.includes(OTHER))).toEqual([]);
+      // Only for that forget: a later logout made in the other tab is 'other-tab' here.
+      await p.login(a, ACCOUNT);
+      await until(() => b.manager.current(ACCOUNT) !== null, 'b sees the login');
+      await b.manager.logout(ACCOUNT);
+      await until(() => loggedOut(a).length === 2, 'a follows the logout');
+      expect(loggedOut(a)[1]).toEqual({ accountId: ACCOUNT, reason: 'other-tab' });
     }
   });
 });
