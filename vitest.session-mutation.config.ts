@@ -38,6 +38,8 @@ const fast = [
   'test/session/lease-lock.test.ts',
   'test/session/critical-section.test.ts',
   'test/session/host.test.ts',
+  'test/session/manager-api.test.ts',
+  'test/session/follow.test.ts',
 ];
 const all = ['test/session/**/*.test.ts', 'test/react/store.test.ts', 'test/transport/signed.test.ts', 'test/transport/signed-engine.test.ts', 'test/transport/sandbox.test.ts'];
 // For signed.ts alone: its own tests, the sandbox's, and the property test of generated challenge bodies.

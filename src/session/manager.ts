@@ -228,7 +228,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       } catch {
         account = undefined; // resolve() throws the right error at the first challenge
       }
-      if (account === undefined) return { accountId: undefined, logoutNonce: null, signal: new AbortController().signal, done: () => undefined };
+      // Untracked, carrying the account as asked: an invalid one (not a non-empty string) fails
+      // INVALID_ARGUMENT at resolveFor, never signs for the default account instead.
+      if (account === undefined) return { accountId, logoutNonce: null, signal: new AbortController().signal, done: () => undefined };
       const snap = await readSnapshot(meta, account);
       const guard = cancellers.track(account, snap.logoutNonce);
       return { accountId: account, logoutNonce: snap.logoutNonce, signal: guard.signal, done: guard.done };
@@ -278,7 +280,17 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       await ensureLoaded();
       const ids = new Set(sessionIds);
       for (const state of view.accounts()) {
-        if (state.sessions.some((s) => ids.has(s.id))) await run(state.accountId, (snap) => removeSessions(ctx, snap, ids, CHANGE_OF[reason] ?? 'revoked'));
+        if (!state.sessions.some((s) => ids.has(s.id))) continue;
+        const account = state.accountId;
+        // Forgotten "by the user" is a logout made here: this tab's `logged-out` says `user` (the
+        // other tabs' `other-tab`), as for logout().
+        const here = reason === 'user' && !loggingOut.has(account);
+        if (here) loggingOut.add(account);
+        try {
+          await run(account, (snap) => removeSessions(ctx, snap, ids, CHANGE_OF[reason] ?? 'revoked'));
+        } finally {
+          if (here) loggingOut.delete(account);
+        }
       }
     },
     async list(accountId) {

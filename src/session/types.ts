@@ -140,7 +140,7 @@ export interface LoginTicket {
 
 /** What a signed call of the app is bound to (see ManagedSessions.signingTicket). */
 export interface SigningTicket {
-  /** The account the call signs for (undefined: none could be named; resolving fails then). */
+  /** The account the call signs for (undefined: none could be named; an invalid one is kept as asked; resolving fails then). */
   readonly accountId: string | undefined;
   /** The account's logout nonce when the call started. */
   readonly logoutNonce: string | null;
