@@ -128,7 +128,7 @@ const closeCmd = (i: number, arrived: boolean): Command => onTab(`closeTab[arriv
 const logoutCmd = (i: number, a: string): Command =>
   onTab(`logout(${a.slice(-1)})`, i, (w, t) => {
     const calledAt = w.service.step;
-    w.logoutCalls.push({ account: a, at: calledAt, nonceBefore: w.logoutRecord(a)?.nonce });
+    w.logoutCalls.push({ account: a, at: calledAt, nonceBefore: w.logoutRecord(a)?.nonce, held: w.stored(a).sessions.map((s) => s.id) });
     void w.track(t, 'logout', t.manager.logout(a).then(() => w.logoutResolved(a, calledAt)), (ok) => {
       if (ok) w.logoutsDone.push({ account: a, at: calledAt });
     });
@@ -202,6 +202,10 @@ describe('session model: tabs, a scripted service, random interleavings', () => 
         examples: [
           [{ locks: 'web', channel: true }, [answerCmd(0, 'deliver'), refreshCmd(1, ACCOUNTS[0]), holdCmd(ACCOUNTS[0]), answerCmd(0, 'deliver'), answerCmd(0, 'deliver'), closeCmd(1, true), releaseCmd()]],
           [{ locks: 'web', channel: true }, [answerCmd(0, 'deliver'), refreshCmd(1, ACCOUNTS[0]), holdCmd(ACCOUNTS[0]), answerCmd(0, 'deliver'), answerCmd(0, 'deliver'), closeCmd(1, true), releaseCmd(), logoutCmd(0, ACCOUNTS[0])]],
+          // A logout whose tab closes while it waits for the section (its nonce written): another tab
+          // must carry it out (I8), and a login there must not keep the sessions it was to end.
+          [{ locks: 'web', channel: true }, [answerCmd(0, 'deliver'), answerCmd(0, 'deliver'), holdCmd(ACCOUNTS[0]), logoutCmd(1, ACCOUNTS[0]), closeCmd(1, true), releaseCmd()]],
+          [{ locks: 'lease', channel: false }, [answerCmd(0, 'deliver'), answerCmd(0, 'deliver'), holdCmd(ACCOUNTS[0]), logoutCmd(1, ACCOUNTS[0]), closeCmd(1, false), releaseCmd(), onTab('login(a,2)', 2, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:2'))]],
         ],
       },
     );

@@ -68,7 +68,7 @@ export class World {
   /** Logouts resolved: their account and the step they were called at (S5b, checked at the step's end). */
   private readonly resolvedLogouts: Array<{ account: string; calledAt: number }> = [];
   /** Logouts called: account → steps (S9: a login loses against a logout requested after it started). */
-  readonly logoutCalls: Array<{ account: string; at: number; nonceBefore: string | undefined }> = [];
+  readonly logoutCalls: Array<{ account: string; at: number; nonceBefore: string | undefined; held: string[] }> = [];
   private keyIndex = 0;
   private readonly lastGeneration = new Map<string, number>();
   private readonly lastStored = new Map<string, Set<string>>();
@@ -322,6 +322,14 @@ export class World {
       const logout = this.logoutRecord(account);
       if (logout !== undefined && logout.generation >= this.stored(account).generation && stored.size > 0) this.violations.push(`I8: a logout of ${account} is still pending after settling`);
       if (this.ending(account).length > 0) this.violations.push(`I8: ${this.ending(account).length} pending end(s) of ${account} never finished`);
+      // I1/I8: a session stored when a logout of the account was called, once that logout (or a later
+      // one) wrote its nonce, is no longer stored: ended, or a pending end finished since. (Judged by
+      // the sessions, not the generation: a later commit must not carry a pending logout's sessions over.)
+      const nonce = this.logoutRecord(account)?.nonce;
+      for (const call of this.logoutCalls) {
+        if (call.account !== account || nonce === call.nonceBefore) continue;
+        for (const id of call.held) if (stored.has(id)) this.violations.push(`I8: ${id}, held when logout(${account}) was called at step ${call.at}, still stored after settling`);
+      }
       for (const s of this.service.sessions.values()) {
         if (s.accountId !== account) continue;
         if (s.origin !== 'elsewhere' && this.service.active(s) && s.delivered && !s.orphaned && !s.endLost) expect(stored.has(s.id), `no leak: ${s.id} (${s.origin}) active but not stored`).toBe(true);
