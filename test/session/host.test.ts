@@ -208,6 +208,18 @@ describe('locks(): Web Locks, else leases in localStorage, else none', () => {
   });
 });
 
+/** Without BroadcastChannel, over a fake window: the storage channel `ns:sessions` and what it hears. */
+async function storageChannel() {
+  vi.stubGlobal('BroadcastChannel', undefined);
+  const w = fakeWindow();
+  w.install();
+  const host = await load();
+  const channel = host.browserHost.openChannel('ns:sessions')!;
+  const got: unknown[] = [];
+  channel.onmessage = (e) => got.push(e.data);
+  return { w, channel, got };
+}
+
 describe('openChannel(): BroadcastChannel, else the storage channel, else none', () => {
   it('is a BroadcastChannel of that name: two of them talk', async () => {
     const host = await load();
@@ -238,13 +250,7 @@ describe('openChannel(): BroadcastChannel, else the storage channel, else none',
   });
 
   it('without BroadcastChannel: a channel over `storage` events, from when its code is loaded until closed', async () => {
-    vi.stubGlobal('BroadcastChannel', undefined);
-    const w = fakeWindow();
-    w.install();
-    const host = await load();
-    const channel = host.browserHost.openChannel('ns:sessions')!;
-    const got: unknown[] = [];
-    channel.onmessage = (e) => got.push(e.data);
+    const { w, channel, got } = await storageChannel();
     channel.postMessage('before the code is loaded'); // dropped, no throw
     await probed(w);
     expect(w.mine.filter(([k]) => k.startsWith('channel:'))).toEqual([]);
@@ -268,13 +274,7 @@ describe('openChannel(): BroadcastChannel, else the storage channel, else none',
   });
 
   it('closed before its code is loaded: never listens nor posts; a localStorage refusing writes gives a channel that stays silent', async () => {
-    vi.stubGlobal('BroadcastChannel', undefined);
-    const w = fakeWindow();
-    w.install();
-    const host = await load();
-    const channel = host.browserHost.openChannel('ns:sessions')!;
-    const got: unknown[] = [];
-    channel.onmessage = (e) => got.push(e.data);
+    const { w, channel, got } = await storageChannel();
     channel.close();
     await probed(w);
     w.other.set('channel:ns:sessions', JSON.stringify({ message: 'after close' }));

@@ -120,6 +120,13 @@ function challenge(): { payloadToSign: string; requestId: string; expiresAt: str
   return { payloadToSign: JSON.stringify({ challenge: n }), requestId: `Request:${n}`, expiresAt: '2099-01-01T00:00:00.000Z' };
 }
 
+/** Leg 1's answer: a fresh challenge, its payload kept in `payloads` (to tell which key signed the signed leg). */
+function challengeLeg(payloads: string[]): Answer {
+  const c = challenge();
+  payloads.push(c.payloadToSign);
+  return { status: 202, body: c };
+}
+
 /** The public key that stamped `leg` over its challenge's payload (undefined: none, or a bad stamp). */
 function signerOfLeg(leg: Leg, payload: string): string | undefined {
   if (!leg.signature) return undefined;
@@ -169,11 +176,7 @@ describe('signedBySession: a refused signed leg, and what storage holds then (I3
       const payloads: string[] = [];
       let signedLegs = 0;
       const s = service((leg) => {
-        if (leg.signature === null) {
-          const c = challenge();
-          payloads.push(c.payloadToSign);
-          return { status: 202, body: c };
-        }
+        if (leg.signature === null) return challengeLeg(payloads);
         signedLegs++;
         const refuse = signedLegs === 1 ? sc.first === 'refused' : sc.second === 'refused';
         if (!refuse) return { status: 200, body: { done: signedLegs } };
@@ -215,11 +218,7 @@ describe('signedBySession: a refused signed leg, and what storage holds then (I3
     const payloads: string[] = [];
     let signedLegs = 0;
     const s = service((leg) => {
-      if (leg.signature === null) {
-        const c = challenge();
-        payloads.push(c.payloadToSign);
-        return { status: 202, body: c };
-      }
+      if (leg.signature === null) return challengeLeg(payloads);
       signedLegs++;
       fake.write(signedLegs === 1 ? { sessions: [s1], current: { [A]: s1.id } } : { sessions: [s2], current: { [A]: s2.id } });
       return { status: 401, body: { code: 'WALLET_SIGNATURE_INVALID', message: 'replaced' } };
@@ -283,9 +282,7 @@ describe('signedBySession: who signs', () => {
         const payloads: string[] = [];
         const s = service((leg) => {
           if (leg.signature !== null) return { status: 200, body: { ok: true } };
-          const c = challenge();
-          payloads.push(c.payloadToSign);
-          return { status: 202, body: c };
+          return challengeLeg(payloads);
         });
         const who = { ...(accountId !== undefined && { accountId }), ...(excluded !== undefined && { excludeCredentialId: excluded }) };
         const out = await settle(signedBySession(createClient({ baseUrl: BASE, fetch: s.fetch }), fake, who, REQUEST));
