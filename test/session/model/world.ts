@@ -285,20 +285,36 @@ export class World {
   /** A storage write failed at some point: S2 is then only "no session without its key". */
   failedWrite = false;
 
+  /** Delivers every request waiting on the service (prompts approved), oldest first, until none is left (at most `limit`). */
+  async deliverAll(limit = 500): Promise<void> {
+    for (let i = 0; i < limit && this.service.pending.length > 0; i++) {
+      const next = this.service.pending.findIndex((p) => p.stage !== 'signing');
+      if (next < 0) break;
+      this.service.answer(next, 'deliver');
+      await this.flush();
+    }
+  }
+
+  /**
+   * An open tab with an operation still running (a logout first: a logout whose tab closes while it
+   * waits, I8), picked by `pick`; undefined when none is, or when it is the last open tab.
+   */
+  busyTab(pick: number): Tab | undefined {
+    const open = this.tabs.filter((t) => t.open);
+    if (open.length < 2) return undefined;
+    const running = (t: Tab, what?: string): boolean => this.ops.some((o) => o.tab === t.id && !o.settled && (what === undefined || o.what === what));
+    const loggingOut = open.filter((t) => running(t, 'logout'));
+    const busy = loggingOut.length > 0 ? loggingOut : open.filter((t) => running(t));
+    return busy[pick % Math.max(busy.length, 1)];
+  }
+
   async settle(): Promise<void> {
     this.releaseSections();
     await this.flush();
     // A tab of the origin loads (I8: it ends the sessions of keys a closed tab stored but never committed).
     if (this.tabs.some((t) => t.open)) this.openTab();
     await this.flush();
-    const answerAll = async (): Promise<void> => {
-      for (let i = 0; i < 500 && this.service.pending.length > 0; i++) {
-        const next = this.service.pending.findIndex((p) => p.stage !== 'signing');
-        if (next < 0) break;
-        this.service.answer(next, 'deliver');
-        await this.flush();
-      }
-    };
+    const answerAll = (): Promise<void> => this.deliverAll();
     for (let round = 0; round < 3; round++) {
       await answerAll();
       const open = new Set(this.tabs.filter((t) => t.open).map((t) => t.id));
