@@ -164,6 +164,34 @@ const logoutThenCloseCmd = (i: number, a: string, arrived: boolean): Command => 
 const answerCmd = (i: number, how: Answer): Command => step(`answer(${i}, ${how})`, (w) => w.service.answer(i, how));
 const holdCmd = (a: string): Command => step(`holdSection(${a.slice(-1)})`, (w) => w.holdSection(a));
 const releaseCmd = (): Command => step('releaseSections', (w) => w.releaseSections());
+/**
+ * A refresh whose prompt is approved and whose answer comes, as one step; `busy`: while the account's
+ * section is held (another tab's commit, Web Locks only), so the refresh stores its new key and waits
+ * to commit: a tab closed now leaves a key for a session it never committed (I8: the next load or
+ * logout ends it). Checked after each of its steps.
+ */
+const refreshAnsweredCmd = (i: number, a: string, busy: boolean): Command => ({
+  check: () => true,
+  async run(_m, world) {
+    const open = world.tabs.filter((t) => t.open);
+    const tab = open[i % Math.max(open.length, 1)];
+    if (!tab) return;
+    if (busy) world.holdSection(a);
+    void world.track(tab, 'refresh', tab.manager.refresh(a));
+    world.service.step++;
+    await world.flush();
+    world.checkStep();
+    for (let n = 0; n < 4; n++) {
+      const next = world.service.pending.findIndex((p) => p.tab === tab.id && p.kind === 'refresh' && p.stage !== 'signing');
+      if (next < 0) break;
+      world.service.answer(next, 'deliver');
+      world.service.step++;
+      await world.flush();
+      world.checkStep();
+    }
+  },
+  toString: () => `refreshAnswered(${a.slice(-1)})(${i})${busy ? '[section busy]' : ''}`,
+});
 /** Every request waiting on the service answered (prompts approved): the tabs get on with their work. */
 const deliverAllCmd = (): Command => ({
   check: () => true,
@@ -189,6 +217,7 @@ const commands = [
   { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.boolean()).map(([i, arrived]) => closeBusyCmd(i, arrived)) },
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account, fc.constantFrom('AuthMethod:1', 'AuthMethod:2')).map(([i, a, c]) => onTab(`login(${a.slice(-1)},${c.slice(-1)})`, i, (w, t) => login(w, t, a, c))) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => refreshCmd(i, a)) },
+  { weight: 2, arbitrary: fc.tuple(fc.nat(), account, fc.boolean()).map(([i, a, busy]) => refreshAnsweredCmd(i, a, busy)) },
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => logoutCmd(i, a)) },
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account, fc.boolean()).map(([i, a, arrived]) => logoutThenCloseCmd(i, a, arrived)) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`signOutOtherDevices(${a.slice(-1)})`, i, (w, t) => void w.track(t, 'signOut', t.manager.signOutOtherDevices(a)))) },

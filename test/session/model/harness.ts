@@ -436,6 +436,18 @@ export class ScriptedService {
   }
 
   /**
+   * S4 judges refreshes at the same time: a refresh of a closed tab that never committed (the session
+   * it refreshed still stored, its own not) is over, whether its undo arrived or not (lost with the
+   * tab); another tab may refresh that session again.
+   */
+  refreshesOver(tab: number, stored: ReadonlySet<string>): void {
+    for (const s of this.sessions.values()) {
+      const from = s.refreshedFrom;
+      if (s.tab === tab && from !== undefined && !stored.has(s.id) && stored.has(from) && this.refreshState.get(from) === 'done') this.refreshState.delete(from);
+    }
+  }
+
+  /**
    * A closed tab's requests: those on the wire arrive (processed, answer lost) or not; prompts
    * vanish. Sessions its answers made that it had not stored (`held`) are orphaned: no one can end them.
    */

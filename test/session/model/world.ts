@@ -142,6 +142,7 @@ export class World {
     const keyed = [...this.backend.map.values()].flatMap((v) => ((v as { purpose?: string } | undefined)?.purpose === 'session' && typeof (v as { sessionId?: unknown }).sessionId === 'string' ? [(v as { sessionId: string }).sessionId] : []));
     const held = new Set([...ACCOUNTS.flatMap((a) => [...this.stored(a).sessions.map((s) => s.id), ...this.ending(a).map((e) => e.id)]), ...keyed]);
     this.service.closeTab(tab.id, arrived, held);
+    this.service.refreshesOver(tab.id, new Set(ACCOUNTS.flatMap((a) => this.stored(a).sessions.map((s) => s.id))));
   }
 
   /** What storage holds right now (read from the backend's Map, synchronously). */
