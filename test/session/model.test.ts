@@ -165,9 +165,9 @@ const answerCmd = (i: number, how: Answer): Command => step(`answer(${i}, ${how}
 const holdCmd = (a: string): Command => step(`holdSection(${a.slice(-1)})`, (w) => w.holdSection(a));
 const releaseCmd = (): Command => step('releaseSections', (w) => w.releaseSections());
 /**
- * A refresh whose prompt is approved and whose answer comes, as one step; `busy`: while the account's
- * section is held (another tab's commit, Web Locks only), so the refresh stores its new key and waits
- * to commit: a tab closed now leaves a key for a session it never committed (I8: the next load or
+ * A refresh whose prompt is approved and whose answer comes, as one step; `busy`: the account's
+ * section is held (another tab's commit, Web Locks only) once its request is made, so the refresh
+ * stores its new key and waits to commit: a tab closed now leaves a key for a session it never committed (I8: the next load or
  * logout ends it). Checked after each of its steps.
  */
 const refreshAnsweredCmd = (i: number, a: string, busy: boolean): Command => ({
@@ -176,11 +176,12 @@ const refreshAnsweredCmd = (i: number, a: string, busy: boolean): Command => ({
     const open = world.tabs.filter((t) => t.open);
     const tab = open[i % Math.max(open.length, 1)];
     if (!tab) return;
-    if (busy) world.holdSection(a);
     void world.track(tab, 'refresh', tab.manager.refresh(a));
     world.service.step++;
     await world.flush();
     world.checkStep();
+    // Busy from now on: the refresh read its state, its request waits at the prompt.
+    if (busy) world.holdSection(a);
     for (let n = 0; n < 4; n++) {
       const next = world.service.pending.findIndex((p) => p.tab === tab.id && p.kind === 'refresh' && p.stage !== 'signing');
       if (next < 0) break;

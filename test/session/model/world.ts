@@ -324,6 +324,12 @@ export class World {
       // Every tab comes back (visible, online): pending logouts and pending ends are finished (I8).
       for (const wake of this.wakes.values()) wake();
       await this.flush();
+      // After a failed storage write the load above may have met it (the ends of keys a closed tab
+      // left not recorded, kept for the next load): the next tab that loads ends them (I8).
+      if (round === 0 && this.failedWrite && this.tabs.some((t) => t.open)) {
+        this.openTab();
+        await this.flush();
+      }
     }
     await answerAll();
     expect(this.service.pending, 'settled: no request left unanswered').toEqual([]);
