@@ -270,7 +270,7 @@ describe('session model: tabs, a scripted service, random interleavings', () => 
   it(`holds the invariants over ${RUNS} runs`, async () => {
     const started = performance.now();
     await fc.assert(
-      fc.asyncProperty(coordinations, starts, fc.commands([fc.oneof(...commands)], { maxCommands: 40 }), async (coordination, start, cmds) => {
+      fc.asyncProperty(coordinations, starts, fc.commands([fc.oneof(...commands)], { maxCommands: 20, size: 'max' }), async (coordination, start, cmds) => {
         const world = new World(coordination, pool);
         for (let i = 0; i < 3; i++) world.openTab();
         await world.flush();

@@ -281,8 +281,11 @@ export class ScriptedService {
       const entry: Pending = Object.assign(p, { resolve: resolve as (v: unknown) => void, reject });
       if (p.signal?.aborted) return reject(p.signal.reason);
       p.signal?.addEventListener('abort', () => {
-        if (entry.stage !== 'prompt') return; // a request being signed or on the wire is never aborted
-        this.pending.splice(this.pending.indexOf(entry), 1);
+        // A request being signed or on the wire is never aborted; one answered already (a prompt
+        // declined or timed out) is no longer waiting (splice(-1) would drop another request).
+        const at = this.pending.indexOf(entry);
+        if (entry.stage !== 'prompt' || at < 0) return;
+        this.pending.splice(at, 1);
         reject(p.signal?.reason);
       });
       this.pending.push(entry);

@@ -326,7 +326,7 @@ export class World {
       await this.flush();
       // After a failed storage write the load above may have met it (the ends of keys a closed tab
       // left not recorded, kept for the next load): the next tab that loads ends them (I8).
-      if (round === 0 && this.failedWrite && this.tabs.some((t) => t.open)) {
+      if (round < 2 && this.failedWrite && this.tabs.some((t) => t.open)) {
         this.openTab();
         await this.flush();
       }
