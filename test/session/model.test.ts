@@ -93,6 +93,7 @@ const login = (world: World, tab: Tab, account: string, credential: string): voi
   const key = world.nextKey();
   // As the login flows do: the verify request and the commit under the shared login lock.
   const startedAt = world.service.step;
+  const startSeq = ++world.seq;
   let verifySent = false;
   const flow = tab.manager.loggingIn(account, async (ticket) => {
     if (ticket.signal.aborted) throw ticket.signal.reason;
@@ -106,7 +107,7 @@ const login = (world: World, tab: Tab, account: string, credential: string): voi
     if (isChunkFailure(error) && verifySent) world.violations.push(`I5: login@${tab.id} (step ${startedAt}) sent its verify, then could not load its commit's code`);
     throw error;
   }), (ok) => {
-    if (ok) world.logins.push({ account, startedAt, resolvedAt: world.service.step, tab: tab.id });
+    if (ok) world.logins.push({ account, startedAt, resolvedAt: world.service.step, tab: tab.id, startSeq, resolvedSeq: ++world.seq });
   });
 };
 
@@ -215,10 +216,10 @@ const closeBusyCmd = (i: number, arrived: boolean): Command => step(`closeBusyTa
 const commands = [
   { weight: 1, arbitrary: fc.constant(step('openTab', (w) => w.tabs.filter((t) => t.open).length < 4 && w.openTab())) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), fc.boolean()).map(([i, arrived]) => closeCmd(i, arrived)) },
-  { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.boolean()).map(([i, arrived]) => closeBusyCmd(i, arrived)) },
+  { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.boolean()).map(([i, arrived]) => closeBusyCmd(i, arrived)) },
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account, fc.constantFrom('AuthMethod:1', 'AuthMethod:2')).map(([i, a, c]) => onTab(`login(${a.slice(-1)},${c.slice(-1)})`, i, (w, t) => login(w, t, a, c))) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => refreshCmd(i, a)) },
-  { weight: 2, arbitrary: fc.tuple(fc.nat(), account, fc.boolean()).map(([i, a, busy]) => refreshAnsweredCmd(i, a, busy)) },
+  { weight: 3, arbitrary: fc.tuple(fc.nat(), account, fc.boolean()).map(([i, a, busy]) => refreshAnsweredCmd(i, a, busy)) },
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => logoutCmd(i, a)) },
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account, fc.boolean()).map(([i, a, arrived]) => logoutThenCloseCmd(i, a, arrived)) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`signOutOtherDevices(${a.slice(-1)})`, i, (w, t) => void w.track(t, 'signOut', t.manager.signOutOtherDevices(a)))) },

@@ -431,7 +431,13 @@ export class ScriptedService {
   private lostEnd(p: Pending): void {
     const target = p.endOf === undefined ? undefined : this.sessions.get(p.endOf);
     if (target) target.endLost = true;
+    // The undo of a refresh that never committed (its key could not be stored) lost: that refresh is
+    // over (S4 judges refreshes at the same time); the session it refreshed may be refreshed again.
+    if (target && this.isStored) this.refreshesOver(target.tab, this.isStored, target.id);
   }
+
+  /** Whether a session is stored in the browser (set by the model's world). */
+  isStored?: (sessionId: string) => boolean;
 
   private sent(sessionId: string): void {
     if (this.refreshState.has(sessionId)) this.doubleRefreshes.push(`${sessionId} refreshed again while ${this.refreshState.get(sessionId)}`);
@@ -443,10 +449,10 @@ export class ScriptedService {
    * it refreshed still stored, its own not) is over, whether its undo arrived or not (lost with the
    * tab); another tab may refresh that session again.
    */
-  refreshesOver(tab: number, stored: ReadonlySet<string>): void {
+  refreshesOver(tab: number, stored: (sessionId: string) => boolean, only?: string): void {
     for (const s of this.sessions.values()) {
       const from = s.refreshedFrom;
-      if (s.tab === tab && from !== undefined && !stored.has(s.id) && stored.has(from) && this.refreshState.get(from) === 'done') this.refreshState.delete(from);
+      if ((only === undefined || s.id === only) && s.tab === tab && from !== undefined && !stored(s.id) && stored(from) && this.refreshState.get(from) === 'done') this.refreshState.delete(from);
     }
   }
 
