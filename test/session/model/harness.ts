@@ -281,8 +281,11 @@ export class ScriptedService {
       const entry: Pending = Object.assign(p, { resolve: resolve as (v: unknown) => void, reject });
       if (p.signal?.aborted) return reject(p.signal.reason);
       p.signal?.addEventListener('abort', () => {
-        if (entry.stage !== 'prompt') return; // a request being signed or on the wire is never aborted
-        this.pending.splice(this.pending.indexOf(entry), 1);
+        // A request being signed or on the wire is never aborted; one answered already (a prompt
+        // declined or timed out) is no longer waiting (splice(-1) would drop another request).
+        const at = this.pending.indexOf(entry);
+        if (entry.stage !== 'prompt' || at < 0) return;
+        this.pending.splice(at, 1);
         reject(p.signal?.reason);
       });
       this.pending.push(entry);
@@ -428,11 +431,29 @@ export class ScriptedService {
   private lostEnd(p: Pending): void {
     const target = p.endOf === undefined ? undefined : this.sessions.get(p.endOf);
     if (target) target.endLost = true;
+    // The undo of a refresh that never committed (its key could not be stored) lost: that refresh is
+    // over (S4 judges refreshes at the same time); the session it refreshed may be refreshed again.
+    if (target && this.isStored) this.refreshesOver(target.tab, this.isStored, target.id);
   }
+
+  /** Whether a session is stored in the browser (set by the model's world). */
+  isStored?: (sessionId: string) => boolean;
 
   private sent(sessionId: string): void {
     if (this.refreshState.has(sessionId)) this.doubleRefreshes.push(`${sessionId} refreshed again while ${this.refreshState.get(sessionId)}`);
     this.refreshState.set(sessionId, 'in-flight');
+  }
+
+  /**
+   * S4 judges refreshes at the same time: a refresh of a closed tab that never committed (the session
+   * it refreshed still stored, its own not) is over, whether its undo arrived or not (lost with the
+   * tab); another tab may refresh that session again.
+   */
+  refreshesOver(tab: number, stored: (sessionId: string) => boolean, only?: string): void {
+    for (const s of this.sessions.values()) {
+      const from = s.refreshedFrom;
+      if ((only === undefined || s.id === only) && s.tab === tab && from !== undefined && !stored(s.id) && stored(from) && this.refreshState.get(from) === 'done') this.refreshState.delete(from);
+    }
   }
 
   /**
