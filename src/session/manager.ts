@@ -220,7 +220,10 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     // Loaded by `loggingIn` before verify (I5): this runs synchronously on the loaded module.
     establish: (answer, known) => withChanges((m) => m.establish(ctx, answer, known, adoptDeps)),
     async signingTicket(accountId) {
-      // Loaded first: the default account (no accountId given) is known only then.
+      // Bound to the logout nonce when the call starts (I2): for a named account it is read before
+      // waiting for this tab's load, so a logout requested meanwhile (another tab) cancels the call.
+      // The default account (no accountId given) is known only once loaded.
+      const named = typeof accountId === 'string' && accountId !== '' ? readSnapshot(meta, accountId).catch(() => undefined) : undefined;
       await ready(accountId);
       let account: string | undefined;
       try {
@@ -231,9 +234,11 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       // Untracked, carrying the account as asked: an invalid one (not a non-empty string) fails
       // INVALID_ARGUMENT at resolveFor, never signs for the default account instead.
       if (account === undefined) return { accountId, logoutNonce: null, signal: new AbortController().signal, done: () => undefined };
-      const snap = await readSnapshot(meta, account);
-      const guard = cancellers.track(account, snap.logoutNonce);
-      return { accountId: account, logoutNonce: snap.logoutNonce, signal: guard.signal, done: guard.done };
+      const started = (account === accountId ? await named : undefined) ?? (await readSnapshot(meta, account));
+      const guard = cancellers.track(account, started.logoutNonce);
+      // A logout requested while the load was awaited cancels the call now.
+      cancellers.check(account, (await readSnapshot(meta, account)).logoutNonce);
+      return { accountId: account, logoutNonce: started.logoutNonce, signal: guard.signal, done: guard.done };
     },
     async signer(accountId, opts) {
       const { session, signer } = await resolve(accountId, opts);

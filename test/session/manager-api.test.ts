@@ -715,6 +715,29 @@ describe('loggingIn', () => {
 });
 
 describe('signingTicket and signer', () => {
+  it('a ticket for a named account made while this tab still loads is bound to the nonce when called: a logout requested meanwhile (another tab) aborts it (I2)', async () => {
+    const p = platform();
+    const a = p.tab();
+    await p.login(a);
+    // The account's section busy (another tab's commit): a new tab's load waits for it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    void p.locks.forTab(99).request(`embedded-wallet-signer:account:${ACCOUNT}`, { mode: 'exclusive' }, () => held);
+    await settle();
+    const b = p.tab();
+    let ticket: Awaited<ReturnType<typeof b.manager.signingTicket>> | undefined;
+    const asked = b.manager.signingTicket(ACCOUNT).then((t) => (ticket = t));
+    await settle();
+    expect(ticket).toBeUndefined(); // still loading
+    await requestLogout(a.keyStore.meta, ACCOUNT); // another tab asks for a logout
+    release();
+    await asked;
+    expect(ticket!.logoutNonce).toBeNull(); // the nonce when it was called
+    expect(ticket!.signal.aborted).toBe(true);
+    expect(isWalletError(ticket!.signal.reason, 'NOT_LOGGED_IN')).toBe(true);
+    ticket!.done();
+  });
+
   it('no account known: an inert ticket (no account, no nonce, never aborted)', async () => {
     const p = platform();
     const a = p.tab();
