@@ -25,7 +25,7 @@ export const WALLET_ERROR_CODES = {
   SIGNING_REFUSED: 'The onBeforeSign hook refused to sign.',
   SIGNER_FAILED: 'The signer (or getSigner) given to a signed call threw something other than a WalletError.',
   STILL_PROCESSING: 'The service kept answering 200 {"status":"PROCESSING"} after the bounded resends; the action may still complete.',
-  ABORTED: "The caller's AbortSignal cancelled the request.",
+  ABORTED: "The caller's AbortSignal cancelled the request; or, for `refresh()`, the session was refreshed or ended (in this tab or another) while this refresh was on its way, so its own new session was ended: the account keeps whatever is current.",
   CHALLENGE_EXPIRED: 'The signed-retry challenge expired before it could be signed, even after one restart.',
   UNEXPECTED_CHALLENGE: 'The server asked for more signatures than the action needs (one; two for delegated keys): nothing more was signed.',
   SESSION_EXPIRED: 'The session has expired: log in again.',
