@@ -133,7 +133,7 @@ for (const r of rows) if (r.explain) printBreakdown(r);
 // The budgeted numbers: the packed package in real consumer builds (scripts/size-consumers.mjs):
 // 20 KB gz at startup in both. Measured after issue 24 (what only checks others' keys and signatures,
 // and base64url, left the startup code: src/crypto/verify.ts, base64url.ts): Vite 19.72 → 19.11,
-// Next.js 20.27 → 19.56; 19.50 and 19.94 (19.57 and 19.99 after issue 22's mutation round) after the session fixes that followed (a lazy chunk
+// Next.js 20.27 → 19.56; 19.50 and 19.94 (19.56 and 19.99 after issue 22's mutation round) after the session fixes that followed (a lazy chunk
 // importing errors.ts split Vite's startup chunk in two: storage-lock.ts takes its error from
 // host.ts; bytes.ts holds the byte helpers only lazy code uses) (Turbopack keeps each startup module that a lazy chunk also imports as a
 // module of its own, with its wrapper and export table, hence its larger number).

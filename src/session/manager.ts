@@ -223,7 +223,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       // Bound to the logout nonce when the call starts (I2): for a named account it is read before
       // waiting for this tab's load, so a logout requested meanwhile (another tab) cancels the call.
       // The default account (no accountId given) is known only once loaded.
-      const named = typeof accountId === 'string' && accountId !== '' ? readSnapshot(meta, accountId).catch(() => undefined) : undefined;
+      const named = accountId === undefined ? undefined : readSnapshot(meta, accountId).catch(() => undefined);
       await ready(accountId);
       let account: string | undefined;
       try {
@@ -234,7 +234,8 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       // Untracked, carrying the account as asked: an invalid one (not a non-empty string) fails
       // INVALID_ARGUMENT at resolveFor, never signs for the default account instead.
       if (account === undefined) return { accountId, logoutNonce: null, signal: new AbortController().signal, done: () => undefined };
-      const started = (account === accountId ? await named : undefined) ?? (await readSnapshot(meta, account));
+      // A named account that is valid is the account (an invalid one returned above).
+      const started = (await named) ?? (await readSnapshot(meta, account));
       const guard = cancellers.track(account, started.logoutNonce);
       // A logout requested while the load was awaited cancels the call now.
       cancellers.check(account, (await readSnapshot(meta, account)).logoutNonce);

@@ -763,8 +763,11 @@ describe('signingTicket and signer', () => {
     expect(t.signal.aborted).toBe(true);
     const s2 = await p.login(a);
     const t2 = await a.manager.signingTicket(ACCOUNT);
-    expect(t2.logoutNonce).toEqual(((await a.keyStore.meta.get(LOGOUT_PREFIX + ACCOUNT)) as { nonce: string }).nonce);
+    const stored = ((await a.keyStore.meta.get(LOGOUT_PREFIX + ACCOUNT)) as { nonce: string }).nonce;
+    expect(t2.logoutNonce).toEqual(stored);
     expect((await a.manager.resolveFor(t2)).session.id).toBe(s2.id);
+    // The default account's ticket carries that account's nonce too.
+    expect((await a.manager.signingTicket()).logoutNonce).toEqual(stored);
   });
 
   it('signer().sign signs while the session is held; refuses (NOT_LOGGED_IN) once a logout is pending (requested, or a newer nonce than the state was committed under), or the session is gone', async () => {
