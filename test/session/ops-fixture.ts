@@ -103,3 +103,15 @@ export function runIn(keyStore: KeyStore, calls: string[] = []) {
     return fn(await readSnapshot(keyStore.meta, accountId));
   };
 }
+
+/**
+ * A store holding sessions 0 (current) and 1 of the account (`over1` changes session 1; keys stored
+ * per `withKeys`), and a context over a service that lists both.
+ */
+export async function twoSessionsStored(keys: SessionKey[], over1: Partial<Session> = {}, withKeys: (s: Session) => boolean = () => true) {
+  const keyStore = newKeyStore();
+  const a = sessionOf(keys, 0);
+  const b = sessionOf(keys, 1, over1);
+  await storeState(keyStore, keys, [a, b], {}, withKeys);
+  return { keyStore, a, b, ctx: contextOf(keyStore, listingService(() => [a.id, b.id])) };
+}

@@ -8,7 +8,7 @@ import type { SessionKey } from '../../src/crypto/index.js';
 import { WalletError, isWalletError } from '../../src/errors.js';
 import { judge, keyIn, refused, rejected, rejection } from '../../src/session/refusal.js';
 import { readSnapshot } from '../../src/session/state.js';
-import { ACCOUNT, LIFETIME_MS, T0, contextOf, listingService, makeKeys, newKeyStore, runIn, sessionOf, storeState } from './ops-fixture.js';
+import { ACCOUNT, LIFETIME_MS, T0, contextOf, listingService, makeKeys, newKeyStore, runIn, sessionOf, storeState, twoSessionsStored } from './ops-fixture.js';
 
 let keys: SessionKey[] = [];
 beforeAll(async () => {
@@ -148,11 +148,7 @@ describe('keyIn: the key of the session that signs', () => {
   });
 
   it('a missing key → KEY_EVICTED, that session dropped (change evicted), the other kept with its key', async () => {
-    const keyStore = newKeyStore();
-    const a = sessionOf(keys, 0);
-    const b = sessionOf(keys, 1);
-    await storeState(keyStore, keys, [a, b], {}, (s) => s.id !== a.id);
-    const ctx = contextOf(keyStore, listingService(() => [a.id, b.id]));
+    const { keyStore, a, b, ctx } = await twoSessionsStored(keys, {}, (s) => s.id !== 'Session:0');
     await expect(keyIn(ctx, await readSnapshot(keyStore.meta, ACCOUNT), a)).rejects.toMatchObject({ code: 'KEY_EVICTED' });
     const after = await readSnapshot(keyStore.meta, ACCOUNT);
     expect(after.state.sessions.map((s) => s.id)).toEqual([b.id]);

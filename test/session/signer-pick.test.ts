@@ -13,7 +13,7 @@ import type { KeyStore } from '../../src/keys/index.js';
 import { createSignerPicker } from '../../src/session/signer-pick.js';
 import { ACCOUNT_PREFIX, LOGOUT_PREFIX, readSnapshot, type AccountState, type Snapshot } from '../../src/session/state.js';
 import type { Session, SignerOptions, SigningTicket } from '../../src/session/types.js';
-import { ACCOUNT, LIFETIME_MS, T0, contextOf, listingService, makeKeys, newKeyStore, runIn, sessionOf, storeState, type Ctx } from './ops-fixture.js';
+import { ACCOUNT, LIFETIME_MS, T0, contextOf, listingService, makeKeys, newKeyStore, runIn, sessionOf, storeState, twoSessionsStored, type Ctx } from './ops-fixture.js';
 
 let keys: SessionKey[] = [];
 beforeAll(async () => {
@@ -107,11 +107,7 @@ describe('I2: no signer once a logout is requested', () => {
 
 describe('I3: the session current when the signature is made', () => {
   it('a refresh committed between the pick and the re-read → picked again: the new current signs', async () => {
-    const keyStore = newKeyStore();
-    const a = sessionOf(keys, 0);
-    const b = sessionOf(keys, 1, { expiresAt: later(2) });
-    await storeState(keyStore, keys, [a, b]);
-    const ctx = contextOf(keyStore, listingService(() => [a.id, b.id]));
+    const { keyStore, a, b, ctx } = await twoSessionsStored(keys, { expiresAt: later(2) });
     const { pick, seen } = picker(ctx, keyStore, {
       afterObserve: async (n) => {
         if (n === 1) await commit(keyStore, { sessions: [b], current: b.id });
@@ -145,11 +141,7 @@ describe('I3: the session current when the signature is made', () => {
   });
 
   it('a commit after every pick: four picks, then the last one signs', async () => {
-    const keyStore = newKeyStore();
-    const a = sessionOf(keys, 0);
-    const b = sessionOf(keys, 1, { expiresAt: later(2) });
-    await storeState(keyStore, keys, [a, b]);
-    const ctx = contextOf(keyStore, listingService(() => [a.id, b.id]));
+    const { keyStore, a, b, ctx } = await twoSessionsStored(keys, { expiresAt: later(2) });
     const { pick, seen } = picker(ctx, keyStore, {
       afterObserve: async () => {
         const { state } = await readSnapshot(keyStore.meta, ACCOUNT);
@@ -207,11 +199,7 @@ describe('I6: expiry on the estimate is asked of the service', () => {
 
 describe('an evicted key', () => {
   it('KEY_EVICTED; its session dropped (change evicted), the other kept', async () => {
-    const keyStore = newKeyStore();
-    const a = sessionOf(keys, 0);
-    const b = sessionOf(keys, 1, { expiresAt: later(2) });
-    await storeState(keyStore, keys, [a, b], {}, (s) => s.id !== a.id);
-    const ctx = contextOf(keyStore, listingService(() => [a.id, b.id]));
+    const { keyStore, b, ctx } = await twoSessionsStored(keys, { expiresAt: later(2) }, (s) => s.id !== 'Session:0');
     const { pick } = picker(ctx, keyStore);
     await expect(pick(ACCOUNT, undefined, undefined)).rejects.toMatchObject({ code: 'KEY_EVICTED' });
     const after = await readSnapshot(keyStore.meta, ACCOUNT);
