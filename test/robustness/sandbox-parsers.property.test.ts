@@ -59,9 +59,9 @@ describe('stamps as the sandbox parses them', () => {
         if (!sandbox.ok) expect([sandbox.status, sandbox.code]).toEqual([401, 'WALLET_SIGNATURE_MALFORMED']);
         const library = outcome(() => libraryParseStamp(value), ['SIGNATURE_MALFORMED']);
         if (library.ok && !sandbox.ok) {
-          // Where the library is tolerant by design (DEVELOPERS.md: sandbox strict, library
-          // tolerant): the sandbox refuses any layout but the exact lowercase
-          // JSON.stringify({publicKey, scheme, signature}) (issue 15), the library reads others.
+          // Where the library is tolerant by design: the sandbox reads the three fields in any
+          // order and hex case (issue 34, spec §5.4) but refuses a fourth or repeated field and
+          // non-JSON layouts; the library reads more.
           const { publicKey, scheme, signature } = library.value;
           const exact = JSON.stringify({ publicKey: publicKey.toLowerCase(), scheme, signature: signature.toLowerCase() });
           if (Buffer.from(value, 'base64url').toString('utf8') !== exact || publicKey !== publicKey.toLowerCase() || signature !== signature.toLowerCase()) {
