@@ -44,7 +44,11 @@ export const SCENARIOS = [
     label: 'createWallet (keys in the app origin)',
     imports: ['createWallet'],
     open: "createWallet({ baseUrl: '/api/wallet', trustedKeys: ['04' + '00'.repeat(64)] })",
-    budgetKB: { vite8: 19.41, vite7: 20.01, next: 19.99, webpack: 20.06, esbuild: 23.65 },
+    // The figures measured when what sends a call left the startup code (src/transport/calls.ts),
+    // + 0.1 KB: Vite 8 17.79, Vite 7 17.54, Next.js 17.67, webpack 5 17.76, esbuild 21.33 (from
+    // 19.41, 20.00, 19.99, 20.06, 23.65). esbuild splits the startup code into one chunk per set of
+    // lazy chunks sharing it (7 files, each gzipped alone), hence its larger figure.
+    budgetKB: { vite8: 17.89, vite7: 17.64, next: 17.77, webpack: 17.86, esbuild: 21.43 },
   },
   {
     // Issue 32: the parent of frame mode adds at most 8 KB gz at startup (the frame's own bundle is

@@ -141,7 +141,8 @@ const chunkLines = [];
 for (const scenario of consumers.scenarios) {
   const { budgetKB } = SCENARIOS.find((s) => s.name === scenario.name);
   if (scenario.skipped) {
-    consumerRows.push([scenario.label, '', '', '', '', '', `skipped: ${scenario.skipped}`]);
+    consumerRows.push([scenario.label, '-', '', '', '', '', 'skipped']);
+    chunkLines.push(`${scenario.name}: skipped, ${scenario.skipped}`);
     continue;
   }
   for (const [i, { id, label }] of BUNDLERS.entries()) {
