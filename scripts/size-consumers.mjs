@@ -37,9 +37,12 @@ function measure({ dir, page, baseline, all }) {
   };
 }
 
-/** The names the packed package's main entry exports (read from esbuild's metafile). */
+/**
+ * The names the packed package's main entry exports (esbuild's metafile; bundled, its dependencies
+ * external, so that `export *` is followed).
+ */
 async function exportsOf(installed) {
-  const result = await esbuild({ entryPoints: [join(installed, 'dist', 'index.js')], bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent' });
+  const result = await esbuild({ entryPoints: [join(installed, 'dist', 'index.js')], bundle: true, packages: 'external', write: false, metafile: true, format: 'esm', logLevel: 'silent' });
   return new Set(Object.values(result.metafile.outputs)[0].exports);
 }
 
