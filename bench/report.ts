@@ -60,6 +60,14 @@ interface ConsumerSize {
   lazy: { chunks: number; gzipBytes: number };
   total: { chunks: number; gzipBytes: number };
 }
+/** One scenario of bench/size.json, built by every bundler (scripts/size-scenarios.mjs). */
+interface ConsumerScenario {
+  name: string;
+  label: string;
+  skipped?: string;
+  builds: Record<string, ConsumerSize>;
+  budgetGzipBytes: Record<string, number>;
+}
 
 const ms = (x: number): string => (x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const kb = (n: number): string => (n / 1024).toFixed(2);
@@ -77,17 +85,20 @@ function sizeTable(sizeJson: string): string {
   if (!existsSync(sizeJson)) return '_bench/size.json not found: run `npm run size`._';
   const { bundles, consumers } = JSON.parse(readFileSync(sizeJson, 'utf8')) as {
     bundles: SizeRow[];
-    consumers?: { budgetGzipBytes: Record<'Vite' | 'Next.js', number>; vite: ConsumerSize; next: ConsumerSize };
+    consumers?: { bundlers: Array<{ id: string; label: string }>; scenarios: ConsumerScenario[] };
   };
   const built = consumers
     ? table(
         ['consumer build of the packed package', 'startup gz KB (chunks)', 'lazy gz KB (chunks)', 'total gz KB', 'budget gz KB'],
-        (
-          [
-            ['Vite', consumers.vite],
-            ['Next.js', consumers.next],
-          ] as const
-        ).map(([name, c]) => [name, `${kb(c.startup.gzipBytes)} (${c.startup.chunks})`, `${kb(c.lazy.gzipBytes)} (${c.lazy.chunks})`, kb(c.total.gzipBytes), kb(consumers.budgetGzipBytes[name])]),
+        consumers.scenarios.flatMap((s) =>
+          s.skipped
+            ? [[`${s.label}: skipped (${s.skipped})`, '', '', '', '']]
+            : consumers.bundlers.map(({ id, label }) => {
+                const c = s.builds[id]!;
+                const budget = s.budgetGzipBytes[id];
+                return [`${s.label}, ${label}`, `${kb(c.startup.gzipBytes)} (${c.startup.chunks})`, `${kb(c.lazy.gzipBytes)} (${c.lazy.chunks})`, kb(c.total.gzipBytes), budget === undefined ? '—' : kb(budget)];
+              }),
+        ),
       ) + '\n\nesbuild over the source (a report):\n\n'
     : '';
   return built + table(

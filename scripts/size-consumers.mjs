@@ -1,101 +1,65 @@
 // The package as adopters build it (used by scripts/size.mjs): packs it (`npm pack`, whose prepack
 // builds dist/ from a clean slate), installs the tarball into one throwaway consumer, and builds the
-// small app of test/size/app/ there twice: a Vite production build and a Next.js production build
-// (`next build`, Turbopack). The app restores the wallet at load and, on a click, logs in with an
-// email code and signs one action (test/size/app/wallet-app.ts).
+// small app of test/size/app/ there once per scenario with each bundler of scripts/size-scenarios.mjs
+// (Vite 8, Vite 7, Next.js, webpack 5, esbuild; scripts/size-bundlers.mjs). Each build holds the
+// scenario's page and a baseline page without the library; what is measured (startup, lazy, total)
+// is defined in scripts/size-scenarios.mjs.
 //
 // The consumer is the folder .tmp-size-consumer/ at the repo's root (git-ignored): the tarball is
-// extracted into its node_modules/embedded-wallet-signer, and everything else it needs (vite, next,
+// extracted into its node_modules/embedded-wallet-signer, and everything else it needs (the bundlers,
 // react, the package's own dependencies) resolves from the repo's node_modules one level up, with no
 // links (Turbopack refuses files outside its root).
-//
-// What is measured, each chunk gzipped on its own (level 9, as served):
-// - Vite: `startup` is the entry chunk plus every chunk it imports statically (the build manifest's
-//   `imports`, followed); the app's own code is a few lines of it and the module-preload polyfill is
-//   off. `lazy` is every other chunk (what dynamic import() loads: the library's only ones).
-// - Next.js: the app has two pages, `/` (the wallet) and `/baseline` (the same page without the
-//   library). `startup` is what the library adds to the first load: the gzip of the chunks `/`
-//   loads (its prerendered HTML's <script> tags) that `/baseline` does not, minus those `/baseline`
-//   loads that `/` does not (its own page chunk). `lazy` is every chunk those startup chunks name for
-//   a dynamic import (Turbopack lists them as "static/chunks/….js"), followed.
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { build as esbuild } from 'esbuild';
+import { BUILDS, run } from './size-bundlers.mjs';
+import { BUNDLERS, SCENARIOS } from './size-scenarios.mjs';
 
 const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
 const sum = (list) => list.reduce((n, x) => n + x.gzipBytes, 0);
 
-function run(label, command, args, cwd, timings) {
-  const started = Date.now();
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  timings.push({ step: label, seconds: (Date.now() - started) / 1000 });
-  if (result.status !== 0) throw new Error(`${label} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
-  return result.stdout;
-}
-
-function file(dir, name) {
+function sized(dir, name) {
   const bytes = readFileSync(join(dir, name));
   return { file: name, minBytes: bytes.length, gzipBytes: gz(bytes) };
 }
 
-function part(chunks) {
-  return { chunks: chunks.length, gzipBytes: sum(chunks), files: chunks };
-}
-
-/** The Vite build's startup (the entry and its static imports, by the manifest) and lazy chunks. */
-function viteSizes(consumer) {
-  const dist = join(consumer, 'dist');
-  const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
-  const seen = new Set();
-  const walk = (key) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    for (const next of manifest[key].imports ?? []) walk(next);
-  };
-  walk(Object.keys(manifest).find((key) => manifest[key].isEntry));
-  const startupFiles = new Set([...seen].map((key) => manifest[key].file));
-  const all = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js')).map((f) => `assets/${f}`);
-  const nameOf = new Map(Object.values(manifest).map((m) => [m.file, m.name ?? m.file]));
-  const named = (f) => ({ ...file(dist, f), name: nameOf.get(f) ?? f });
-  const startup = all.filter((f) => startupFiles.has(f)).map(named);
-  const lazy = all.filter((f) => !startupFiles.has(f)).map(named);
-  return { startup: part(startup), lazy: part(lazy), total: part([...startup, ...lazy]) };
-}
-
-/** The Next.js build: what `/` loads beyond `/baseline`, and the chunks it names for dynamic imports. */
-function nextSizes(consumer) {
-  const next = join(consumer, '.next');
-  const chunksDir = join(next, 'static');
-  const scripts = (page) => {
-    const html = readFileSync(join(next, 'server', 'app', `${page}.html`), 'utf8');
-    return new Set([...html.matchAll(/<script[^>]*\ssrc="\/_next\/static\/(chunks\/[^"]+\.js)"/g)].map((m) => m[1]));
-  };
-  const wallet = scripts('index');
-  const baseline = scripts('baseline');
-  if (wallet.size === 0 || baseline.size === 0) throw new Error('next build: no <script> tags found in the prerendered pages');
-  const added = [...wallet].filter((f) => !baseline.has(f)).map((f) => file(chunksDir, f));
-  const own = [...baseline].filter((f) => !wallet.has(f)).map((f) => file(chunksDir, f));
-  const lazyFiles = new Set();
-  const walk = (f) => {
-    const text = readFileSync(join(chunksDir, f), 'utf8');
-    for (const [, named] of text.matchAll(/static\/(chunks\/[A-Za-z0-9_.-]+\.js)/g)) {
-      if (wallet.has(named) || lazyFiles.has(named)) continue;
-      lazyFiles.add(named);
-      walk(named);
-    }
-  };
-  for (const f of added) walk(f.file);
-  const lazy = [...lazyFiles].sort().map((f) => file(chunksDir, f));
+/** Startup (page minus baseline, files both load in neither), lazy and total of one build. */
+function measure({ dir, page, baseline, all }) {
+  const added = page.filter((f) => !baseline.includes(f)).map((f) => sized(dir, f));
+  const own = baseline.filter((f) => !page.includes(f)).map((f) => sized(dir, f));
+  const lazy = all.filter((f) => !page.includes(f) && !baseline.includes(f)).sort().map((f) => sized(dir, f));
   const startup = { chunks: added.length, gzipBytes: sum(added) - sum(own), files: added, baselineOnly: own };
-  return { startup, lazy: part(lazy), total: { chunks: added.length + lazy.length, gzipBytes: startup.gzipBytes + sum(lazy) } };
+  return {
+    startup,
+    lazy: { chunks: lazy.length, gzipBytes: sum(lazy), files: lazy },
+    total: { chunks: added.length + lazy.length, gzipBytes: startup.gzipBytes + sum(lazy) },
+  };
 }
 
 /**
- * Packs, installs, builds with Vite and Next.js, measures. Returns { vite, next, timings, tarball }.
- * `keep`: leave .tmp-size-consumer/ for a look.
+ * The names the packed package's main entry exports (esbuild's metafile; bundled, its dependencies
+ * external, so that `export *` is followed).
  */
-export function measureConsumers(root, { keep = false } = {}) {
+async function exportsOf(installed) {
+  const result = await esbuild({ entryPoints: [join(installed, 'dist', 'index.js')], bundle: true, packages: 'external', write: false, metafile: true, format: 'esm', logLevel: 'silent' });
+  return new Set(Object.values(result.metafile.outputs)[0].exports);
+}
+
+function scenarioSource(scenario) {
+  return (
+    `// Generated by scripts/size-consumers.mjs for the size scenario "${scenario.name}" (scripts/size-scenarios.mjs).\n` +
+    `import { ${scenario.imports.join(', ')} } from 'embedded-wallet-signer';\n\n` +
+    `export const openWallet = () => ${scenario.open};\n`
+  );
+}
+
+/**
+ * Packs, installs, builds every scenario with every bundler, measures. Returns
+ * { scenarios: [{ name, label, skipped?, builds: { [bundler id]: measure } }], timings, tarball }.
+ * `keep`: leave .tmp-size-consumer/ (the last scenario's builds) for a look.
+ */
+export async function measureConsumers(root, { keep = false } = {}) {
   const timings = [];
   const consumer = join(root, '.tmp-size-consumer');
   rmSync(consumer, { recursive: true, force: true });
@@ -104,20 +68,35 @@ export function measureConsumers(root, { keep = false } = {}) {
   try {
     const packed = run('npm pack (prepack: clean build)', 'npm', ['pack', '--json', '--pack-destination', consumer], root, timings);
     const report = JSON.parse(packed.slice(packed.search(/^\[/m)))[0];
-    const tarball = join(consumer, report.filename);
-    run('install the tarball into the consumer', 'tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], root, timings);
+    run('install the tarball into the consumer', 'tar', ['-xzf', join(consumer, report.filename), '-C', installed, '--strip-components=1'], root, timings);
     cpSync(join(root, 'test', 'size', 'app'), consumer, { recursive: true });
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'size-consumer', private: true, type: 'module' }) + '\n');
     const nodeModules = join(root, 'node_modules');
-    if (!existsSync(join(nodeModules, 'next')) || !existsSync(join(nodeModules, 'vite'))) throw new Error('vite and next must be installed (npm install)');
+    for (const needed of ['next', 'vite', 'vite7', 'webpack']) {
+      if (!existsSync(join(nodeModules, needed))) throw new Error(`${needed} must be installed (npm install)`);
+    }
+    const exported = await exportsOf(installed);
 
-    // The app is real code: checked against the packed package's types before it is measured.
-    run('type-check the app (tsc)', process.execPath, [join(nodeModules, 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], consumer, timings);
-    run('vite build', process.execPath, [join(nodeModules, 'vite', 'bin', 'vite.js'), 'build'], consumer, timings);
-    const vite = viteSizes(consumer);
-    run('next build', process.execPath, [join(nodeModules, 'next', 'dist', 'bin', 'next'), 'build'], consumer, timings);
-    const nextjs = nextSizes(consumer);
-    return { vite, next: nextjs, timings, tarball: report.filename };
+    const scenarios = [];
+    for (const scenario of SCENARIOS) {
+      const missing = scenario.imports.filter((name) => !exported.has(name));
+      if (missing.length) {
+        scenarios.push({ name: scenario.name, label: scenario.label, skipped: `the package does not export ${missing.join(', ')}`, builds: {} });
+        continue;
+      }
+      writeFileSync(join(consumer, 'scenario.ts'), scenarioSource(scenario));
+      rmSync(join(consumer, '.next'), { recursive: true, force: true });
+      // The app is real code: checked against the packed package's types before it is measured.
+      run(`${scenario.name}: type-check the app (tsc)`, process.execPath, [join(nodeModules, 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], consumer, timings);
+      const builds = {};
+      for (const { id } of BUNDLERS) {
+        const buildTimings = [];
+        builds[id] = measure(await BUILDS[id](consumer, nodeModules, buildTimings, id));
+        for (const t of buildTimings) timings.push({ ...t, step: `${scenario.name}: ${t.step}` });
+      }
+      scenarios.push({ name: scenario.name, label: scenario.label, builds });
+    }
+    return { scenarios, timings, tarball: report.filename };
   } finally {
     if (!keep) rmSync(consumer, { recursive: true, force: true });
   }

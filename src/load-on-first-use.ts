@@ -1,10 +1,11 @@
 /**
  * Code loaded on first use: the login flows and signed actions (wallet.ts), the rarer session
  * changes and the 0.1 migration (session/manager.ts, load.ts), the enclave-bundle crypto of the
- * public entry (src/enclave-bundles.ts). Each `load` is a plain dynamic `import()` of the module that
- * holds the code, which an app's bundler turns into a chunk of its own, fetched at the first call;
- * `npm run size` measures those chunks apart from the startup ones in real Vite and Next.js builds of
- * the packed package. No hint to a bundler: how an app's bundler groups the startup code is its own
+ * public entry (src/enclave-bundles.ts), what sends a call (transport/client.ts). Each `load` is a
+ * plain dynamic `import()` of the module that holds the code, which an app's bundler turns into a
+ * chunk of its own, fetched at the first call; `npm run size` measures those chunks apart from the
+ * startup ones in real consumer builds of the packed package (Vite 8, Vite 7, Next.js, webpack 5,
+ * esbuild). No hint to a bundler: how an app's bundler groups the startup code is its own
  * business, and the checker of `npm run deps` keeps these imports from forming cycles.
  */
 import { WalletError } from './errors.js';

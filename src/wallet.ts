@@ -5,12 +5,13 @@
  * Importing this module touches no browser global: the key store, the channel between tabs and the
  * event listeners are created or opened on first use.
  *
- * What an app downloads at startup is the session manager, the key store, the transport and the
- * crypto core: enough to restore the sessions kept in this browser and to sign. The login flows and
- * the signed actions are loaded the first time one of their methods is called, each flow a chunk of
- * its own in the app's bundle (an app that logs in by email code never downloads the passkey code
- * and @simplewebauthn/browser), the actions one chunk. The session's rarer changes and the
- * enclave-bundle crypto are loaded on first use too (src/load-on-first-use.ts). `npm run size`
+ * What an app downloads at startup is the session manager, the key store, the transport's client
+ * and the crypto core: enough to restore the sessions kept in this browser. What sends a call (the
+ * exchange and the signed-retry engine) is loaded at the first call (src/transport/client.ts). The
+ * login flows and the signed actions are loaded the first time one of their methods is called, each
+ * flow a chunk of its own in the app's bundle (an app that logs in by email code never downloads the
+ * passkey code and @simplewebauthn/browser), the actions one chunk. The session's rarer changes and
+ * the enclave-bundle crypto are loaded on first use too (src/load-on-first-use.ts). `npm run size`
  * reports every chunk.
  */
 import type { TrustedKeys } from './crypto/index.js';

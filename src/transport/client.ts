@@ -1,10 +1,15 @@
 /** `createClient`: JSON calls and signed-retry calls against the service (or the proxy in front of it). */
 import { WalletError, invalidArgument } from '../errors.js';
-import { parseJsonBody } from './errors.js';
+import { loadOnFirstUse } from '../load-on-first-use.js';
 import { DEFAULT_SIGNATURE_HEADER, isHeaderValue } from './headers.js';
-import { exchange, type ClientConfig, type PreparedCall } from './http.js';
-import { runSigned } from './signed.js';
+import type { ClientConfig, PreparedCall } from './http.js';
 import type { Client, ClientOptions, HttpMethod, QueryValue, RequestOptions, SignedRequestOptions } from './types.js';
+
+// What sends a call (./calls.ts: the exchange, the answer's parsing, the signed-retry engine) is
+// loaded at the first call (a login, an action, a refresh, a session listing, an end): restoring the
+// sessions kept here sends none. A call's options are checked before the load, so a bad call fails
+// the same way loaded or not; a failed load is NETWORK_ERROR, as the call's own request would be.
+const calls = /* @__PURE__ */ loadOnFirstUse(() => import('./calls.js'), 'network call');
 
 const METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'];
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -132,9 +137,7 @@ export function createClient(options: ClientOptions): Client {
   return {
     async request<T>(requestOptions: RequestOptions): Promise<T> {
       const call = prepare(config, requestOptions);
-      const answer = await exchange(config, call, { leg: 1 });
-      if (answer.status === 204 || answer.status === 205) return undefined as T;
-      return parseJsonBody(answer.status, answer.text) as T;
+      return (await calls((m) => m.runRequest(config, call))) as T;
     },
     async signed<T>(signedOptions: SignedRequestOptions): Promise<T> {
       const call = prepare(config, signedOptions);
@@ -152,7 +155,7 @@ export function createClient(options: ClientOptions): Client {
       if (signedOptions.automatic !== undefined && typeof signedOptions.automatic !== 'boolean') throw invalidArgument('automatic', 'a boolean');
       if (signedOptions.approved !== undefined && typeof signedOptions.approved !== 'boolean') throw invalidArgument('approved', 'a boolean');
       if (signedOptions.signingSignal !== undefined && !isAbortSignal(signedOptions.signingSignal)) throw invalidArgument('signingSignal', 'an AbortSignal');
-      return (await runSigned(config, call, signedOptions)) as T;
+      return (await calls((m) => m.runSigned(config, call, signedOptions))) as T;
     },
   };
 }

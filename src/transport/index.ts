@@ -1,6 +1,5 @@
 export { createClient } from './client.js';
 export { DEFAULT_SIGNATURE_HEADER, IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from './headers.js';
-export { isProcessingAnswer } from './signed.js';
 export type {
   Client,
   ClientOptions,

@@ -1,8 +1,9 @@
 // What an app downloads before its first call (the main entry's startup chunks, as `npm run size`
 // measures them: esbuild, minified ESM, code splitting) holds none of the code loaded on first use:
 // the login flows, the signed actions, the session changes (login commit, refresh, signing out
-// other devices, judging a refusal), the 0.1 storage migration, and the enclave-bundle crypto
-// (verify, seal, open, HPKE) behind the public entry's functions. Each is a plain import() of the
+// other devices, judging a refusal), the 0.1 storage migration, the enclave-bundle crypto
+// (verify, seal, open, HPKE) behind the public entry's functions, and what sends a call (the
+// exchange and the signed-retry engine: src/transport/calls.ts). Each is a plain import() of the
 // module that holds the code (src/load-on-first-use.ts). The bytes are budgeted in real consumer
 // builds by `npm run size`; this checks what is where, fast.
 import { build, type Metafile } from 'esbuild';
@@ -66,7 +67,8 @@ describe('the main entry at startup', () => {
     expect(inputs).toContain('src/session/manager.ts');
     expect(inputs).toContain('src/session/operations.ts'); // expiry, eviction, logout: always there
     expect(inputs).toContain('src/crypto/bundles.ts'); // parseSignedBundle, parseOtpTargetBundle: synchronous, public
-    for (const moved of ['src/session/changes.ts', 'src/session/migrate.ts', 'src/crypto/enclave.ts', 'src/crypto/hpke.ts', 'src/crypto/hpke-schedule.ts']) {
+    expect(inputs).toContain('src/transport/client.ts'); // createClient checks its options at construction
+    for (const moved of ['src/session/changes.ts', 'src/session/migrate.ts', 'src/crypto/enclave.ts', 'src/crypto/hpke.ts', 'src/crypto/hpke-schedule.ts', 'src/transport/calls.ts', 'src/transport/signed.ts', 'src/transport/http.ts']) {
       expect(inputs).not.toContain(moved);
     }
     expect(inputs.filter((i) => i.startsWith('src/flows/') || i.startsWith('src/actions/'))).toEqual([]);
@@ -74,12 +76,12 @@ describe('the main entry at startup', () => {
 
   it('each moved part is a lazy chunk of its own', () => {
     const entries = lazy.map((c) => c.entryPoint).filter((e) => e !== undefined);
-    expect(entries).toEqual(expect.arrayContaining(['src/session/changes.ts', 'src/session/migrate.ts', 'src/crypto/enclave.ts', 'src/flows/otp.ts', 'src/flows/oauth.ts', 'src/flows/passkey.ts', 'src/actions/index.ts']));
+    expect(entries).toEqual(expect.arrayContaining(['src/session/changes.ts', 'src/session/migrate.ts', 'src/crypto/enclave.ts', 'src/flows/otp.ts', 'src/flows/oauth.ts', 'src/flows/passkey.ts', 'src/actions/index.ts', 'src/transport/calls.ts']));
   });
 
   it('no module loaded on first use imports the package entry', () => {
     const entries = lazy.map((c) => c.entryPoint).filter((e) => e !== undefined);
-    expect(entries.length).toBeGreaterThanOrEqual(7);
+    expect(entries.length).toBeGreaterThanOrEqual(8);
     expect(entries.filter((e) => importsOf(e).includes('src/index.ts'))).toEqual([]);
   });
 });
