@@ -2,7 +2,10 @@
 /**
  * Headless login hooks: each a small state machine over a wallet flow, with stable action
  * callbacks (the same functions for the component's life) and no markup. A step's result that
- * arrives after `reset()` or unmount is dropped. Errors are WalletErrors in `error`.
+ * arrives after `reset()` is dropped; one that arrives while the component is hidden (`<Activity>`)
+ * or its effects re-run (StrictMode, Fast Refresh) is kept and shown. Errors are WalletErrors in
+ * `error`, never a rejection: an action called too early (`verify()` before `start()`, `resend()`
+ * before `resendAt`, `login()` before `prepare()`) resolves to undefined with the error in state.
  *
  * - useOtpLogin: idle → sending → awaiting-code → verifying → done, or error. A wrong code
  *   (OTP_CODE_INVALID) goes back to awaiting-code with the error, to retype. `resend()` is refused
@@ -11,7 +14,7 @@
  *   the user's click (the ceremony must start inside it).
  * - useOAuthLogin: idle → preparing → ready (with `nonce` for the IdP) → verifying → done, or error.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { WalletError, isWalletError } from '../errors.js';
 import type { OAuthLogin } from '../flows/oauth.js';
 import type { OtpLogin, OtpType } from '../flows/otp.js';
@@ -37,11 +40,10 @@ const IDLE: LoginState = { step: 'idle', error: null, session: null };
 const asWalletError = (error: unknown): WalletError =>
   error instanceof WalletError ? error : new WalletError('SIGNER_FAILED', error instanceof Error ? error.message : 'login failed', { cause: error });
 
-/** State plus a runner that drops what a reset or unmount made stale. */
+/** State plus a runner that drops what a reset made stale (after an unmount React drops the update itself). */
 function useSteps<S extends LoginState>(initial: S) {
   const [state, setState] = useState<S>(initial);
   const generation = useRef(0);
-  useEffect(() => () => void generation.current++, []);
   const run = useCallback(<T>(busy: Partial<S>, work: () => Promise<T>, after: (value: T) => Partial<S>, failed?: (error: WalletError) => Partial<S> | undefined): Promise<T | undefined> => {
     const mine = ++generation.current;
     setState((s) => ({ ...s, ...busy, error: null }));
@@ -63,7 +65,12 @@ function useSteps<S extends LoginState>(initial: S) {
     // initial is a constant of the hook
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  return { state, setState, run, reset };
+  /** An action refused before it started: `error` set (and `step`, else the step stays), nothing rejects; a step under way goes on. */
+  const refuse = useCallback((error: WalletError, step?: LoginStep): Promise<undefined> => {
+    setState((s) => ({ ...s, step: step ?? s.step, error }));
+    return Promise.resolve(undefined);
+  }, []);
+  return { state, setState, run, reset, refuse };
 }
 
 /** State of {@link useOtpLogin}. */
@@ -80,7 +87,7 @@ export interface OtpLoginControls extends OtpLoginState {
   start(args: { accountId: string; type?: OtpType }): Promise<void>;
   /** Checks the code: → verifying → done (or back to awaiting-code on a wrong code); resolves to the session, or undefined when it failed (`error`). */
   verify(code: string): Promise<Session | undefined>;
-  /** Sends a new code (refused with RATE_LIMITED before `resendAt`). */
+  /** Sends a new code (before `resendAt`: `error` RATE_LIMITED, still awaiting-code). */
   resend(): Promise<void>;
   /** Back to idle; a step under way is ignored when it ends. */
   reset(): void;
@@ -91,7 +98,7 @@ const OTP_IDLE: OtpLoginState = { ...IDLE, credentialId: null, resendAt: null };
 /** An email/SMS code login as a state machine. `resendAfterMs`: wait before `resend()` (default 30 s). */
 export function useOtpLogin(options: { resendAfterMs?: number } = {}): OtpLoginControls {
   const { wallet } = useWalletContext('useOtpLogin');
-  const { state, run, reset } = useSteps(OTP_IDLE);
+  const { state, run, reset, refuse } = useSteps(OTP_IDLE);
   const login = useRef<OtpLogin | null>(null);
   const after = useRef(options.resendAfterMs ?? 30_000);
   after.current = options.resendAfterMs ?? 30_000;
@@ -109,19 +116,19 @@ export function useOtpLogin(options: { resendAfterMs?: number } = {}): OtpLoginC
   const verify = useCallback(
     (code: string) => {
       const l = login.current;
-      if (!l) return Promise.reject(new WalletError('INVALID_ARGUMENT', 'verify() before start()'));
+      if (!l) return refuse(new WalletError('INVALID_ARGUMENT', 'verify() before start()'), 'error');
       return run<Session>({ step: 'verifying' }, () => l.verify(code), (session) => ({ step: 'done', session }), (e) => (isWalletError(e, 'OTP_CODE_INVALID') ? { step: 'awaiting-code' } : undefined));
     },
-    [run],
+    [run, refuse],
   );
   const resend = useCallback(async () => {
     const l = login.current;
-    if (!l) throw new WalletError('INVALID_ARGUMENT', 'resend() before start()');
+    if (!l) return void (await refuse(new WalletError('INVALID_ARGUMENT', 'resend() before start()'), 'error'));
     const wait = resendAt.current - Date.now();
-    if (wait > 0) throw new WalletError('RATE_LIMITED', `resend in ${Math.ceil(wait / 1000)} s`, { details: { retryAfterMs: wait } });
+    if (wait > 0) return void (await refuse(new WalletError('RATE_LIMITED', `resend in ${Math.ceil(wait / 1000)} s`, { details: { retryAfterMs: wait } })));
     await run<void>({ step: 'sending' }, () => l.resend(), sent, () => ({ step: 'awaiting-code' }));
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [run]);
+  }, [run, refuse]);
   const resetAll = useCallback(() => {
     login.current = null;
     reset();
@@ -142,17 +149,17 @@ export interface PasskeyLoginControls extends LoginState {
 /** A passkey login as a state machine. */
 export function usePasskeyLogin(): PasskeyLoginControls {
   const { wallet } = useWalletContext('usePasskeyLogin');
-  const { state, run, reset } = useSteps(IDLE);
+  const { state, run, reset, refuse } = useSteps(IDLE);
   const prepared = useRef<PasskeyLogin | null>(null);
   const prepare = useCallback(async (args: { accountId: string; credentialId?: string }) => {
     await run<PasskeyLogin>({ step: 'preparing' }, () => wallet.preparePasskeyLogin(args), (p) => ((prepared.current = p), { step: 'ready' }));
   }, [wallet, run]);
   const login = useCallback(() => {
     const p = prepared.current;
-    if (!p) return Promise.reject(new WalletError('INVALID_ARGUMENT', 'login() before prepare()'));
+    if (!p) return refuse(new WalletError('INVALID_ARGUMENT', 'login() before prepare()'), 'error');
     // The ceremony starts synchronously inside this call (inside the click).
     return run<Session>({ step: 'verifying' }, () => p.login(), (session) => ({ step: 'done', session }));
-  }, [run]);
+  }, [run, refuse]);
   return { ...state, prepare, login, reset };
 }
 

@@ -147,7 +147,7 @@ describe('signature queue: random sequences against a model', () => {
     expect(await pending).toBe(true);
   });
 
-  it('the default policy: delete-session always, refresh-session when automatic, nothing else', () => {
+  it('the default policy: delete-session and otp-verify always, refresh-session when automatic, nothing else', () => {
     const s = new AbortController().signal;
     expect(defaultSignaturePolicy(signRequest('delete-session', false, '', s))).toBe(true);
     expect(defaultSignaturePolicy(signRequest('delete-session', true, '', s))).toBe(true);
@@ -155,6 +155,8 @@ describe('signature queue: random sequences against a model', () => {
     expect(defaultSignaturePolicy(signRequest('refresh-session', false, '', s))).toBeUndefined();
     expect(defaultSignaturePolicy(signRequest('execute-quote', true, '', s))).toBe(false);
     expect(defaultSignaturePolicy(signRequest('execute-quote', false, '', s))).toBeUndefined();
+    expect(defaultSignaturePolicy(signRequest('otp-verify', false, '', s))).toBe(true);
+    expect(defaultSignaturePolicy(signRequest('add-credential', false, '', s))).toBeUndefined();
   });
 
   it('an already aborted request is refused at once', async () => {
