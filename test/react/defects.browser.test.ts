@@ -114,7 +114,7 @@ describe('login hooks across an <Activity> hide and show', () => {
       otp = useOtpLogin();
       return h('p', { 'data-id': 'otp' }, otp.step);
     }
-    const tree = (mode: 'visible' | 'hidden'): ReactNode => h(WalletProvider, { wallet: t.wallet, restore: false }, h(Activity, { mode }, h(Login)));
+    const tree = (mode: 'visible' | 'hidden'): ReactNode => h(WalletProvider, { wallet: t.wallet, restore: false }, h(Activity, { mode, children: h(Login) }));
     const { root, el } = mount(tree('visible'));
     await expect.poll(() => text(el, 'otp')).toBe('idle');
     const started = otp!.start({ accountId: 'InternalAccount:1' });
@@ -173,7 +173,7 @@ describe('a queued signature across an effect re-run of its prompt', () => {
     const t = createTestWallet({ signedInAs: 'InternalAccount:1' });
     await t.wallet.restore();
     const tree = (key: number, mode: 'visible' | 'hidden' = 'visible'): ReactNode =>
-      h(StrictMode, null, h(WalletProvider, { wallet: t.wallet, signatures: t.signatures, restore: false }, h(Activity, { mode }, h(Confirm, { key }))));
+      h(StrictMode, null, h(WalletProvider, { wallet: t.wallet, signatures: t.signatures, restore: false }, h(Activity, { mode, children: h(Confirm, { key }) })));
     const { root, el } = mount(tree(1));
     await expect.poll(() => text(el, 'pending')).toBe('none');
     const answer = t.requestSignature({ purpose: 'execute-quote', payload: { amount: 5 } });
