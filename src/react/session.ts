@@ -9,32 +9,16 @@
  * shallow: the same value, or objects/arrays with the same keys holding the same values), and an
  * inline selector (a new function every render) gives the previous value while it is equal.
  */
-import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useRef, useSyncExternalStore } from 'react';
 import type { SessionSnapshot } from '../session/store.js';
 import { useWalletContext } from './context.js';
 
-/** Object.is, or the same own keys with Object.is values (one level): what an object selector returns. */
+/** Object.is, or objects (arrays) with the same own keys holding Object.is values (one level): what an object selector returns. */
 export function shallowEqual(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (typeof a !== 'object' || typeof b !== 'object' || !a || !b) return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && Object.is((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
-
-/**
- * One memoised selection: the same snapshot gives the same result; an equal result gives the
- * previous one (this memo's, else the value last committed, so a new selector function does not
- * make a new value).
- */
-function memo<T>(selector: (s: SessionSnapshot) => T, isEqual: (a: T, b: T) => boolean, committed: { current: { value: T } | null }): (s: SessionSnapshot) => T {
-  let last: { snap: SessionSnapshot; value: T } | undefined;
-  return (snap) => {
-    if (last && last.snap === snap) return last.value;
-    const value = selector(snap);
-    const previous = last ?? committed.current;
-    last = { snap, value: previous && isEqual(previous.value, value) ? previous.value : value };
-    return last.value;
-  };
+  return keys.length === Object.keys(b).length && keys.every((k) => k in b && Object.is(a[k as keyof typeof a], b[k as keyof typeof b]));
 }
 
 const whole = (s: SessionSnapshot): SessionSnapshot => s;
@@ -54,14 +38,24 @@ export function useSession<T>(selector: (snapshot: SessionSnapshot) => T, isEqua
 export function useSession<T>(selector?: (snapshot: SessionSnapshot) => T, isEqual: (a: T, b: T) => boolean = shallowEqual): T | SessionSnapshot {
   const { wallet, serverSnapshot } = useWalletContext('useSession');
   const pick = (selector ?? whole) as (s: SessionSnapshot) => T;
-  const committed = useRef<{ value: T } | null>(null);
-  const [client, server] = useMemo(() => {
-    const onClient = memo(pick, isEqual, committed);
-    const onServer = memo(pick, isEqual, committed);
-    // While the wallet initializes, the server's snapshot (it may name the hinted account).
-    return [() => onClient(wallet.getSnapshot().status === 'initializing' ? serverSnapshot : wallet.getSnapshot()), () => onServer(serverSnapshot)];
-  }, [wallet, serverSnapshot, pick, isEqual]);
-  const value = useSyncExternalStore<T>(wallet.subscribe, client, server);
-  useEffect(() => void (committed.current = { value }));
-  return value;
+  // The last selection, kept across renders: the same snapshot and selector give the same value; a
+  // new selector function (an inline one) or snapshot gives the previous value while it is equal.
+  const cache = useRef<{ snap: SessionSnapshot; pick: unknown; value: T } | null>(null);
+  const read = (snap: SessionSnapshot): T => {
+    const last = cache.current;
+    if (last && last.snap === snap && last.pick === pick) return last.value;
+    const value = pick(snap);
+    cache.current = { snap, pick, value: last && isEqual(last.value, value) ? last.value : value };
+    return cache.current.value;
+  };
+  // While the wallet initializes, the server's snapshot (it may name the hinted account).
+  return useSyncExternalStore<T>(wallet.subscribe, () => read(wallet.getSnapshot().status === 'initializing' ? serverSnapshot : wallet.getSnapshot()), () => read(serverSnapshot));
+}
+
+/** Signed in: `active`, `expiring` or `refreshing` (a refresh keeps the user signed in). */
+export const isSignedIn = (snapshot: SessionSnapshot): boolean => snapshot.session !== null; // exactly those three statuses carry a session
+
+/** Whether someone is signed in (see {@link isSignedIn}): false while initializing and signed out. Re-renders only when it changes. */
+export function useIsSignedIn(): boolean {
+  return useSession(isSignedIn);
 }

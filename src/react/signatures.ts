@@ -124,7 +124,7 @@ const none = (): null => null;
  */
 export function usePendingSignature(): PendingSignature | null {
   const { signatures } = useWalletContext('usePendingSignature');
-  if (!signatures) throw new WalletError('WALLET_PROVIDER_MISSING', 'usePendingSignature() needs <WalletProvider signatures={createSignatureRequests()}>');
+  if (!signatures) throw new WalletError('WALLET_PROVIDER_MISSING', 'usePendingSignature() needs <WalletProvider signatures>');
   useEffect(() => signatures.attach(), [signatures]);
   return useSyncExternalStore(signatures.subscribe, signatures.getSnapshot, none);
 }
