@@ -4,31 +4,13 @@
 // browsers, over the test double (the point is React's side).
 import { Activity, StrictMode, createElement as h, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server.browser';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OtpLogin } from '../../src/flows/otp.js';
-import { WalletProvider, useOtpLogin, usePasskeyLogin, usePendingSignature, useSession } from '../../src/react/index.js';
+import { WalletProvider, useOtpLogin, usePasskeyLogin, useSession } from '../../src/react/index.js';
 import { createTestWallet } from '../../src/react/testing.js';
-
-const cleanup: Array<() => void> = [];
-afterEach(() => {
-  for (const c of cleanup.splice(0).reverse()) c();
-});
-
-function mount(node: ReactNode): { root: Root; el: HTMLElement } {
-  const el = document.createElement('div');
-  document.body.append(el);
-  const root = createRoot(el);
-  root.render(node);
-  cleanup.push(() => {
-    root.unmount();
-    el.remove();
-  });
-  return { root, el };
-}
-
-const text = (el: HTMLElement, id: string): string | null | undefined => el.querySelector(`[data-id="${id}"]`)?.textContent;
+import { PendingPurpose, cleanup, mount, text } from './dom.js';
 
 /** A promise and its resolver. */
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
@@ -163,17 +145,12 @@ describe('hook actions called too early set `error` instead of rejecting', () =>
   });
 });
 
-function Confirm(): ReactNode {
-  const pending = usePendingSignature();
-  return h('p', { 'data-id': 'pending' }, pending?.purpose ?? 'none');
-}
-
 describe('a queued signature across an effect re-run of its prompt', () => {
   it('a prompt remounted in one commit (StrictMode, a new key, an <Activity> hide and show) keeps what waits; hidden, it is refused', async () => {
     const t = createTestWallet({ signedInAs: 'InternalAccount:1' });
     await t.wallet.restore();
     const tree = (key: number, mode: 'visible' | 'hidden' = 'visible'): ReactNode =>
-      h(StrictMode, null, h(WalletProvider, { wallet: t.wallet, signatures: t.signatures, restore: false }, h(Activity, { mode, children: h(Confirm, { key }) })));
+      h(StrictMode, null, h(WalletProvider, { wallet: t.wallet, signatures: t.signatures, restore: false }, h(Activity, { mode, children: h(PendingPurpose, { key }) })));
     const { root, el } = mount(tree(1));
     await expect.poll(() => text(el, 'pending')).toBe('none');
     const answer = t.requestSignature({ purpose: 'execute-quote', payload: { amount: 5 } });

@@ -2,36 +2,14 @@
 // active, expiring and refreshing), useWalletAction and useLogout (status, data, error with its
 // text), and the provider's onLogin / onLogout / onError.
 import { StrictMode, createElement as h, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WALLET_ERROR_CODES } from '../../src/error-codes.js';
 import type { WalletError } from '../../src/errors.js';
-import { WalletProvider, useIsSignedIn, useLogout, useOtpLogin, usePendingSignature, useWalletAction, type SignedOutReason } from '../../src/react/index.js';
+import { WalletProvider, useIsSignedIn, useLogout, useOtpLogin, useWalletAction, type SignedOutReason } from '../../src/react/index.js';
 import { createTestWallet } from '../../src/react/testing.js';
+import { PendingPurpose, mount as mountRoot, text } from './dom.js';
 
-const cleanup: Array<() => void> = [];
-afterEach(() => {
-  for (const c of cleanup.splice(0).reverse()) c();
-});
-
-function mount(node: ReactNode): HTMLElement {
-  const el = document.createElement('div');
-  document.body.append(el);
-  const root = createRoot(el);
-  root.render(node);
-  cleanup.push(() => {
-    root.unmount();
-    el.remove();
-  });
-  return el;
-}
-
-const text = (el: HTMLElement, id: string): string | null | undefined => el.querySelector(`[data-id="${id}"]`)?.textContent;
-
-function Confirm(): ReactNode {
-  const pending = usePendingSignature();
-  return h('p', { 'data-id': 'pending' }, pending?.purpose ?? 'none');
-}
+const mount = (node: ReactNode): HTMLElement => mountRoot(node).el;
 
 describe('useIsSignedIn', () => {
   it('true through active, expiring and refreshing; false while initializing and signed out; one render per change of it', async () => {
@@ -72,7 +50,7 @@ describe('useWalletAction and useLogout', () => {
       if (steps.at(-1) !== update.status) steps.push(update.status);
       return h('p', { 'data-id': 'update' }, `${update.status}:${update.data?.id ?? ''}:${update.error?.code ?? ''}|${logout.status}`);
     }
-    const el = mount(h(StrictMode, null, h(WalletProvider, { wallet: t.wallet, signatures: t.signatures, restore: false }, h(Actions), h(Confirm))));
+    const el = mount(h(StrictMode, null, h(WalletProvider, { wallet: t.wallet, signatures: t.signatures, restore: false }, h(Actions), h(PendingPurpose))));
     await expect.poll(() => text(el, 'update')).toBe('idle::|idle');
     const first = update!.run;
     const done = update!.run(true);

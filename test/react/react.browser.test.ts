@@ -2,20 +2,16 @@
 // WebKitGTK), against the sandbox behind the CORS forwarder of test/setup/sandbox-global.ts where a
 // real wallet is needed, and over the test double where the point is React's side.
 import { Profiler, StrictMode, createElement as h, startTransition, useLayoutEffect, useState, type ReactNode } from 'react';
-import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server.browser';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createIndexedDbBackend, createKeyStore, createWallet, type RequestLogEntry, type Wallet } from '../../src/index.js';
 import { WalletProvider, createSignatureRequests, useOAuthLogin, useOtpLogin, usePasskeyLogin, usePendingSignature, useSession, type SessionSnapshot, type SignatureRequests } from '../../src/react/index.js';
 import { createTestWallet } from '../../src/react/testing.js';
+import { cleanup, mount, text } from './dom.js';
 
 const url = inject('sandboxUrl');
 const enclavePublicKey = inject('enclavePublicKey');
-const cleanup: Array<() => void> = [];
-
-afterEach(() => {
-  for (const c of cleanup.splice(0).reverse()) c();
-});
 
 async function admin<T = any>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${url}${path}`, { method, ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } } : {}) });
@@ -42,20 +38,6 @@ function tab(db: string, extra: { requests?: RequestLogEntry[]; signatures?: Sig
   cleanup.push(() => wallet.dispose());
   return wallet;
 }
-
-function mount(node: ReactNode): { root: Root; el: HTMLElement } {
-  const el = document.createElement('div');
-  document.body.append(el);
-  const root = createRoot(el);
-  root.render(node);
-  cleanup.push(() => {
-    root.unmount();
-    el.remove();
-  });
-  return { root, el };
-}
-
-const text = (el: HTMLElement, id: string): string | null | undefined => el.querySelector(`[data-id="${id}"]`)?.textContent;
 
 function Status(props: { id?: string }): ReactNode {
   const s = useSession();
