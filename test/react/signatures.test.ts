@@ -212,6 +212,25 @@ describe('signature queue: the cases one by one', () => {
     expect(await q.onBeforeSign(signRequest('c', false, '{}', signal()))).toBe(false);
   });
 
+  it('a prompt that attaches again before the next macrotask (an effect re-run) keeps what waits; one that does not, refuses it', async () => {
+    const q = createSignatureRequests();
+    const first = q.attach();
+    const kept = q.onBeforeSign(signRequest('kept', false, '{}', signal()));
+    await tick();
+    first(); // StrictMode / Fast Refresh: the effect's cleanup, then at once its setup again
+    const second = q.attach();
+    await tick();
+    expect(q.getSnapshot()?.purpose).toBe('kept');
+    q.getSnapshot()?.approve();
+    expect(await kept).toBe(true);
+    const refused = q.onBeforeSign(signRequest('refused', false, '{}', signal()));
+    await tick();
+    second(); // unmounted for good
+    expect(q.getSnapshot()?.purpose).toBe('refused'); // still there until the macrotask
+    expect(await refused).toBe(false);
+    expect(q.getSnapshot()).toBeNull();
+  });
+
   it('approve and reject answer their own entry; the queue moves on in order', async () => {
     const q = createSignatureRequests();
     q.attach();
