@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { OtpLogin } from '../../src/flows/otp.js';
 import { WalletProvider, useOtpLogin, usePasskeyLogin, useSession } from '../../src/react/index.js';
 import { createTestWallet } from '../../src/react/testing.js';
-import { PendingPurpose, cleanup, mount, text } from './dom.js';
+import { PendingPurpose, cleanup, effectsMarker, mount, text } from './dom.js';
 
 /** A promise and its resolver. */
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
@@ -149,10 +149,12 @@ describe('a queued signature across an effect re-run of its prompt', () => {
   it('a prompt remounted in one commit (StrictMode, a new key, an <Activity> hide and show) keeps what waits; hidden, it is refused', async () => {
     const t = createTestWallet({ signedInAs: 'InternalAccount:1' });
     await t.wallet.restore();
+    const { Marker, ran } = effectsMarker();
     const tree = (key: number, mode: 'visible' | 'hidden' = 'visible'): ReactNode =>
-      h(StrictMode, null, h(WalletProvider, { wallet: t.wallet, signatures: t.signatures, restore: false }, h(Activity, { mode, children: h(PendingPurpose, { key }) })));
+      h(StrictMode, null, h(WalletProvider, { wallet: t.wallet, signatures: t.signatures, restore: false }, h(Activity, { mode, children: h(PendingPurpose, { key }) }), h(Marker)));
     const { root, el } = mount(tree(1));
     await expect.poll(() => text(el, 'pending')).toBe('none');
+    await expect.poll(ran).toBe(true); // the prompt is attached
     const answer = t.requestSignature({ purpose: 'execute-quote', payload: { amount: 5 } });
     await expect.poll(() => text(el, 'pending')).toBe('execute-quote');
     // The prompt remounts (its effects run again): the request still waits.

@@ -7,7 +7,7 @@ import { WALLET_ERROR_CODES } from '../../src/error-codes.js';
 import type { WalletError } from '../../src/errors.js';
 import { WalletProvider, useIsSignedIn, useLogout, useOtpLogin, useWalletAction, type SignedOutReason } from '../../src/react/index.js';
 import { createTestWallet } from '../../src/react/testing.js';
-import { PendingPurpose, mount as mountRoot, text } from './dom.js';
+import { PendingPurpose, effectsMarker, mount as mountRoot, text } from './dom.js';
 
 const mount = (node: ReactNode): HTMLElement => mountRoot(node).el;
 
@@ -50,8 +50,11 @@ describe('useWalletAction and useLogout', () => {
       if (steps.at(-1) !== update.status) steps.push(update.status);
       return h('p', { 'data-id': 'update' }, `${update.status}:${update.data?.id ?? ''}:${update.error?.code ?? ''}|${logout.status}`);
     }
-    const el = mount(h(StrictMode, null, h(WalletProvider, { wallet: t.wallet, signatures: t.signatures, restore: false }, h(Actions), h(PendingPurpose))));
+    // The prompt counts once its effect ran (a request before is refused): wait for that, not for the text.
+    const { Marker, ran } = effectsMarker();
+    const el = mount(h(StrictMode, null, h(WalletProvider, { wallet: t.wallet, signatures: t.signatures, restore: false }, h(Actions), h(PendingPurpose), h(Marker))));
     await expect.poll(() => text(el, 'update')).toBe('idle::|idle');
+    await expect.poll(ran).toBe(true);
     const first = update!.run;
     const done = update!.run(true);
     await expect.poll(() => text(el, 'pending')).toBe('update-internal-account');

@@ -8,7 +8,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { createIndexedDbBackend, createKeyStore, createWallet, type RequestLogEntry, type Wallet } from '../../src/index.js';
 import { WalletProvider, createSignatureRequests, useOAuthLogin, useOtpLogin, usePasskeyLogin, usePendingSignature, useSession, type SessionSnapshot, type SignatureRequests } from '../../src/react/index.js';
 import { createTestWallet } from '../../src/react/testing.js';
-import { cleanup, mount, text } from './dom.js';
+import { cleanup, effectsMarker, holdNextCall, mount, text } from './dom.js';
 
 const url = inject('sandboxUrl');
 const enclavePublicKey = inject('enclavePublicKey');
@@ -251,8 +251,11 @@ describe('pending signatures', () => {
     const accountId = await newAccount();
     const signatures = createSignatureRequests();
     const wallet = tab(db, { signatures });
-    const { el } = mount(h(WalletProvider, { wallet, signatures }, h(Confirm)));
-    await expect.poll(() => wallet.getSnapshot().status).toBe('signed-out');
+    const prompt = effectsMarker();
+    const { el } = mount(h(WalletProvider, { wallet, signatures }, h(Confirm), h(prompt.Marker)));
+    // The restore opens IndexedDB: slow on a busy machine (WebKit most), so wait for it, not 1 s.
+    await expect.poll(() => wallet.getSnapshot().status, { timeout: 15_000 }).toBe('signed-out');
+    await expect.poll(prompt.ran).toBe(true); // the prompt is attached
     // The OTP verify signs too, approved by the default policy (the login's own key): no prompt.
     const login = await wallet.startOtpLogin({ accountId });
     expect((await login.verify('000000')).accountId).toBe(accountId);
@@ -272,8 +275,10 @@ describe('pending signatures', () => {
     const t = createTestWallet({ signedInAs: 'InternalAccount:1' });
     await t.wallet.restore();
     expect(await t.requestSignature({ purpose: 'x', payload: {} })).toBe(false);
-    const { root, el } = mount(h(WalletProvider, { wallet: t.wallet, signatures: t.signatures, restore: false }, h(Confirm)));
+    const prompt = effectsMarker();
+    const { root, el } = mount(h(WalletProvider, { wallet: t.wallet, signatures: t.signatures, restore: false }, h(Confirm), h(prompt.Marker)));
     await expect.poll(() => text(el, 'none')).toBe('nothing to sign');
+    await expect.poll(prompt.ran).toBe(true); // the prompt is attached (its text shows before its effect runs)
     const controller = new AbortController();
     const aborted = t.requestSignature({ purpose: 'first', payload: { a: 1 }, signal: controller.signal });
     await expect.poll(() => text(el, 'purpose')).toBe('first');
@@ -333,7 +338,13 @@ describe('passkey and OAuth login hooks (test double)', () => {
     }
     const { el } = mount(h(WalletProvider, { wallet: t.wallet }, h(Logins), h(Status)));
     await expect.poll(() => text(el, 'status')).toBe('signed-out:none::');
-    await passkey!.prepare({ accountId: 'InternalAccount:p' });
+    // Each busy step is held until it is on screen (React may batch a step that lasts no render).
+    const calls = t.wallet as unknown as Record<'preparePasskeyLogin' | 'prepareOAuth' | 'completeOAuth', () => Promise<unknown>>;
+    let held = holdNextCall(calls, 'preparePasskeyLogin');
+    const preparing = passkey!.prepare({ accountId: 'InternalAccount:p' });
+    await expect.poll(() => text(el, 'logins')).toBe('preparing|idle|');
+    held.release();
+    await preparing;
     await expect.poll(() => text(el, 'logins')).toBe('ready|idle|');
     // A reset while the ceremony is under way: its late result does not move the hook.
     const late = passkey!.login();
@@ -347,11 +358,17 @@ describe('passkey and OAuth login hooks (test double)', () => {
     expect(steps.passkey.slice(0, 3)).toEqual(['idle', 'preparing', 'ready']);
     expect(steps.passkey.slice(3)).toContain('idle');
     expect(steps.passkey.at(-1)).toBe('done');
-    await oauth!.prepare({ accountId: 'InternalAccount:o' });
+    held = holdNextCall(calls, 'prepareOAuth');
+    const oauthPreparing = oauth!.prepare({ accountId: 'InternalAccount:o' });
+    await expect.poll(() => text(el, 'logins')).toBe('done|preparing|');
+    held.release();
+    await oauthPreparing;
     await expect.poll(() => text(el, 'logins')).toBe('done|ready|test-nonce');
     await oauth!.complete('id-token');
     await expect.poll(() => text(el, 'logins')).toBe('done|done|test-nonce');
-    expect(steps.oauth).toEqual(['idle', 'preparing', 'ready', 'verifying', 'done']);
+    // (`verifying` may be batched with `done`: the prepared login's complete() is not held here.)
+    expect(steps.oauth.slice(0, 3)).toEqual(['idle', 'preparing', 'ready']);
+    expect(steps.oauth.slice(3).filter((s) => s !== 'verifying')).toEqual(['done']);
     await expect.poll(() => text(el, 'status')).toBe('active::this-tab:InternalAccount:o');
   });
 });
