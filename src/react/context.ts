@@ -17,6 +17,8 @@ export interface WalletContextValue {
   readonly signatures: SignatureRequests | undefined;
   /** What a server render (and hydration) shows: `initializing`, with the hinted account. */
   readonly serverSnapshot: SessionSnapshot;
+  /** Hands a hook's failure, with its text, to the provider's `onError` (a stable function). */
+  readonly report: (error: WalletError, text: string) => void;
 }
 
 export const Context = createContext<WalletContextValue | null>(null);

@@ -2,12 +2,15 @@
 /**
  * embedded-wallet-signer/react: React bindings over the wallet's session store (React ≥ 18, an
  * optional peer dependency). A provider that takes a wallet instance, `useSession` on
- * useSyncExternalStore with a server snapshot, headless login hooks, and pending signatures as
- * state. No markup, no CSS, no portal.
+ * useSyncExternalStore with a server snapshot, headless login hooks, wallet actions and logout as
+ * state (status, data, error with its text), and pending signatures as state. No markup, no CSS,
+ * no portal.
  */
 export { WalletProvider, type WalletProviderProps } from './provider.js';
 export { useWallet, type WalletContextValue } from './context.js';
-export { useSession } from './session.js';
+export { isSignedIn, useIsSignedIn, useSession } from './session.js';
+export { useLogout, useWalletAction } from './actions.js';
+export type { WalletActionControls, WalletActionState, WalletActionStatus } from './actions.js';
 export { useOAuthLogin, useOtpLogin, usePasskeyLogin } from './login.js';
 export type { LoginState, LoginStep, OAuthLoginControls, OtpLoginControls, OtpLoginState, PasskeyLoginControls } from './login.js';
 export { createSignatureRequests, defaultSignaturePolicy, usePendingSignature } from './signatures.js';

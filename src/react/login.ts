@@ -2,7 +2,10 @@
 /**
  * Headless login hooks: each a small state machine over a wallet flow, with stable action
  * callbacks (the same functions for the component's life) and no markup. A step's result that
- * arrives after `reset()` or unmount is dropped. Errors are WalletErrors in `error`.
+ * arrives after `reset()` is dropped; one that arrives while the component is hidden (`<Activity>`)
+ * or its effects re-run (StrictMode, Fast Refresh) is kept and shown. Errors are WalletErrors in
+ * `error`, never a rejection: an action called too early (`verify()` before `start()`, `resend()`
+ * before `resendAt`, `login()` before `prepare()`) resolves to undefined with the error in state.
  *
  * - useOtpLogin: idle → sending → awaiting-code → verifying → done, or error. A wrong code
  *   (OTP_CODE_INVALID) goes back to awaiting-code with the error, to retype. `resend()` is refused
@@ -11,13 +14,14 @@
  *   the user's click (the ceremony must start inside it).
  * - useOAuthLogin: idle → preparing → ready (with `nonce` for the IdP) → verifying → done, or error.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { WalletError, isWalletError } from '../errors.js';
+import { useCallback, useRef, useState } from 'react';
+import { WalletError } from '../errors.js';
 import type { OAuthLogin } from '../flows/oauth.js';
 import type { OtpLogin, OtpType } from '../flows/otp.js';
 import type { PasskeyLogin } from '../flows/passkey.js';
 import type { Session } from '../session/types.js';
 import { useWalletContext } from './context.js';
+import { fail, useRunner } from './actions.js';
 
 /** The steps of a login hook. */
 export type LoginStep = 'idle' | 'sending' | 'preparing' | 'awaiting-code' | 'ready' | 'verifying' | 'done' | 'error';
@@ -28,42 +32,49 @@ export interface LoginState {
   readonly step: LoginStep;
   /** The last failure (kept on `awaiting-code` after a wrong code), else null. */
   readonly error: WalletError | null;
+  /** What to show for `error`: its code's meaning (`describeWalletError`), else its message; null without one. */
+  readonly errorText: string | null;
   /** The session, once `done`. */
   readonly session: Session | null;
 }
 
-const IDLE: LoginState = { step: 'idle', error: null, session: null };
+const IDLE: LoginState = { step: 'idle', error: null, errorText: null, session: null };
 
-const asWalletError = (error: unknown): WalletError =>
-  error instanceof WalletError ? error : new WalletError('SIGNER_FAILED', error instanceof Error ? error.message : 'login failed', { cause: error });
-
-/** State plus a runner that drops what a reset or unmount made stale. */
-function useSteps<S extends LoginState>(initial: S) {
+/** The provider's wallet, and state plus a runner that drops what a reset made stale (after an unmount React drops the update itself). */
+function useSteps<S extends LoginState>(hook: string, initial: S) {
+  const { wallet, report } = useWalletContext(hook);
   const [state, setState] = useState<S>(initial);
-  const generation = useRef(0);
-  useEffect(() => () => void generation.current++, []);
-  const run = useCallback(<T>(busy: Partial<S>, work: () => Promise<T>, after: (value: T) => Partial<S>, failed?: (error: WalletError) => Partial<S> | undefined): Promise<T | undefined> => {
-    const mine = ++generation.current;
-    setState((s) => ({ ...s, ...busy, error: null }));
-    return work().then(
-      (value) => {
-        if (mine === generation.current) setState((s) => ({ ...s, ...after(value) }));
-        return value;
-      },
-      (error: unknown) => {
-        const e = asWalletError(error);
-        if (mine === generation.current) setState((s) => ({ ...s, ...(failed?.(e) ?? { step: 'error' }), error: e }));
-        return undefined;
-      },
-    );
-  }, []);
+  const runner = useRunner(report);
+  const run = useCallback(
+    <T>(busy: Partial<S>, work: () => Promise<T>, after: (value: T) => Partial<S>, failed?: (error: WalletError) => Partial<S> | undefined): Promise<T | undefined> => {
+      setState((s) => ({ ...s, ...busy, error: null, errorText: null }));
+      return runner.run(
+        work,
+        // `after` runs when the step ends (it may keep what the next action needs), not in an updater.
+        (value) => {
+          const patch = after(value);
+          setState((s) => ({ ...s, ...patch }));
+        },
+        (e, errorText) => {
+          const patch = failed?.(e) ?? { step: 'error' };
+          setState((s) => ({ ...s, ...patch, error: e, errorText }));
+        },
+      );
+    },
+    [runner.run],
+  );
   const reset = useCallback(() => {
-    generation.current++;
+    runner.stale();
     setState(initial);
     // initial is a constant of the hook
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  return { state, setState, run, reset };
+  /** An action refused before it started: `error` set (and `step`, else the step stays), nothing rejects; a step under way goes on. */
+  const refuse = useCallback(
+    (error: WalletError, step?: LoginStep): Promise<undefined> => fail(report, error, (e, errorText) => setState((s) => ({ ...s, step: step ?? s.step, error: e, errorText }))),
+    [report],
+  );
+  return { wallet, state, run, reset, refuse };
 }
 
 /** State of {@link useOtpLogin}. */
@@ -80,7 +91,7 @@ export interface OtpLoginControls extends OtpLoginState {
   start(args: { accountId: string; type?: OtpType }): Promise<void>;
   /** Checks the code: → verifying → done (or back to awaiting-code on a wrong code); resolves to the session, or undefined when it failed (`error`). */
   verify(code: string): Promise<Session | undefined>;
-  /** Sends a new code (refused with RATE_LIMITED before `resendAt`). */
+  /** Sends a new code (before `resendAt`: `error` RATE_LIMITED, still awaiting-code). */
   resend(): Promise<void>;
   /** Back to idle; a step under way is ignored when it ends. */
   reset(): void;
@@ -90,10 +101,9 @@ const OTP_IDLE: OtpLoginState = { ...IDLE, credentialId: null, resendAt: null };
 
 /** An email/SMS code login as a state machine. `resendAfterMs`: wait before `resend()` (default 30 s). */
 export function useOtpLogin(options: { resendAfterMs?: number } = {}): OtpLoginControls {
-  const { wallet } = useWalletContext('useOtpLogin');
-  const { state, run, reset } = useSteps(OTP_IDLE);
+  const { wallet, state, run, reset, refuse } = useSteps('useOtpLogin', OTP_IDLE);
   const login = useRef<OtpLogin | null>(null);
-  const after = useRef(options.resendAfterMs ?? 30_000);
+  const after = useRef(0);
   after.current = options.resendAfterMs ?? 30_000;
   const resendAt = useRef(0);
   const sent = (): Partial<OtpLoginState> => {
@@ -109,19 +119,19 @@ export function useOtpLogin(options: { resendAfterMs?: number } = {}): OtpLoginC
   const verify = useCallback(
     (code: string) => {
       const l = login.current;
-      if (!l) return Promise.reject(new WalletError('INVALID_ARGUMENT', 'verify() before start()'));
-      return run<Session>({ step: 'verifying' }, () => l.verify(code), (session) => ({ step: 'done', session }), (e) => (isWalletError(e, 'OTP_CODE_INVALID') ? { step: 'awaiting-code' } : undefined));
+      if (!l) return refuse(new WalletError('INVALID_ARGUMENT', 'verify() before start()'), 'error');
+      return run<Session>({ step: 'verifying' }, () => l.verify(code), (session) => ({ step: 'done', session }), (e) => (e.code === 'OTP_CODE_INVALID' ? { step: 'awaiting-code' } : undefined));
     },
-    [run],
+    [run, refuse],
   );
   const resend = useCallback(async () => {
     const l = login.current;
-    if (!l) throw new WalletError('INVALID_ARGUMENT', 'resend() before start()');
+    if (!l) return void (await refuse(new WalletError('INVALID_ARGUMENT', 'resend() before start()'), 'error'));
     const wait = resendAt.current - Date.now();
-    if (wait > 0) throw new WalletError('RATE_LIMITED', `resend in ${Math.ceil(wait / 1000)} s`, { details: { retryAfterMs: wait } });
+    if (wait > 0) return void (await refuse(new WalletError('RATE_LIMITED', `resend in ${Math.ceil(wait / 1000)} s`, { details: { retryAfterMs: wait } })));
     await run<void>({ step: 'sending' }, () => l.resend(), sent, () => ({ step: 'awaiting-code' }));
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [run]);
+  }, [run, refuse]);
   const resetAll = useCallback(() => {
     login.current = null;
     reset();
@@ -141,18 +151,17 @@ export interface PasskeyLoginControls extends LoginState {
 
 /** A passkey login as a state machine. */
 export function usePasskeyLogin(): PasskeyLoginControls {
-  const { wallet } = useWalletContext('usePasskeyLogin');
-  const { state, run, reset } = useSteps(IDLE);
+  const { wallet, state, run, reset, refuse } = useSteps('usePasskeyLogin', IDLE);
   const prepared = useRef<PasskeyLogin | null>(null);
   const prepare = useCallback(async (args: { accountId: string; credentialId?: string }) => {
     await run<PasskeyLogin>({ step: 'preparing' }, () => wallet.preparePasskeyLogin(args), (p) => ((prepared.current = p), { step: 'ready' }));
   }, [wallet, run]);
   const login = useCallback(() => {
     const p = prepared.current;
-    if (!p) return Promise.reject(new WalletError('INVALID_ARGUMENT', 'login() before prepare()'));
+    if (!p) return refuse(new WalletError('INVALID_ARGUMENT', 'login() before prepare()'), 'error');
     // The ceremony starts synchronously inside this call (inside the click).
     return run<Session>({ step: 'verifying' }, () => p.login(), (session) => ({ step: 'done', session }));
-  }, [run]);
+  }, [run, refuse]);
   return { ...state, prepare, login, reset };
 }
 
@@ -170,8 +179,7 @@ export interface OAuthLoginControls extends LoginState {
 
 /** An OAuth (OIDC) login as a state machine. */
 export function useOAuthLogin(): OAuthLoginControls {
-  const { wallet } = useWalletContext('useOAuthLogin');
-  const { state, run, reset } = useSteps<LoginState & { nonce: string | null }>({ ...IDLE, nonce: null });
+  const { wallet, state, run, reset } = useSteps<LoginState & { nonce: string | null }>('useOAuthLogin', { ...IDLE, nonce: null });
   const prepared = useRef<OAuthLogin | null>(null);
   const prepare = useCallback(async (args: { accountId: string }) => {
     const p = await run<OAuthLogin>({ step: 'preparing' }, () => wallet.prepareOAuth(args), (o) => ((prepared.current = o), { step: 'ready', nonce: o.nonce }));

@@ -2,23 +2,23 @@
 /**
  * `useSession(selector?)`: the wallet's session snapshot through useSyncExternalStore, so every
  * component of a render sees the same snapshot (no tearing) and the server render, and hydration,
- * show the provider's server snapshot (`initializing`, or the hinted account): no mismatch. A
- * selector narrows what a component re-renders for: it re-renders only when the selected value
- * changes (`isEqual`, default Object.is).
+ * show the provider's server snapshot (`initializing`, or the hinted account): no mismatch. Until
+ * the wallet's `restore()` settles the client shows that server snapshot too, so the hinted account
+ * stays on screen from the server's HTML to the restored session. A selector narrows what a
+ * component re-renders for: it re-renders only when the selected value changes (`isEqual`, default
+ * shallow: the same value, or objects/arrays with the same keys holding the same values), and an
+ * inline selector (a new function every render) gives the previous value while it is equal.
  */
-import { useMemo, useSyncExternalStore } from 'react';
+import { useRef, useSyncExternalStore } from 'react';
 import type { SessionSnapshot } from '../session/store.js';
 import { useWalletContext } from './context.js';
 
-/** One memoised selection: the same snapshot gives the same result; an equal result gives the previous one. */
-function memo<T>(selector: (s: SessionSnapshot) => T, isEqual: (a: T, b: T) => boolean): (s: SessionSnapshot) => T {
-  let last: { snap: SessionSnapshot; value: T } | undefined;
-  return (snap) => {
-    if (last && last.snap === snap) return last.value;
-    const value = selector(snap);
-    last = { snap, value: last && isEqual(last.value, value) ? last.value : value };
-    return last.value;
-  };
+/** Object.is, or objects (arrays) with the same own keys holding Object.is values (one level): what an object selector returns. */
+export function shallowEqual(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || !a || !b) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => k in b && Object.is(a[k as keyof typeof a], b[k as keyof typeof b]));
 }
 
 const whole = (s: SessionSnapshot): SessionSnapshot => s;
@@ -30,17 +30,32 @@ const whole = (s: SessionSnapshot): SessionSnapshot => s;
  * when it changes). Outside a provider: WALLET_PROVIDER_MISSING.
  * @example
  * const status = useSession((s) => s.status);
+ * const { status, accountId } = useSession((s) => ({ status: s.status, accountId: s.accountId }));
  */
 export function useSession(): SessionSnapshot;
-/** The part of the session `selector` picks; re-renders only when it changes (by `isEqual`, default Object.is). */
+/** The part of the session `selector` picks; re-renders only when it changes (by `isEqual`, default shallow equality). */
 export function useSession<T>(selector: (snapshot: SessionSnapshot) => T, isEqual?: (a: T, b: T) => boolean): T;
-export function useSession<T>(selector?: (snapshot: SessionSnapshot) => T, isEqual: (a: T, b: T) => boolean = Object.is): T | SessionSnapshot {
+export function useSession<T>(selector?: (snapshot: SessionSnapshot) => T, isEqual: (a: T, b: T) => boolean = shallowEqual): T | SessionSnapshot {
   const { wallet, serverSnapshot } = useWalletContext('useSession');
   const pick = (selector ?? whole) as (s: SessionSnapshot) => T;
-  const [client, server] = useMemo(() => {
-    const onClient = memo(pick, isEqual);
-    const onServer = memo(pick, isEqual);
-    return [() => onClient(wallet.getSnapshot()), () => onServer(serverSnapshot)];
-  }, [wallet, serverSnapshot, pick, isEqual]);
-  return useSyncExternalStore<T>(wallet.subscribe, client, server);
+  // The last selection, kept across renders: the same snapshot and selector give the same value; a
+  // new selector function (an inline one) or snapshot gives the previous value while it is equal.
+  const cache = useRef<{ snap: SessionSnapshot; pick: unknown; value: T } | null>(null);
+  const read = (snap: SessionSnapshot): T => {
+    const last = cache.current;
+    if (last && last.snap === snap && last.pick === pick) return last.value;
+    const value = pick(snap);
+    cache.current = { snap, pick, value: last && isEqual(last.value, value) ? last.value : value };
+    return cache.current.value;
+  };
+  // While the wallet initializes, the server's snapshot (it may name the hinted account).
+  return useSyncExternalStore<T>(wallet.subscribe, () => read(wallet.getSnapshot().status === 'initializing' ? serverSnapshot : wallet.getSnapshot()), () => read(serverSnapshot));
+}
+
+/** Signed in: `active`, `expiring` or `refreshing` (a refresh keeps the user signed in). */
+export const isSignedIn = (snapshot: SessionSnapshot): boolean => snapshot.session !== null; // exactly those three statuses carry a session
+
+/** Whether someone is signed in (see {@link isSignedIn}): false while initializing and signed out. Re-renders only when it changes. */
+export function useIsSignedIn(): boolean {
+  return useSession(isSignedIn);
 }

@@ -8,11 +8,16 @@
  *    (the wallet stopped waiting) → it leaves the queue unanswered by the app.
  * 2. Deny by default: a request that arrives while no `usePendingSignature()` is mounted, and every
  *    request still queued when the last one unmounts, is refused (SIGNING_REFUSED for its call).
+ *    A prompt that unmounts and mounts again within one task (StrictMode's second effect run, Fast
+ *    Refresh, a new key, an `<Activity>` hidden and shown in one go) keeps the queue: the refusal
+ *    waits one macrotask for a prompt to attach again. A prompt left hidden is unmounted.
  * 3. `policy` answers what it decides (true/false) without the user; automatic signatures (the
  *    wallet's own refresh and ending the session it replaced) never wait for the user: one the
  *    policy leaves undecided is refused. The default policy approves `delete-session` (ending a
- *    session: logout, signing out other devices, the end of a refreshed-away session) and the
- *    automatic `refresh-session`, and leaves every other request to the user.
+ *    session: logout, signing out other devices, the end of a refreshed-away session), the
+ *    automatic `refresh-session` and `otp-verify` (the login's own verify, signed with the key it
+ *    makes once the user typed the code: not a decision to ask about), and leaves every other
+ *    request to the user.
  */
 import { useEffect, useSyncExternalStore } from 'react';
 import { WalletError } from '../errors.js';
@@ -28,9 +33,9 @@ export interface SignatureRequestsOptions {
   /**
    * Answers a request without the user (true: sign, false: refuse), or leaves it to the user
    * (undefined; an automatic request left undecided is refused). Default
-   * ({@link defaultSignaturePolicy}): approve `delete-session` and the automatic `refresh-session`,
-   * leave the rest to the user. E.g. an app that does not
-   * ask before the signature a login makes with its new key: `(r) => r.purpose === 'otp-verify' || defaultSignaturePolicy(r)`.
+   * ({@link defaultSignaturePolicy}): approve `delete-session`, `otp-verify` and the automatic
+   * `refresh-session`, leave the rest to the user. E.g. an app that asks before the login's own
+   * signature too: `(r) => (r.purpose === 'otp-verify' ? undefined : defaultSignaturePolicy(r))`.
    */
   policy?: (request: SignRequest) => boolean | undefined | Promise<boolean | undefined>;
 }
@@ -38,10 +43,11 @@ export interface SignatureRequestsOptions {
 /**
  * The default policy of {@link createSignatureRequests}: approves ending a session (`delete-session`:
  * logout, signing out other devices, the end of a refreshed-away session: it only ever takes access
- * away) and the automatic refresh; leaves the rest to the user.
+ * away), the login's own verify (`otp-verify`: the user's decision was typing the code; the key
+ * signing is the one the login just made) and the automatic refresh; leaves the rest to the user.
  */
 export function defaultSignaturePolicy(request: SignRequest): boolean | undefined {
-  if (request.purpose === 'delete-session') return true;
+  if (request.purpose === 'delete-session' || request.purpose === 'otp-verify') return true;
   return request.automatic ? request.purpose === 'refresh-session' : undefined;
 }
 
@@ -98,7 +104,11 @@ export function createSignatureRequests(options: SignatureRequestsOptions = {}):
       return () => {
         if (released) return;
         released = true;
-        if (--mounted === 0) for (const entry of queue) entry.reject();
+        // A prompt that mounts again in this task (an effect re-run) keeps what waits.
+        if (--mounted === 0)
+          setTimeout(() => {
+            if (mounted === 0) for (const entry of queue) entry.reject();
+          }, 0);
       };
     },
   };
@@ -114,7 +124,7 @@ const none = (): null => null;
  */
 export function usePendingSignature(): PendingSignature | null {
   const { signatures } = useWalletContext('usePendingSignature');
-  if (!signatures) throw new WalletError('WALLET_PROVIDER_MISSING', 'usePendingSignature() needs <WalletProvider signatures={createSignatureRequests()}>');
+  if (!signatures) throw new WalletError('WALLET_PROVIDER_MISSING', 'usePendingSignature() needs <WalletProvider signatures>');
   useEffect(() => signatures.attach(), [signatures]);
   return useSyncExternalStore(signatures.subscribe, signatures.getSnapshot, none);
 }

@@ -148,6 +148,8 @@ export function createTestWallet(options: TestWalletOptions = {}): TestWallet {
           if (used) throw new WalletError('OTP_EXPIRED');
           if (typed.trim() !== code) throw new WalletError('OTP_CODE_INVALID', 'wrong code', { status: 401 });
           used = true;
+          // As the real login: the verify is signed with the new key, through onBeforeSign.
+          await signed('otp-verify', { type, credentialId: 'AuthMethod:test' });
           return signIn({ accountId });
         },
         async resend() {
@@ -168,10 +170,16 @@ export function createTestWallet(options: TestWalletOptions = {}): TestWallet {
       return signIn();
     },
     async refresh() {
-      needsSession();
-      events.emit('refreshing', { accountId: current!.accountId, refreshing: true });
-      await signed('refresh-session', {}).catch(() => undefined);
-      const previous = current!;
+      const previous = needsSession();
+      events.emit('refreshing', { accountId: previous.accountId, refreshing: true });
+      try {
+        await signed('refresh-session', {});
+      } catch (error) {
+        // As the real wallet: the refresh fails, the session stays usable until it expires.
+        events.emit('refresh-failed', { session: previous, error: error as WalletError });
+        events.emit('refreshing', { accountId: previous.accountId, refreshing: false });
+        throw error;
+      }
       current = newSession(previous.accountId);
       events.emit('refreshed', { previous, session: current });
       events.emit('changed', { accountId: current.accountId, origin: 'this-tab' });

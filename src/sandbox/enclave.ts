@@ -1,12 +1,13 @@
 /**
- * The sandbox's enclave: one P-256 signing key pair made at start-up.
+ * The sandbox's enclave: one P-256 signing key pair, made at start-up or given (a fixed key:
+ * enclave-key.ts).
  *
  * It signs OTP target bundles and export bundles (`dataSignature` = DER ECDSA P-256/SHA-256 over
  * the hex-decoded `data` bytes, announced as `enclaveQuorumPublic`), and verification tokens (ES256
  * JWTs). HPKE target keys are not the enclave key: each OTP issuance gets a fresh one (otp.ts).
  * `GET /sandbox/enclave` publishes the public key so clients can trust it.
  */
-import { generateKeyPairSync, sign as nodeSign, type KeyObject } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, sign as nodeSign, type KeyObject } from 'node:crypto';
 import { base64urlToBytes, bytesToHex, utf8 } from './crypto/encoding.js';
 import { signJwt } from './crypto/jwt.js';
 import { compressPoint } from './crypto/p256.js';
@@ -28,8 +29,9 @@ export interface Enclave {
   signToken(claims: Record<string, unknown>): string;
 }
 
-export function createEnclave(): Enclave {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+/** The enclave of `fixedKey` (a P-256 private key), else of a new key. */
+export function createEnclave(fixedKey?: KeyObject): Enclave {
+  const { privateKey, publicKey } = fixedKey ? { privateKey: fixedKey, publicKey: createPublicKey(fixedKey) } : generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const jwk = publicKey.export({ format: 'jwk' });
   const x = base64urlToBytes(jwk.x ?? '');
   const y = base64urlToBytes(jwk.y ?? '');

@@ -13,6 +13,7 @@
  */
 export { startSandbox, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_ORIGIN, DEFAULT_RP_ID } from './server.js';
 export type { SandboxOptions, RunningSandbox } from './server.js';
+export type { EnclaveKeyOption } from './enclave-key.js';
 export { PROFILE_ENV, SANDBOX_PROFILES, type SandboxProfile } from './profile.js';
 export { QUOTE_EXECUTE_ENV, QUOTE_EXECUTE_MODES, type QuoteExecuteMode } from './quote-execute.js';
 export type { ArmedFault, FaultKind, FaultSpec, SandboxFaultControl } from './faults.js';

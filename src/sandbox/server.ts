@@ -15,6 +15,7 @@ import { createClock } from './clock.js';
 import { API_VERSION, type Reply, type RequestContext, type SandboxConfig, type SandboxState, json } from './context.js';
 import { createEnclave } from './enclave.js';
 import { DEFAULT_OAUTH_CLIENT_ID } from './domain/oidc.js';
+import { checkEnclaveKeyOption, enclaveKeySource, loadEnclaveKey, type EnclaveKeyOption } from './enclave-key.js';
 import { isSandboxError, rateLimited, SandboxError } from './errors.js';
 import { checkFault, Faults, type FaultSpec, type SandboxFaultControl } from './faults.js';
 import { SIGNATURE_HEADER } from './stamp.js';
@@ -69,6 +70,12 @@ export interface SandboxOptions {
    */
   profile?: SandboxProfile;
   /**
+   * A fixed enclave key, so the app's trusted key survives restarts: `{ seed }` (derived: the same
+   * on every machine) or `{ file }` (a PKCS#8 PEM P-256 key, made the first time the file is
+   * missing). Default: a new key at every start. See enclave-key.ts.
+   */
+  enclaveKey?: EnclaveKeyOption;
+  /**
    * Faults armed from the start: the next N answers of a route PROCESSING, 5xx, 429, slow or
    * dropped (faults.ts). More can be armed with `sandbox.faults` or `POST /sandbox/faults`.
    */
@@ -93,6 +100,8 @@ export interface RunningSandbox {
   readonly profile: SandboxProfile;
   /** How it expects embedded-wallet quote execution to be signed (quote-execute.ts). */
   readonly quoteExecute: QuoteExecuteMode;
+  /** Where the enclave key came from: `new at this start`, `derived from a seed`, `kept in <file>`. */
+  readonly enclaveKeySource: string;
   /** Moves the sandbox clock forward. */
   advanceClock(seconds: number): void;
   /** Faults on demand (faults.ts): `add({ kind, path, … })`, `list()`, `clear()`. */
@@ -127,7 +136,7 @@ export function createSandboxState(options: SandboxOptions = {}): SandboxState {
   const clock = createClock(options.now);
   const faults = new Faults();
   for (const [i, spec] of (options.faults ?? []).entries()) faults.add(checkFault(spec, `options.faults[${i}]`));
-  return { config, clock, store: new Store(), enclave: createEnclave(), logger: createLogger(options.log, clock), faults };
+  return { config, clock, store: new Store(), enclave: createEnclave(loadEnclaveKey(options.enclaveKey)), logger: createLogger(options.log, clock), faults };
 }
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {
@@ -280,6 +289,7 @@ function checkOptions(options: SandboxOptions): void {
   }
   if (o.now !== undefined && typeof o.now !== 'function') throw invalidArgument('options.now', 'a function returning epoch milliseconds');
   if (o.log !== undefined && o.log !== false && typeof o.log !== 'function') throw invalidArgument('options.log', 'a function or false');
+  checkEnclaveKeyOption(o.enclaveKey);
   resolveProfile(o.profile);
   resolveQuoteExecute(o.quoteExecute);
 }
@@ -329,6 +339,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     url: `http://${urlHost}:${port}/${API_VERSION}`,
     port,
     enclavePublicKey: state.enclave.publicKey,
+    enclaveKeySource: enclaveKeySource(options.enclaveKey),
     profile: state.config.profile,
     quoteExecute: state.config.quoteExecute,
     faults: { add: (spec) => state.faults.add(spec), list: () => state.faults.list(), clear: () => state.faults.clear() },

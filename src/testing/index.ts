@@ -28,6 +28,7 @@ export { undefinedFields, missingFields, type ShapeName } from '../sandbox/contr
 export type { ArmedFault, FaultKind, FaultSpec } from '../sandbox/faults.js';
 export { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/server.js';
 export type { LogSink } from '../sandbox/log.js';
+export type { EnclaveKeyOption } from '../sandbox/enclave-key.js';
 export type { SandboxFaultControl } from '../sandbox/faults.js';
 export type { SandboxProfile } from '../sandbox/profile.js';
 export type { QuoteExecuteMode } from '../sandbox/quote-execute.js';

@@ -147,7 +147,7 @@ describe('signature queue: random sequences against a model', () => {
     expect(await pending).toBe(true);
   });
 
-  it('the default policy: delete-session always, refresh-session when automatic, nothing else', () => {
+  it('the default policy: delete-session and otp-verify always, refresh-session when automatic, nothing else', () => {
     const s = new AbortController().signal;
     expect(defaultSignaturePolicy(signRequest('delete-session', false, '', s))).toBe(true);
     expect(defaultSignaturePolicy(signRequest('delete-session', true, '', s))).toBe(true);
@@ -155,6 +155,8 @@ describe('signature queue: random sequences against a model', () => {
     expect(defaultSignaturePolicy(signRequest('refresh-session', false, '', s))).toBeUndefined();
     expect(defaultSignaturePolicy(signRequest('execute-quote', true, '', s))).toBe(false);
     expect(defaultSignaturePolicy(signRequest('execute-quote', false, '', s))).toBeUndefined();
+    expect(defaultSignaturePolicy(signRequest('otp-verify', false, '', s))).toBe(true);
+    expect(defaultSignaturePolicy(signRequest('add-credential', false, '', s))).toBeUndefined();
   });
 
   it('an already aborted request is refused at once', async () => {
@@ -208,6 +210,25 @@ describe('signature queue: the cases one by one', () => {
     expect(notified).toBe(2);
     // Nothing mounted now: a new request is refused at once.
     expect(await q.onBeforeSign(signRequest('c', false, '{}', signal()))).toBe(false);
+  });
+
+  it('a prompt that attaches again before the next macrotask (an effect re-run) keeps what waits; one that does not, refuses it', async () => {
+    const q = createSignatureRequests();
+    const first = q.attach();
+    const kept = q.onBeforeSign(signRequest('kept', false, '{}', signal()));
+    await tick();
+    first(); // StrictMode / Fast Refresh: the effect's cleanup, then at once its setup again
+    const second = q.attach();
+    await tick();
+    expect(q.getSnapshot()?.purpose).toBe('kept');
+    q.getSnapshot()?.approve();
+    expect(await kept).toBe(true);
+    const refused = q.onBeforeSign(signRequest('refused', false, '{}', signal()));
+    await tick();
+    second(); // unmounted for good
+    expect(q.getSnapshot()?.purpose).toBe('refused'); // still there until the macrotask
+    expect(await refused).toBe(false);
+    expect(q.getSnapshot()).toBeNull();
   });
 
   it('approve and reject answer their own entry; the queue moves on in order', async () => {

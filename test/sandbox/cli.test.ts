@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-function runCli(env: Record<string, string>): Promise<{ out: string; stop: () => void; exit: Promise<number | null> }> {
+function runCli(env: Record<string, string>, args: string[] = ['--new-enclave-key']): Promise<{ out: string; stop: () => void; exit: Promise<number | null> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const onData = (d: Buffer) => {
@@ -41,5 +44,46 @@ describe('npm run sandbox (cli.ts)', () => {
     const code = await new Promise<number | null>((r) => child.on('exit', r));
     expect(code).toBe(2);
     expect(err).toContain('SANDBOX_PORT');
+  });
+
+  it('--help prints the options and their environment variables, and starts nothing', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    expect(code).toBe(0);
+    expect(out).toContain('Usage: embedded-wallet-signer-sandbox');
+    for (const name of ['--port', '--origin', '--enclave-key-file', '--enclave-seed', 'SANDBOX_PORT']) expect(out).toContain(name);
+    expect(out).not.toContain('sandbox listening');
+  });
+
+  it('--port and --origin name what it serves; with --enclave-key-file the key printed is the same after a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ews-cli-'));
+    const file = join(dir, 'enclave.pem');
+    const keys: string[] = [];
+    try {
+      for (let i = 0; i < 2; i++) {
+        const { out, stop, exit } = await runCli({ SANDBOX_LOG: 'off', SANDBOX_PORT: '8787' }, ['--port', '0', '--origin', 'http://a.test,http://b.test', '--enclave-key-file', file]);
+        stop();
+        expect(await exit).toBe(0);
+        expect(out).not.toContain(':8787/');
+        expect(out).toContain('webauthn: origin http://a.test, http://b.test');
+        expect(out).toContain(`enclave key: kept in ${file}`);
+        keys.push(/enclave public key: (04[0-9a-f]{128})/.exec(out)?.[1] ?? '');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(keys[0]).toMatch(/^04/);
+    expect(keys[1]).toBe(keys[0]);
+  }, 90_000); // two starts of the bin under tsx: ~9 s each on a busy machine
+
+  it('refuses an unknown option, naming it', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--prot', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    expect(await new Promise<number | null>((r) => child.on('exit', r))).toBe(2);
+    expect(err).toContain('--prot');
+    expect(err).toContain('--help');
   });
 });
