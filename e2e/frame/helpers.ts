@@ -23,6 +23,23 @@ export async function newCustomer(page: Page, stack: FrameStack, base?: string):
   }, `frame-${id}@example.com`);
 }
 
+/** Whether the account is private, as the service has it now (the demo backend reads it upstream). */
+export async function accountPrivate(page: Page, accountId: string): Promise<boolean | undefined> {
+  return page.evaluate(async (id) => {
+    const me = (await (await fetch('/demo/me')).json()) as { accounts: { id: string; privateEnabled?: boolean }[] };
+    return me.accounts.find((a) => a.id === id)?.privateEnabled;
+  }, accountId);
+}
+
+/** Every request the signer frame sent with a wallet signature (method and path). */
+export function signedRequests(page: Page, signerOrigin: string): string[] {
+  const signed: string[] = [];
+  page.on('request', (r) => {
+    if (r.frame().url().startsWith(signerOrigin) && r.headers()['service-wallet-signature'] !== undefined) signed.push(`${r.method()} ${new URL(r.url()).pathname}`);
+  });
+  return signed;
+}
+
 /** Makes `window.t.wallet` in frame mode and restores it. */
 export async function frameWallet(page: Page): Promise<void> {
   await page.evaluate(async () => {

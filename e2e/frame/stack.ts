@@ -30,8 +30,15 @@ export interface FrameStack {
   /** The signer page (`http://localhost:<port>/`). */
   readonly signerUrl: string;
   readonly signerOrigin: string;
-  /** The app page with the signer's URL in `?signer=`. */
-  appPage(base?: string): string;
+  /** A page of another origin (another port of localhost) that the signer's configuration does not allow. */
+  readonly foreignUrl: string;
+  /**
+   * The same signer page served without `frame-ancestors` in its CSP: shows the frame's own origin
+   * check at work where the browser's would have stopped the page first.
+   */
+  readonly signerNoAncestorsUrl: string;
+  /** The app page with the signer's URL (default the stack's) in `?signer=`. */
+  appPage(base?: string, signerUrl?: string): string;
   close(): Promise<void>;
 }
 
@@ -65,6 +72,16 @@ export async function startFrameStack(): Promise<FrameStack> {
     config: { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [sandbox.enclavePublicKey], name: 'Test Wallet' },
   });
   const signerOrigin = new URL(signer.url).origin;
+  const signerNoAncestors = await serveSignerPage({
+    dir,
+    config: { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [sandbox.enclavePublicKey], name: 'Test Wallet' },
+    headers: (recommended) => ({
+      ...recommended,
+      'Content-Security-Policy': (recommended['Content-Security-Policy'] ?? '').replace(/frame-ancestors [^;]*; /, ''),
+    }),
+  });
+  const foreign = createServer((req, res) => (handler ? handler(req, res) : res.writeHead(503).end()));
+  const foreignPort = await listen(foreign);
 
   const upstream = createUpstream({ baseUrl: sandbox.url, clientId, clientSecret });
   const users = createDemoUsers();
@@ -107,11 +124,18 @@ export async function startFrameStack(): Promise<FrameStack> {
     crossSiteAppUrl,
     signerUrl: signer.url,
     signerOrigin,
-    appPage: (base = appUrl) => `${base}/?signer=${encodeURIComponent(signer.url)}`,
+    foreignUrl: `http://localhost:${foreignPort}`,
+    signerNoAncestorsUrl: signerNoAncestors.url,
+    appPage: (base = appUrl, signerUrl = signer.url) => `${base}/?signer=${encodeURIComponent(signerUrl)}`,
     close: async () => {
       await Promise.allSettled([
         signer.close(),
+        signerNoAncestors.close(),
         sandbox.close(),
+        new Promise<void>((resolve) => {
+          foreign.close(() => resolve());
+          foreign.closeAllConnections();
+        }),
         new Promise<void>((resolve) => {
           app.close(() => resolve());
           app.closeAllConnections();

@@ -52,7 +52,7 @@ export interface WireError {
 }
 
 /** Why the frame refused a hello (the parent maps them to WalletError codes of the same name). */
-export type RefusalCode = 'SIGNER_ORIGIN_NOT_ALLOWED' | 'SIGNER_STORAGE_UNAVAILABLE';
+export type RefusalCode = 'SIGNER_ORIGIN_NOT_ALLOWED' | 'SIGNER_STORAGE_UNAVAILABLE' | 'SIGNER_FRAME_UNREACHABLE';
 
 export type FrameMessage =
   | { readonly type: 'ready'; readonly protocol: typeof SIGNER_PROTOCOL }
@@ -173,7 +173,7 @@ export function parseFrameMessage(data: unknown): FrameMessage | undefined {
     case 'ready':
       return data.protocol === SIGNER_PROTOCOL ? { type: 'ready', protocol: SIGNER_PROTOCOL } : undefined;
     case 'refused':
-      return data.code === 'SIGNER_ORIGIN_NOT_ALLOWED' || data.code === 'SIGNER_STORAGE_UNAVAILABLE' ? { type: 'refused', code: data.code } : undefined;
+      return data.code === 'SIGNER_ORIGIN_NOT_ALLOWED' || data.code === 'SIGNER_STORAGE_UNAVAILABLE' || data.code === 'SIGNER_FRAME_UNREACHABLE' ? { type: 'refused', code: data.code } : undefined;
     case 'result':
       return isRequestId(data.id) && 'value' in data ? { type: 'result', id: data.id, value: data.value } : undefined;
     case 'error':

@@ -6,9 +6,10 @@
  *   plays no part: `event.origin` is set by the browser);
  * - the hello is exactly {@link Hello} with exactly one transferred MessagePort;
  * - no parent was accepted before in this page's life: once per load.
- * A hello that fails any of these is dropped; one from an origin that is not allowed is told so on
- * its port (nothing else is sent on it) so the app can show a clear error. Hellos that arrive
- * before the configuration is read wait for it (a few at most).
+ * A hello that fails any of these is dropped; one from an origin that is not allowed, or one that
+ * comes after a parent was accepted, is told so on its own port (`refused`; nothing else is ever
+ * sent on it) so the app can show a clear error. Hellos that arrive before the configuration is
+ * read wait for it (a few at most).
  */
 import { isHello, type RefusalCode } from '../protocol.js';
 
@@ -36,11 +37,13 @@ export function listenForParent(options: HandshakeOptions): () => void {
     port.close();
   };
   const onMessage = (event: MessageEvent) => {
-    if (done || waiting >= MAX_WAITING) return;
     // Only the embedding window, and only when this page is embedded.
     if (win.parent === win || event.source !== win.parent) return;
     if (!isHello(event.data) || event.ports.length !== 1) return;
     const port = event.ports[0] as MessagePort;
+    // Once per load: a later hello gets nothing but its refusal.
+    if (done) return refuse(port, 'SIGNER_FRAME_UNREACHABLE');
+    if (waiting >= MAX_WAITING) return;
     const origin = event.origin;
     waiting++;
     void options.allowedOrigins
@@ -51,7 +54,6 @@ export function listenForParent(options: HandshakeOptions): () => void {
         if (done) return;
         if (problem !== undefined) return refuse(port, problem);
         done = true;
-        win.removeEventListener('message', onMessage);
         options.accepted(port, origin);
       })
       .catch(() => undefined)
@@ -60,8 +62,5 @@ export function listenForParent(options: HandshakeOptions): () => void {
       });
   };
   win.addEventListener('message', onMessage);
-  return () => {
-    done = true;
-    win.removeEventListener('message', onMessage);
-  };
+  return () => win.removeEventListener('message', onMessage);
 }

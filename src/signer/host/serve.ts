@@ -21,6 +21,8 @@ export interface SignerPageServerOptions {
   readonly host?: string;
   /** The host name in the returned URL; default `localhost`. */
   readonly publicHost?: string;
+  /** Adjusts the headers of headers.ts (e.g. a host's own CSP additions); default: as they are. */
+  readonly headers?: (recommended: Record<string, string>) => Record<string, string>;
 }
 
 export interface SignerPageServer {
@@ -39,7 +41,8 @@ const TYPES: Record<string, string> = {
 };
 
 export async function serveSignerPage(options: SignerPageServerOptions): Promise<SignerPageServer> {
-  const headers = signerPageHeaders(options.config);
+  const recommended = signerPageHeaders(options.config);
+  const headers = options.headers ? options.headers(recommended) : recommended;
   const configBody = JSON.stringify(options.config);
   const root = normalize(options.dir + sep);
   const server = createServer((req, res) => {

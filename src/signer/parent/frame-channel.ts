@@ -39,6 +39,12 @@ export function fromWire(error: WireError): WalletError {
   });
 }
 
+const REFUSED = {
+  SIGNER_ORIGIN_NOT_ALLOWED: (origin: string) => `the signer at ${origin} does not accept this page's origin (${location.origin})`,
+  SIGNER_STORAGE_UNAVAILABLE: (origin: string) => `the signer frame at ${origin} cannot store keys in this browser's partition`,
+  SIGNER_FRAME_UNREACHABLE: (origin: string) => `the signer frame at ${origin} is already connected to another channel (one per load)`,
+} as const;
+
 /** The iframe's look: out of sight until the frame asks to be shown. */
 function place(iframe: HTMLIFrameElement, visible: boolean): void {
   iframe.hidden = !visible;
@@ -124,7 +130,7 @@ export function signerFrame(options: SignerFrameOptions): SignerFrame {
           case 'refused':
             clearTimeout(timer);
             port.close();
-            return reject(new WalletError(message.code, message.code === 'SIGNER_ORIGIN_NOT_ALLOWED' ? `the signer at ${origin} does not accept this page's origin (${location.origin})` : `the signer frame at ${origin} cannot store keys in this browser's partition`));
+            return reject(new WalletError(message.code, REFUSED[message.code](origin)));
           case 'result':
           case 'error': {
             const waiting = pending.get(message.id);
@@ -149,7 +155,22 @@ export function signerFrame(options: SignerFrameOptions): SignerFrame {
         },
         { once: true },
       );
-      (options.container ?? document.body).append(frame);
+      const container = options.container ?? document.body;
+      // The frame removed (by the app, or by a script of its page): every call waiting on it fails now.
+      const watcher = new MutationObserver(() => {
+        if (frame.isConnected) return;
+        watcher.disconnect();
+        clearTimeout(timer);
+        port.close();
+        if (iframe === frame) {
+          iframe = undefined;
+          connecting = undefined;
+        }
+        reject(new WalletError('SIGNER_FRAME_UNREACHABLE', 'the signer frame was removed from the page'));
+        failAll(new WalletError('SIGNER_FRAME_UNREACHABLE', 'the signer frame was removed from the page'));
+      });
+      container.append(frame);
+      watcher.observe(document.documentElement, { childList: true, subtree: true });
     });
 
   return {
