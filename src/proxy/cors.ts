@@ -11,6 +11,7 @@ import { invalidArgument } from '../errors.js';
 import { DEFAULT_SIGNATURE_HEADER } from './headers.js';
 import type { FetchHandler } from './node.js';
 
+/** Options of {@link withCors}. */
 export interface CorsOptions {
   /** The signer origins allowed to call with credentials, e.g. `['https://signer.app.example']`. */
   readonly origins: readonly string[];
@@ -32,6 +33,10 @@ function checkOrigin(value: unknown): string {
   throw invalidArgument('cors.origins', 'exact origins such as https://signer.app.example');
 }
 
+/**
+ * The proxy `handler` answering CORS for the signer origins in `options.origins`, with credentials
+ * (see this module's comment); any other origin's request passes untouched, without CORS headers.
+ */
 export function withCors<H extends FetchHandler>(handler: H, options: CorsOptions): FetchHandler {
   if (typeof options !== 'object' || options === null || !Array.isArray(options.origins) || options.origins.length === 0) throw invalidArgument('cors.origins', 'a non-empty array of origins');
   const allowed = new Set(options.origins.map(checkOrigin));

@@ -5,6 +5,7 @@
  */
 import type { TrustedKeys } from '../../crypto/index.js';
 
+/** The signer page's host configuration (`signer-config.json` beside the page). */
 export interface SignerConfig {
   /** The app origins allowed to embed and talk to this signer (exact origins, e.g. `https://app.example`). */
   readonly allowedParentOrigins: readonly string[];

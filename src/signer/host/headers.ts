@@ -5,13 +5,13 @@
  * where the browser can), no referrer, no MIME sniffing. Any host (CDN, static server) should send
  * the same; `serveSignerPage` does.
  */
-export interface SignerHostConfig {
-  readonly allowedParentOrigins: readonly string[];
-  readonly baseUrl: string;
-  readonly [field: string]: unknown;
-}
+import type { SignerConfig } from '../frame/config.js';
 
-export function signerPageHeaders(config: SignerHostConfig): Record<string, string> {
+/** The signer's host configuration (served as signer-config.json; checked by the page). */
+export type SignerHostConfig = SignerConfig;
+
+/** The headers to serve the signer page (and its files) with, for the host configuration `config`. */
+export function signerPageHeaders(config: Pick<SignerHostConfig, 'allowedParentOrigins' | 'baseUrl'>): Record<string, string> {
   const proxy = new URL(config.baseUrl).origin;
   const csp = [
     "default-src 'none'",

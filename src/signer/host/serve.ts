@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { signerPageHeaders, type SignerHostConfig } from './headers.js';
 
+/** Options of {@link serveSignerPage}. */
 export interface SignerPageServerOptions {
   /** The built page's directory. */
   readonly dir: string;
@@ -25,9 +26,11 @@ export interface SignerPageServerOptions {
   readonly headers?: (recommended: Record<string, string>) => Record<string, string>;
 }
 
+/** A running signer page server. */
 export interface SignerPageServer {
   /** `http://<publicHost>:<port>/`: the signer page's URL (its origin is the signer origin). */
   readonly url: string;
+  /** Stops the server. */
   close(): Promise<void>;
 }
 
@@ -40,6 +43,7 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
+/** Serves the built page in `options.dir` with its configuration and headers; resolves once it listens. */
 export async function serveSignerPage(options: SignerPageServerOptions): Promise<SignerPageServer> {
   const recommended = signerPageHeaders(options.config);
   const headers = options.headers ? options.headers(recommended) : recommended;

@@ -27,6 +27,7 @@ export interface SignerFrame {
 
 /** An open channel to the frame. */
 export interface FrameChannel {
+  /** Calls `method` in the frame; rejects with the frame's error, SIGNER_FRAME_TIMEOUT or SIGNER_FRAME_UNREACHABLE. */
   call(method: FrameMethod, args: readonly unknown[]): Promise<unknown>;
   /** Frame messages that are not answers (state, events, ui). */
   onMessage(listener: (message: FrameMessage) => void): () => void;
