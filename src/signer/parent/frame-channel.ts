@@ -46,12 +46,15 @@ const REFUSED = {
   SIGNER_FRAME_UNREACHABLE: (origin: string) => `the signer frame at ${origin} is already connected to another channel (one per load)`,
 } as const;
 
-/** The iframe's look: out of sight until the frame asks to be shown. */
+/**
+ * The iframe's look: always the same place and size (so nothing moves under the user's pointer
+ * when it is shown), out of sight and out of reach (`visibility: hidden`) until the frame asks to
+ * be shown.
+ */
 function place(iframe: HTMLIFrameElement, visible: boolean): void {
-  iframe.hidden = !visible;
-  iframe.style.cssText = visible
-    ? 'position:fixed;inset:0;margin:auto;width:min(420px,100vw);height:min(480px,100vh);border:0;border-radius:12px;box-shadow:0 10px 40px rgba(0,0,0,.3);background:#fff;z-index:2147483647'
-    : 'position:fixed;width:0;height:0;border:0';
+  iframe.style.cssText =
+    'position:fixed;inset:0;margin:auto;width:min(420px,100vw);height:min(480px,100vh);border:0;border-radius:12px;box-shadow:0 10px 40px rgba(0,0,0,.3);background:#fff;z-index:2147483647;' +
+    (visible ? 'visibility:visible' : 'visibility:hidden');
 }
 
 /**
