@@ -5,26 +5,15 @@
  * default) it does, and this test fails: every frame journey would then test a browser no user has.
  */
 import { expect, test } from '@playwright/test';
-import { startFrameStack, type FrameStack } from './stack.js';
+import { embedSigner } from './helpers.js';
+import { useFrameStack } from './stack.js';
 
-let stack: FrameStack;
-test.beforeAll(async () => {
-  stack = await startFrameStack();
-});
-test.afterAll(async () => {
-  await stack?.close();
-});
+const frameStack = useFrameStack();
 
 test('third-party storage partitioning is on: the frame under another site has storage of its own', async ({ page, context }) => {
-  await page.goto(stack.appPage(stack.crossSiteAppUrl));
-  await page.evaluate((url) => {
-    const frame = document.createElement('iframe');
-    frame.src = url;
-    frame.id = 'canary';
-    document.body.append(frame);
-    return new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  }, stack.signerUrl);
-  const embedded = page.frames().find((f) => f.url().startsWith(stack.signerOrigin));
+  await page.goto(frameStack().appPage(frameStack().crossSiteAppUrl));
+  await embedSigner(page, frameStack().signerUrl);
+  const embedded = page.frames().find((f) => f.url().startsWith(frameStack().signerOrigin));
   if (embedded === undefined) throw new Error('the signer frame did not load');
   const marker = `canary-${Date.now()}`;
   // Off and third-party storage blocked: reading localStorage throws (SecurityError); fail with why.
@@ -40,6 +29,6 @@ test('third-party storage partitioning is on: the frame under another site has s
   expect(await embedded.evaluate(() => localStorage.getItem('partition-canary'))).toBe(marker);
 
   const top = await context.newPage();
-  await top.goto(stack.signerUrl);
+  await top.goto(frameStack().signerUrl);
   expect(await top.evaluate(() => localStorage.getItem('partition-canary'))).toBeNull();
 });

@@ -6,20 +6,14 @@
  * page's console, messages, DOM and network are then searched for the codes typed in the frame.
  */
 import { expect, test } from '@playwright/test';
-import { frameWallet, loginInFrame, newCustomer, recordParent, signer, startLogin, startUpdate, typeCode, updateOutcome, OTP } from './helpers.js';
-import { startFrameStack, type FrameStack } from './stack.js';
+import { frameWallet, newCustomer, recordParent, signer, startLogin, startUpdate, typeCode, updateOutcome, OTP } from './helpers.js';
+import { useFrameStack } from './stack.js';
 
-let stack: FrameStack;
-test.beforeAll(async () => {
-  stack = await startFrameStack();
-});
-test.afterAll(async () => {
-  await stack?.close();
-});
+const frameStack = useFrameStack();
 
 test('login with the code typed in the frame, an action approved there, one declined, logout; no code reaches the parent', async ({ page, context }) => {
-  const recorder = await recordParent(context, page, stack.appUrl);
-  const accountId = await newCustomer(page, stack);
+  const recorder = await recordParent(context, page, frameStack().appUrl);
+  const accountId = await newCustomer(page, frameStack());
   await frameWallet(page);
   expect(await page.evaluate(() => (window.t.wallet as { getSnapshot(): { status: string } }).getSnapshot().status)).toBe('signed-out');
 

@@ -5,16 +5,10 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import fc from 'fast-check';
-import { accountPrivate, frameWallet, loginInFrame, newCustomer, signedRequests, signer, startUpdate, updateOutcome } from './helpers.js';
-import { startFrameStack, type FrameStack } from './stack.js';
+import { accountPrivate, embedSigner, loggedInCustomer, newCustomer, signedRequests, signer, startUpdate, updateOutcome } from './helpers.js';
+import { useFrameStack } from './stack.js';
 
-let stack: FrameStack;
-test.beforeAll(async () => {
-  stack = await startFrameStack();
-});
-test.afterAll(async () => {
-  await stack?.close();
-});
+const frameStack = useFrameStack();
 
 /** The attacker's own connection: it embeds the signer and says hello first; messages received go to `window.t.got`. */
 async function attackerConnect(page: Page, signerUrl: string, options: { sandbox?: string } = {}): Promise<unknown> {
@@ -66,10 +60,10 @@ async function postThenCall(page: Page, messages: unknown[]): Promise<unknown[]>
 }
 
 test('P4: a page of a foreign origin cannot use the frame: the browser refuses it (frame-ancestors), and so does the frame itself', async ({ page }) => {
-  await page.goto(stack.appPage(stack.foreignUrl));
+  await page.goto(frameStack().appPage(frameStack().foreignUrl));
   await page.locator('body[data-ready="true"]').waitFor();
   // The frame's own check, with frame-ancestors left out of its CSP.
-  const refused = await attackerConnect(page, stack.signerNoAncestorsUrl);
+  const refused = await attackerConnect(page, frameStack().signerNoAncestorsUrl);
   expect(refused).toEqual({ type: 'refused', code: 'SIGNER_ORIGIN_NOT_ALLOWED' });
   // Through the library: the typed error.
   const code = await page.evaluate(async (url) => {
@@ -78,7 +72,7 @@ test('P4: a page of a foreign origin cannot use the frame: the browser refuses i
       () => 'connected',
       (e: { code?: string }) => e.code,
     );
-  }, stack.signerNoAncestorsUrl);
+  }, frameStack().signerNoAncestorsUrl);
   expect(code).toBe('SIGNER_ORIGIN_NOT_ALLOWED');
   // With the recommended headers the browser does not even show the page to a foreign parent.
   const blocked = await page.evaluate(async (url) => {
@@ -87,26 +81,20 @@ test('P4: a page of a foreign origin cannot use the frame: the browser refuses i
       () => 'connected',
       (e: { code?: string }) => e.code,
     );
-  }, stack.signerUrl);
+  }, frameStack().signerUrl);
   expect(blocked).toBe('SIGNER_FRAME_UNREACHABLE');
 });
 
 test('P4: a hello from another window of an allowed origin is dropped; a second hello is refused; the first parent keeps its channel', async ({ page, context }) => {
-  await newCustomer(page, stack);
-  // The frame, embedded by the app; a popup of the same (allowed) origin says hello to it first.
-  await page.evaluate((url) => {
-    const frame = document.createElement('iframe');
-    frame.src = url;
-    frame.name = 'signer';
-    document.body.append(frame);
-    return new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  }, stack.signerUrl);
+  await newCustomer(page, frameStack());
+  // The frame, embedded by the app.
+  await embedSigner(page, frameStack().signerUrl);
   // A window of the same (allowed) origin, opened by the app, says hello to the frame first: it is not the frame's parent.
   const [opened] = await Promise.all([
     context.waitForEvent('page'),
     page.evaluate((url) => {
       window.open(url, '_blank');
-    }, stack.appPage()),
+    }, frameStack().appPage()),
   ]);
   await opened.locator('body[data-ready="true"]').waitFor();
   await opened.evaluate((origin) => {
@@ -116,7 +104,7 @@ test('P4: a hello from another window of an allowed origin is dropped; a second 
     channel.port1.onmessage = (e) => got.push(e.data);
     const frame = (window.opener as Window).frames[0] as Window;
     frame.postMessage({ protocol: 'embedded-wallet-signer.frame/1', type: 'hello' }, origin, [channel.port2]);
-  }, stack.signerOrigin);
+  }, frameStack().signerOrigin);
   // The real parent's hello is then accepted (the popup's was not, or this one would be refused).
   const ready = await page.evaluate(
     (origin) =>
@@ -128,7 +116,7 @@ test('P4: a hello from another window of an allowed origin is dropped; a second 
         };
         (window.frames[0] as Window).postMessage({ protocol: 'embedded-wallet-signer.frame/1', type: 'hello' }, origin, [channel.port2]);
       }),
-    stack.signerOrigin,
+    frameStack().signerOrigin,
   );
   expect(ready).toMatchObject({ type: 'ready' });
   expect(await opened.evaluate(() => window.t.got)).toEqual([]);
@@ -140,7 +128,7 @@ test('P4: a hello from another window of an allowed origin is dropped; a second 
         channel.port1.onmessage = (e) => resolve(e.data);
         (window.frames[0] as Window).postMessage({ protocol: 'embedded-wallet-signer.frame/1', type: 'hello' }, origin, [channel.port2]);
       }),
-    stack.signerOrigin,
+    frameStack().signerOrigin,
   );
   expect(second).toEqual({ type: 'refused', code: 'SIGNER_FRAME_UNREACHABLE' });
   // The first channel still answers.
@@ -151,8 +139,8 @@ test('P4: a hello from another window of an allowed origin is dropped; a second 
 });
 
 test('P4: random, malformed, oversized and replayed messages get no answer and leave the frame working (fast-check)', async ({ page }) => {
-  await newCustomer(page, stack);
-  const ready = await attackerConnect(page, stack.signerUrl);
+  await newCustomer(page, frameStack());
+  const ready = await attackerConnect(page, frameStack().signerUrl);
   expect(ready).toMatchObject({ type: 'ready' });
   const replayed = (await page.evaluate(() => window.t.got)) as unknown[];
   const nearlyValid = fc.oneof(
@@ -167,12 +155,10 @@ test('P4: random, malformed, oversized and replayed messages get no answer and l
 });
 
 test('P1: synthetic clicks and messages do not approve; only the user can, here by declining; nothing is signed', async ({ page }) => {
-  const signed = signedRequests(page, stack.signerOrigin);
-  const accountId = await newCustomer(page, stack);
-  await frameWallet(page);
-  await loginInFrame(page, accountId);
+  const signed = signedRequests(page, frameStack().signerOrigin);
+  const accountId = await loggedInCustomer(page, frameStack());
   await startUpdate(page, accountId, true);
-  const frame = page.frames().find((f) => f.url().startsWith(stack.signerOrigin));
+  const frame = page.frames().find((f) => f.url().startsWith(frameStack().signerOrigin));
   if (frame === undefined) throw new Error('no signer frame');
   await expect(signer(page).getByTestId('signer-approval')).toBeVisible();
   // The parent's script: clicks dispatched at the iframe, and messages posted to its window.
@@ -199,10 +185,8 @@ test('P1: synthetic clicks and messages do not approve; only the user can, here 
 });
 
 test('P1: the parent shows A and sends B: the frame shows B, what it really sends; a payload of the parent is refused before any request', async ({ page }) => {
-  const signed = signedRequests(page, stack.signerOrigin);
-  const accountId = await newCustomer(page, stack);
-  await frameWallet(page);
-  await loginInFrame(page, accountId);
+  const signed = signedRequests(page, frameStack().signerOrigin);
+  const accountId = await loggedInCustomer(page, frameStack());
   // The app's page says "make it public" and asks for private.
   await page.evaluate(() => {
     document.body.insertAdjacentHTML('beforeend', '<p id="app-says">Confirm: privateEnabled false</p>');
@@ -227,10 +211,8 @@ test('P1: the parent shows A and sends B: the frame shows B, what it really send
 });
 
 test('P1: the frame removed while it asks: the call fails SIGNER_FRAME_UNREACHABLE and nothing is signed', async ({ page }) => {
-  const signed = signedRequests(page, stack.signerOrigin);
-  const accountId = await newCustomer(page, stack);
-  await frameWallet(page);
-  await loginInFrame(page, accountId);
+  const signed = signedRequests(page, frameStack().signerOrigin);
+  const accountId = await loggedInCustomer(page, frameStack());
   await startUpdate(page, accountId, true);
   await expect(signer(page).getByTestId('signer-approval')).toBeVisible();
   await page.evaluate(() => document.querySelector('iframe[title="Wallet signer"]')?.remove());
@@ -240,13 +222,13 @@ test('P1: the frame removed while it asks: the call fails SIGNER_FRAME_UNREACHAB
 });
 
 test('P3/P4: the signer in a sandboxed frame without allow-same-origin accepts no parent', async ({ page }) => {
-  await newCustomer(page, stack);
+  await newCustomer(page, frameStack());
   // An opaque origin: its module script is a cross-origin fetch the signer does not allow, so the
   // page stays inert (or, were it to run, it could neither read its configuration nor store keys).
   const inert = page
     .waitForEvent('console', (m) => /signer\.js|no parent is accepted/.test(m.text()) && m.type() === 'error')
     .then((m) => m.text());
-  const answer = attackerConnect(page, stack.signerUrl, { sandbox: 'allow-scripts' });
+  const answer = attackerConnect(page, frameStack().signerUrl, { sandbox: 'allow-scripts' });
   const first = await Promise.race([inert, answer]);
   expect(typeof first === 'string' ? first : JSON.stringify(first)).toMatch(/signer\.js|no parent is accepted|SIGNER_STORAGE_UNAVAILABLE/);
   expect(((await page.evaluate(() => window.t.got)) as { type: string }[]).filter((m) => m.type === 'ready')).toEqual([]);

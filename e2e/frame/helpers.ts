@@ -23,6 +23,24 @@ export async function newCustomer(page: Page, stack: FrameStack, base?: string):
   }, `frame-${id}@example.com`);
 }
 
+/** Embeds the signer page at `url` in the page (as an attacker's script would) and waits for it to load. */
+export async function embedSigner(page: Page, url: string): Promise<void> {
+  await page.evaluate((url) => {
+    const frame = document.createElement('iframe');
+    frame.src = url;
+    document.body.append(frame);
+    return new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  }, url);
+}
+
+/** A new customer with a wallet in frame mode, logged in by a code typed in the frame; resolves to its account. */
+export async function loggedInCustomer(page: Page, stack: FrameStack): Promise<string> {
+  const accountId = await newCustomer(page, stack);
+  await frameWallet(page);
+  await loginInFrame(page, accountId);
+  return accountId;
+}
+
 /** Whether the account is private, as the service has it now (the demo backend reads it upstream). */
 export async function accountPrivate(page: Page, accountId: string): Promise<boolean | undefined> {
   return page.evaluate(async (id) => {

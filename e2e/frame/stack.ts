@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { test } from '@playwright/test';
 import { build } from 'esbuild';
 import { createDemoApi } from '../../demo/server/demo-api.js';
 import { createUpstream } from '../../demo/server/upstream.js';
@@ -143,5 +144,20 @@ export async function startFrameStack(): Promise<FrameStack> {
       ]);
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** One stack for the spec file: started before its first test, closed after its last; read it with the returned function. */
+export function useFrameStack(): () => FrameStack {
+  let stack: FrameStack | undefined;
+  test.beforeAll(async () => {
+    stack = await startFrameStack();
+  });
+  test.afterAll(async () => {
+    await stack?.close();
+  });
+  return () => {
+    if (stack === undefined) throw new Error('the frame stack is not started');
+    return stack;
   };
 }
