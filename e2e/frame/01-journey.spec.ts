@@ -31,10 +31,10 @@ test('login with the code typed in the frame, an action approved there, one decl
   // The approval screen says what is signed; a trusted click approves it.
   await startUpdate(page, accountId, true);
   const approval = signer(page).getByTestId('signer-approval');
-  await expect(approval).toContainText('Change your account settings');
+  await expect(approval).toContainText('Change your wallet settings');
   await expect(approval).toContainText(accountId);
-  await expect(approval).toContainText('privateEnabled');
-  await expect(approval).toContainText('true');
+  await expect(approval).toContainText('Private mode');
+  await expect(approval).toContainText('→ On');
   await signer(page).getByTestId('signer-approve').click();
   const approved = await updateOutcome(page);
   expect(approved.ok).toBe(true);

@@ -193,8 +193,8 @@ test('P1: the parent shows A and sends B: the frame shows B, what it really send
   });
   await startUpdate(page, accountId, true);
   const approval = signer(page).getByTestId('signer-approval');
-  await expect(approval).toContainText('privateEnabled');
-  await expect(approval.locator('dd').last()).toHaveText('true');
+  await expect(approval).toContainText('Private mode');
+  await expect(approval.locator('dd').first()).toHaveText('→ On');
   await signer(page).getByTestId('signer-decline').click();
   expect(await updateOutcome(page)).toEqual({ ok: false, code: 'SIGNER_DECLINED' });
   // A payload to sign smuggled in as a field: the frame's own checks refuse it, nothing is sent.

@@ -37,7 +37,7 @@ test('the demo in frame mode: login by a code typed in the frame, an action appr
   const state = page.getByTestId('private-state');
   const before = (await state.textContent()) ?? '';
   await page.getByTestId('private-toggle').click();
-  await expect(frame.getByTestId('signer-approval')).toContainText('privateEnabled');
+  await expect(frame.getByTestId('signer-approval')).toContainText('Private mode');
   await frame.getByTestId('signer-approve').click();
   await expect(state).toHaveText(before.includes('ON') ? 'privateEnabled is OFF.' : 'privateEnabled is ON.');
 
