@@ -118,6 +118,20 @@ describe('describeSignedRequest (generated requests of each kind)', () => {
   });
 });
 
+describe('what the words never show', () => {
+  it("an OAuth token or a passkey's challenge and attestation: not in any line", () => {
+    const secret = fc.stringMatching(/^[A-Za-z0-9_-]{16,40}$/);
+    fc.assert(
+      fc.property(fc.constantFrom('OAUTH', 'PASSKEY'), secret, (type, token) => {
+        const body = type === 'OAUTH' ? { type, accountId: 'InternalAccount:a', oidcToken: token } : { type, accountId: 'InternalAccount:a', nickname: 'Laptop', challenge: token, attestation: { credentialId: token } };
+        const d = describeSignedRequest({ method: 'POST', path: '/auth/credentials', body });
+        expect(all(d)).not.toContain(token);
+        expect(d.raw).toBeUndefined();
+      }),
+    );
+  });
+});
+
 describe('masking', () => {
   it('an email shows only its first character and its domain', () => {
     fc.assert(
