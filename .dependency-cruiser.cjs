@@ -58,7 +58,7 @@ module.exports = {
       name: 'wallet-is-the-top',
       severity: 'error',
       comment: 'wallet.ts wires the layers; only the entries and the bindings above it (react/, testing/) import it.',
-      from: { path: '^src/', pathNot: ['^src/index\\.ts$', '^src/legacy\\.ts$', '^src/react/', '^src/testing/'] },
+      from: { path: '^src/', pathNot: ['^src/index\\.ts$', '^src/legacy\\.ts$', '^src/react/', '^src/testing/', '^src/signer/frame/main\\.ts$'] },
       to: { path: '^src/wallet\\.ts$' },
     },
     {
@@ -82,6 +82,21 @@ module.exports = {
       comment: 'react/ binds the session store; nothing below imports it.',
       from: { path: '^src/', pathNot: '^src/react/' },
       to: { path: '^src/react/' },
+    },
+    {
+      name: 'frame-parent-holds-nothing',
+      severity: 'error',
+      comment:
+        "signer/parent/ (the app's side of frame mode) runs no key, session, transport, flow or action code: it imports the protocol, the error type, the event emitter and types only (THREAT-MODEL.md; the frame-mode startup size).",
+      from: { path: '^src/signer/parent/' },
+      to: { path: '^src/', pathNot: ['^src/signer/parent/', '^src/signer/protocol\\.ts$', '^src/errors\\.ts$', '^src/session/emitter\\.ts$'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'signer-protocol-is-a-leaf',
+      severity: 'error',
+      comment: 'The protocol both sides bundle imports nothing.',
+      from: { path: '^src/signer/protocol\\.ts$' },
+      to: { path: '^src/' },
     },
   ],
   options: {

@@ -24,6 +24,8 @@ const projects = {
 export default defineConfig<object, { engine: Engine }>({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
+  // Frame mode has its own config (playwright.frame.config.ts: partitioning on, its own stacks).
+  testIgnore: 'frame/**',
   outputDir: 'e2e/artifacts',
   globalSetup: './e2e/global-setup.ts',
   fullyParallel: false,

@@ -22,7 +22,7 @@ const update = process.argv.includes('--update');
 // surface, so for this entry the types it borrows are listed in its report as ae-forgotten-export
 // notes instead of failing.
 // react, react-testing: the same (they take a Wallet; the hooks' types name Session, SignRequest…).
-const BORROWS_MAIN_TYPES = new Set(['legacy', 'react', 'react-testing']);
+const BORROWS_MAIN_TYPES = new Set(['legacy', 'react', 'react-testing', 'frame']);
 const entries = [
   ['index', 'dist/index.d.ts'],
   ['legacy', 'dist/legacy.d.ts'],
@@ -32,6 +32,8 @@ const entries = [
   ['testing', 'dist/testing/index.d.ts'],
   ['react', 'dist/react/index.d.ts'],
   ['react-testing', 'dist/react/testing.d.ts'],
+  ['frame', 'dist/signer/parent/index.d.ts'],
+  ['signer-host', 'dist/signer/host/index.d.ts'],
 ];
 
 if (!process.argv.includes('--no-build')) {

@@ -33,4 +33,7 @@ for (const file of readdirSync(join(dist, 'react')).filter((f) => f.endsWith('.j
     process.exit(1);
   }
 }
+// The signer page of frame mode (index.html, signer.css, signer.js and its chunks).
+const { buildSignerPage } = await import('./signer-page.mjs');
+await buildSignerPage(join(dist, 'signer-page'));
 console.log(`build: dist/ from a clean slate (${pkg.name}@${pkg.version})`);

@@ -27,3 +27,38 @@ export function launchOptions() {
   const executablePath = chromiumPath();
   return executablePath ? { executablePath, args: chromiumArgs } : { args: chromiumArgs };
 }
+
+/**
+ * Playwright's `--disable-features` list (playwright-core 1.65, chromiumSwitches.ts) less
+ * ThirdPartyStoragePartitioning, which it disables (playwright issue 32230).
+ */
+const PLAYWRIGHT_DISABLED_FEATURES_BUT_PARTITIONING = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+];
+
+/**
+ * Chromium as users have it for the frame tests: third-party storage partitioning ON. Naming it in
+ * `--enable-features` alone does not win over Playwright's `--disable-features` list; Chromium
+ * keeps the last value of a repeated switch, so the list is given again after Playwright's, without
+ * it (measured: the canary e2e/frame/00-partitioning.spec.ts fails with `--enable-features` alone
+ * and passes with this). That canary fails whenever partitioning is off.
+ */
+export function partitionedLaunchOptions() {
+  const base = launchOptions();
+  return {
+    ...base,
+    args: [...base.args, `--disable-features=${PLAYWRIGHT_DISABLED_FEATURES_BUT_PARTITIONING.join(',')}`, '--enable-features=ThirdPartyStoragePartitioning'],
+  };
+}

@@ -79,6 +79,8 @@ async function main() {
   for (const entry of Object.values(pkg.exports)) {
     if (typeof entry === 'object') required.push(entry.types.slice(2), entry.import.slice(2));
   }
+  // The signer page (./signer-page/*, a folder of static files rather than a module).
+  required.push('dist/signer-page/index.html', 'dist/signer-page/signer.js', 'dist/signer-page/signer.css');
   const missing = required.filter((f) => !files.includes(f));
   if (missing.length) fail(`the tarball lacks ${missing.join(', ')}`);
   const unwanted = files.filter((f) => f.endsWith('.map') || f.startsWith('src/') || f.includes('.test.'));
@@ -124,7 +126,7 @@ async function main() {
   }
 
   // 5. Load every entry at run time, as ESM and with require() (no sandbox peers needed to load).
-  const subpaths = Object.keys(pkg.exports).filter((k) => k !== './package.json').map((k) => (k === '.' ? pkg.name : `${pkg.name}/${k.slice(2)}`));
+  const subpaths = Object.keys(pkg.exports).filter((k) => k !== './package.json' && !k.includes('*')).map((k) => (k === '.' ? pkg.name : `${pkg.name}/${k.slice(2)}`));
   const esm = subpaths.map((s) => `await import(${JSON.stringify(s)});`).join('');
   run('import() every entry', process.execPath, ['--input-type=module', '-e', esm], { cwd: consumer });
   const cjs = subpaths.map((s) => `require(${JSON.stringify(s)});`).join('');

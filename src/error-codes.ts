@@ -49,6 +49,12 @@ export const WALLET_ERROR_CODES = {
     'An optional peer dependency that this part needs is not installed (the sandbox needs @hpke/core, @simplewebauthn/server and @scure/bip39: details.packages names the missing ones, the message the install command).',
   WALLET_PROVIDER_MISSING:
     'A hook of embedded-wallet-signer/react was called outside <WalletProvider> (or usePendingSignature under a provider given no `signatures`): the message names the hook.',
+  SIGNER_FRAME_UNREACHABLE: 'Frame mode: the signer frame did not load or did not answer the handshake in time (wrong URL, the signer is down, or its frame-ancestors / CSP refuse this page), or it was closed.',
+  SIGNER_FRAME_TIMEOUT: 'Frame mode: the signer frame did not answer a call in time (the call is cancelled in the frame).',
+  SIGNER_FRAME_FAILED: 'Frame mode: the signer frame failed unexpectedly, or its answer did not fit the protocol (the frame\'s console says why).',
+  SIGNER_ORIGIN_NOT_ALLOWED: "Frame mode: the signer's host configuration does not list this page's origin in allowedParentOrigins.",
+  SIGNER_STORAGE_UNAVAILABLE: "Frame mode: the signer frame cannot store keys in this browser's partition for it (IndexedDB blocked, or the frame is sandboxed without allow-same-origin).",
+  SIGNER_DECLINED: 'Frame mode: the user declined in the signer frame (the approval, or the code entry).',
 } as const satisfies Record<WalletErrorCode, string>;
 
 /** The documented meaning of one of our codes (undefined for a service code). */

@@ -51,7 +51,13 @@ export type WalletErrorCode =
   | 'PASSKEY_ASSERTION_REJECTED'
   | 'SANDBOX_START_FAILED'
   | 'DEPENDENCY_MISSING'
-  | 'WALLET_PROVIDER_MISSING';
+  | 'WALLET_PROVIDER_MISSING'
+  | 'SIGNER_FRAME_UNREACHABLE'
+  | 'SIGNER_FRAME_TIMEOUT'
+  | 'SIGNER_FRAME_FAILED'
+  | 'SIGNER_ORIGIN_NOT_ALLOWED'
+  | 'SIGNER_STORAGE_UNAVAILABLE'
+  | 'SIGNER_DECLINED';
 
 /** The third argument of the {@link WalletError} constructor. */
 export interface WalletErrorOptions {

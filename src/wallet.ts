@@ -67,6 +67,8 @@ function checkTrustedKeys(value: unknown): TrustedKeys {
  */
 export function createWallet(config: WalletConfig): Wallet {
   if (typeof config !== 'object' || config === null) throw invalidArgument('config', 'an object');
+  // Frame mode has its own createWallet, which bundles none of the key or session code below.
+  if ('signer' in config) throw invalidArgument('config.signer', "absent here: for frame mode import { createWallet, signerFrame } from 'embedded-wallet-signer/frame'");
   const trustedKeys = checkTrustedKeys(config.trustedKeys);
   if (config.fetch !== undefined && typeof config.fetch !== 'function') throw invalidArgument('config.fetch', 'a function');
   const crossTabName = typeof config.crossTab === 'object' && config.crossTab !== null ? config.crossTab.name : undefined;

@@ -9,7 +9,8 @@
  *   that email (a second device or browser of the same person) → `200` the `/demo/me` answer;
  *   `404 NO_DEMO_CUSTOMER` otherwise. The demo's login is deliberately trivial: signing anything
  *   still needs a wallet credential.
- * - `GET /demo/me` → `{customer, accounts, walletAccountId, trustedKeys, sandbox, payees, oauth}`;
+ * - `GET /demo/me` → `{customer, accounts, walletAccountId, trustedKeys, sandbox, payees, oauth, signerUrl}`
+ *   (`signerUrl`: the signer page in frame mode, else null);
  *   `204` without a binding (nobody yet is an answer, not an error: a first visit logs nothing).
  * - `POST /demo/logout` → clears the binding and the cookie → `204`.
  * - `POST /demo/sandbox/clock {seconds}` → advances the sandbox clock → `200 {now}`; sandbox mode
@@ -44,6 +45,8 @@ export interface DemoApiOptions {
   readonly extraPayees: () => Promise<readonly Payee[]>;
   /** The sandbox's test sign-in page, when there is one. */
   readonly oauthAuthorizeUrl: string | null;
+  /** The signer page's URL in frame mode (the app's wallet lives there); null in in-origin mode. */
+  readonly signerUrl?: string | null;
   /** Where unexpected failures are reported (server side only). */
   readonly logError: (message: string) => void;
 }
@@ -104,6 +107,7 @@ export function createDemoApi(options: DemoApiOptions): DemoApi {
       sandbox: options.sandbox,
       payees: [...(await options.extraPayees()), ...own],
       oauth: options.oauthAuthorizeUrl === null ? null : { authorizeUrl: options.oauthAuthorizeUrl },
+      signerUrl: options.signerUrl ?? null,
     };
   };
 

@@ -15,7 +15,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ViteDevServer } from 'vite';
-import { createProxy, DEFAULT_ALLOW, nodeMiddleware } from '../../src/proxy/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createProxy, DEFAULT_ALLOW, nodeMiddleware, withCors } from '../../src/proxy/index.js';
+import { serveSignerPage, type SignerPageServer } from '../../src/signer/host/serve.js';
+import { buildSignerPage } from '../../scripts/signer-page.mjs';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { createAppServer } from './app.js';
 import { createDemoApi, type Payee } from './demo-api.js';
@@ -45,6 +50,11 @@ export interface DemoStackOptions {
   quiet?: boolean;
   /** Reload the page when a source file changes; default true. Tests pass false. */
   watch?: boolean;
+  /**
+   * Frame mode: the signer page (keys, codes, approvals) on a second port of localhost, another
+   * origin of the same site; the proxy allows it by CORS with credentials. Absent: in-origin mode.
+   */
+  signer?: { port?: number };
 }
 
 export interface DemoStack {
@@ -54,6 +64,8 @@ export interface DemoStack {
   readonly sandboxUrl: string;
   /** Whether the upstream is the local sandbox. */
   readonly sandbox: boolean;
+  /** The signer page in frame mode, else null. */
+  readonly signerUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -87,13 +99,16 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
 
   let sandbox: RunningSandbox | undefined;
   let vite: ViteDevServer | undefined;
+  let signer: SignerPageServer | undefined;
+  const signerDir = options.signer ? mkdtempSync(join(tmpdir(), 'demo-signer-')) : undefined;
   const closeServer = () =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
     });
   const close = async () => {
-    await Promise.allSettled([vite?.close(), closeServer(), sandbox?.close()]);
+    await Promise.allSettled([vite?.close(), closeServer(), sandbox?.close(), signer?.close()]);
+    if (signerDir !== undefined) rmSync(signerDir, { recursive: true, force: true });
   };
 
   try {
@@ -122,10 +137,19 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       },
       logger: quiet ? false : (line) => console.info(line),
     });
-    const api = nodeMiddleware(proxy);
-
     const enclaveKey = sandbox?.enclavePublicKey;
     const trustedKeys = async () => (enclaveKey !== undefined ? [enclaveKey] : service?.trustedKeys?.length ? service.trustedKeys : 'skip-verification');
+    if (signerDir !== undefined) {
+      await buildSignerPage(signerDir);
+      signer = await serveSignerPage({
+        dir: signerDir,
+        port: options.signer?.port ?? 0,
+        host,
+        config: { allowedParentOrigins: [url], baseUrl: `${url}/api`, trustedKeys: await trustedKeys(), name: 'Demo wallet' },
+      });
+    }
+    // Frame mode: the signer page calls the proxy with the user's cookie (same site, another origin).
+    const api = nodeMiddleware(signer ? withCors(proxy, { origins: [new URL(signer.url).origin] }) : proxy);
     const merchant = sandbox ? createMerchant(upstream) : undefined;
     const extraPayees = async (): Promise<readonly Payee[]> => (merchant ? [await merchant()] : []);
     const demoApi = createDemoApi({
@@ -136,6 +160,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       trustedKeys,
       extraPayees,
       oauthAuthorizeUrl: sandbox ? `${sandbox.url}/sandbox/oauth/authorize` : null,
+      signerUrl: signer?.url ?? null,
       logError,
     });
     vite = await createAppServer({ quiet, server, watch: options.watch ?? true });
@@ -160,5 +185,5 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     await close();
     throw e;
   }
-  return { url, sandboxUrl: sandbox?.url ?? (options.service as { baseUrl: string }).baseUrl, sandbox: sandbox !== undefined, close };
+  return { url, sandboxUrl: sandbox?.url ?? (options.service as { baseUrl: string }).baseUrl, sandbox: sandbox !== undefined, signerUrl: signer?.url ?? null, close };
 }

@@ -7,7 +7,10 @@
  *   the proxy (default the sandbox's own defaults);
  * - `SERVICE_BASE_URL` + `SERVICE_CLIENT_ID` + `SERVICE_CLIENT_SECRET`: target a real service
  *   instead (no sandbox is started); `SERVICE_TRUSTED_KEYS`: comma-separated enclave public keys
- *   (uncompressed hex) the browser trusts for OTP and export bundles.
+ *   (uncompressed hex) the browser trusts for OTP and export bundles;
+ * - `DEMO_MODE`: `frame` (default: the wallet's keys, codes and approvals live in the signer page,
+ *   served on `SIGNER_PORT`, default 5174: another origin of the same site) or `in-origin` (the
+ *   wallet in the app's own page: every script of the app can sign).
  */
 import { startDemoStack, type DemoStackOptions } from './stack.js';
 
@@ -37,6 +40,12 @@ function serviceFromEnv(): DemoStackOptions['service'] {
 }
 
 const options: DemoStackOptions = { port: port('DEMO_PORT', 5173), sandboxPort: port('SANDBOX_PORT', 8787) };
+const mode = process.env.DEMO_MODE || 'frame';
+if (mode !== 'frame' && mode !== 'in-origin') {
+  console.error(`DEMO_MODE must be frame or in-origin, not "${mode}".`);
+  process.exit(1);
+}
+if (mode === 'frame') options.signer = { port: port('SIGNER_PORT', 5174) };
 const service = serviceFromEnv();
 if (service) options.service = service;
 if (process.env.SANDBOX_CLIENT_ID) options.sandboxClientId = process.env.SANDBOX_CLIENT_ID;
@@ -46,6 +55,7 @@ try {
   const stack = await startDemoStack(options);
   console.info(stack.sandbox ? `Sandbox:  ${stack.sandboxUrl} (OTP code 000000)` : `Service:  ${stack.sandboxUrl}`);
   console.info(`Demo:     ${stack.url}`);
+  console.info(stack.signerUrl ? `Signer:   ${stack.signerUrl} (frame mode; DEMO_MODE=in-origin for the wallet in the app's page)` : 'Mode:     in-origin (every script of the app can sign; DEMO_MODE=frame for the signer frame)');
   const stop = () => {
     void stack.close().then(() => process.exit(0));
   };

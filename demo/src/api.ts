@@ -19,6 +19,8 @@ export interface Me {
   sandbox: boolean;
   payees: Payee[];
   oauth: { authorizeUrl: string } | null;
+  /** Frame mode: the signer page holding the wallet; null in in-origin mode. */
+  signerUrl: string | null;
 }
 
 /** An error answer of the demo backend or the proxy: `{code, reason, details?}`. */

@@ -6,6 +6,8 @@
  * shows start; without a wallet session the wallet routes show login.
  */
 import { createWallet, type Wallet } from '../../src/index.js';
+import type { FrameWallet } from '../../src/signer/parent/index.js';
+import { asWallet, createFrameWallet } from './frame-mode.js';
 import { ApiError, demoApi, type Me } from './api.js';
 import type { Banners } from './banners.js';
 import { byId, h, replace, type Status } from './dom.js';
@@ -21,6 +23,8 @@ const WALLET_ROUTES: readonly Route[] = ['home', 'credentials', 'actions'];
 export class App {
   me: Me | null = null;
   wallet: Wallet | null = null;
+  /** Frame mode: the wallet in the signer frame (`wallet` is shaped over it); null in in-origin mode. */
+  frame: FrameWallet | null = null;
   /** A message the next screen shows once (e.g. why the user is back at login). */
   flash: { text: string; tone: 'error' | 'note' } | null = null;
   /** Set while this tab runs a login itself (the login screen navigates when it is done). */
@@ -69,8 +73,10 @@ export class App {
     this.unsubscribe = [];
     this.wallet?.dispose();
     this.wallet = null;
+    this.frame = null;
     if (!this.me) return;
-    const wallet = createWallet({
+    if (this.me.signerUrl) this.frame = createFrameWallet(this.me.signerUrl);
+    const wallet = this.frame ? asWallet(this.frame) : createWallet({
       baseUrl: '/api',
       trustedKeys: this.me.trustedKeys,
       onBeforeSign: (info) => this.sign.confirm(info),

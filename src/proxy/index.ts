@@ -10,6 +10,7 @@ export { DEFAULT_OWNERS, type OwnerResolver, type OwnerResolvers, type RecordOwn
 export { DEFAULT_SIGNATURE_HEADER, RESPONSE_HEADERS } from './headers.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './options.js';
 export { PROXY_ERROR_CODES, type ProxyErrorCode } from './responses.js';
+export { withCors, type CorsOptions } from './cors.js';
 export { toNodeHandler, nodeMiddleware, type FetchHandler, type NodeAdapterOptions, type NodeMiddleware, type NodeRequestListener } from './node.js';
 export type { CurrentUser, CurrentUserResolver } from './ownership.js';
 export type { OwnerCacheOptions } from './owner-cache.js';

@@ -40,6 +40,13 @@ function otpPanel(app: App, s: Status, type: 'EMAIL_OTP' | 'SMS_OTP'): HTMLEleme
     s.clear();
     void busy(send, 'Sending…', async () => {
       try {
+        if (app.frame) {
+          // Frame mode: the code is typed in the signer frame, never in this page.
+          const login = await app.frame.startOtpLogin({ accountId: app.accountId, type });
+          replace(panel, h('p', { testid: 'login-in-frame' }, `Code sent to ${where}: type it in the wallet window.`));
+          await loggedIn(app, () => login.verify());
+          return;
+        }
         const otp = await app.wallet!.startOtpLogin({ accountId: app.accountId, type });
         replace(panel, otpForm(app, s, otp, `Code sent to ${where}.`, (code) => loggedIn(app, () => otp.verify(code))));
       } catch (e) {
@@ -107,6 +114,7 @@ export const loginScreen: Screen = (app: App, container: HTMLElement) => {
   const select = (tab: Tab) => {
     for (const b of tabs.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.tab === tab));
     s.clear();
+    if (app.frame && (tab === 'oauth' || tab === 'passkey')) return replace(body, h('div', { class: 'panel' }, h('p', { class: 'muted', testid: 'login-frame-only-codes' }, 'Frame mode has login by code only for now (DEMO_MODE=in-origin has every login).')));
     if (tab === 'passkey') prep.prepare();
     const panel = tab === 'email' ? otpPanel(app, s, 'EMAIL_OTP') : tab === 'sms' ? otpPanel(app, s, 'SMS_OTP') : tab === 'oauth' ? oauthPanel(app, s) : passkeyPanel(app, s, prep, passkeyNote, legacyField);
     replace(body, panel);

@@ -1,0 +1,170 @@
+/**
+ * What the frame journeys share: a customer of the test app (the demo's /demo/signup, whose cookie
+ * the proxy reads), a wallet in frame mode made in the page, the signer frame's locator, the code
+ * entry, and a recorder of what the parent page sees (console, messages on any port, its own
+ * network, its DOM) to search for secrets.
+ */
+import type { BrowserContext, FrameLocator, Page } from '@playwright/test';
+import { expect } from '@playwright/test';
+import type { FrameStack } from './stack.js';
+
+export const OTP = '000000';
+
+/** Opens the app (same site as the signer unless `base`), signs up a customer; resolves to its wallet account. */
+export async function newCustomer(page: Page, stack: FrameStack, base?: string): Promise<string> {
+  await page.goto(stack.appPage(base));
+  await page.locator('body[data-ready="true"]').waitFor();
+  const id = Math.random().toString(36).slice(2, 10);
+  return page.evaluate(async (email) => {
+    const res = await fetch('/demo/signup', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ fullName: 'Frame Tester', email, phoneNumber: '+14155550123' }) });
+    if (!res.ok) throw new Error(`signup ${res.status} ${await res.text()}`);
+    const me = (await res.json()) as { walletAccountId: string };
+    return me.walletAccountId;
+  }, `frame-${id}@example.com`);
+}
+
+/** Embeds the signer page at `url` in the page (as an attacker's script would) and waits for it to load. */
+export async function embedSigner(page: Page, url: string): Promise<void> {
+  await page.evaluate((url) => {
+    const frame = document.createElement('iframe');
+    frame.src = url;
+    document.body.append(frame);
+    return new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  }, url);
+}
+
+/** A new customer with a wallet in frame mode, logged in by a code typed in the frame; resolves to its account. */
+export async function loggedInCustomer(page: Page, stack: FrameStack): Promise<string> {
+  const accountId = await newCustomer(page, stack);
+  await frameWallet(page);
+  await loginInFrame(page, accountId);
+  return accountId;
+}
+
+/** Whether the account is private, as the service has it now (the demo backend reads it upstream). */
+export async function accountPrivate(page: Page, accountId: string): Promise<boolean | undefined> {
+  return page.evaluate(async (id) => {
+    const me = (await (await fetch('/demo/me')).json()) as { accounts: { id: string; privateEnabled?: boolean }[] };
+    return me.accounts.find((a) => a.id === id)?.privateEnabled;
+  }, accountId);
+}
+
+/** Every request the signer frame sent with a wallet signature (method and path). */
+export function signedRequests(page: Page, signerOrigin: string): string[] {
+  const signed: string[] = [];
+  page.on('request', (r) => {
+    if (r.frame().url().startsWith(signerOrigin) && r.headers()['service-wallet-signature'] !== undefined) signed.push(`${r.method()} ${new URL(r.url()).pathname}`);
+  });
+  return signed;
+}
+
+/** Makes `window.t.wallet` in frame mode and restores it. */
+export async function frameWallet(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const { createWallet, signerFrame } = window.frameLib;
+    const wallet = createWallet({ signer: signerFrame({ url: window.signerUrl }) });
+    window.t.wallet = wallet;
+    await wallet.restore();
+  });
+}
+
+export function signer(page: Page): FrameLocator {
+  return page.frameLocator('iframe[title="Wallet signer"]');
+}
+
+/** Starts the OTP login; the verify waits in `window.t.verifying`. */
+export async function startLogin(page: Page, accountId: string): Promise<void> {
+  await page.evaluate(async (accountId) => {
+    const wallet = window.t.wallet as ReturnType<typeof window.frameLib.createWallet>;
+    const login = await wallet.startOtpLogin({ accountId });
+    window.t.verifying = login.verify().then(
+      (session) => ({ ok: true as const, session }),
+      (error: { code?: string }) => ({ ok: false as const, code: error.code }),
+    );
+  }, accountId);
+}
+
+/** Types `code` in the frame's code entry and submits it (a trusted click). */
+export async function typeCode(page: Page, code: string): Promise<void> {
+  const frame = signer(page);
+  await frame.getByTestId('signer-otp-input').fill(code);
+  await frame.getByTestId('signer-otp-submit').click();
+}
+
+/** Logs in by email code typed in the frame; resolves to the session's id. */
+export async function loginInFrame(page: Page, accountId: string): Promise<string> {
+  await startLogin(page, accountId);
+  await typeCode(page, OTP);
+  const outcome = await page.evaluate(() => window.t.verifying as Promise<{ ok: boolean; session?: { id: string }; code?: string }>);
+  expect(outcome.ok, `login failed: ${outcome.code}`).toBe(true);
+  return outcome.session?.id as string;
+}
+
+/** Starts `updateAccount(accountId, {privateEnabled})`; its outcome waits in `window.t.update`. */
+export async function startUpdate(page: Page, accountId: string, privateEnabled: boolean): Promise<void> {
+  await page.evaluate(
+    ([accountId, privateEnabled]) => {
+      const wallet = window.t.wallet as ReturnType<typeof window.frameLib.createWallet>;
+      window.t.update = wallet.updateAccount(accountId, { privateEnabled }).then(
+        (account) => ({ ok: true as const, account }),
+        (error: { code?: string }) => ({ ok: false as const, code: error.code }),
+      );
+    },
+    [accountId, privateEnabled] as const,
+  );
+}
+
+export async function updateOutcome(page: Page): Promise<{ ok: boolean; account?: { privateEnabled?: boolean }; code?: string }> {
+  return page.evaluate(() => window.t.update as Promise<{ ok: boolean; account?: { privateEnabled?: boolean }; code?: string }>);
+}
+
+/**
+ * Records what the parent page can see: its console, every message delivered to a port or window
+ * of the parent (the protocol's answers, state and events included), its own requests and
+ * answers. Installed before the page loads (an attacker's script would be there as early).
+ */
+export async function recordParent(context: BrowserContext, page: Page, appOrigin: string): Promise<{ seen(): Promise<string> }> {
+  const console: string[] = [];
+  const network: Promise<string>[] = [];
+  page.on('console', (m) => console.push(m.text()));
+  if (process.env.FRAME_DEBUG) page.on('console', (m) => process.stdout.write(`[${new URL(m.location().url || 'about:blank').host}] ${m.text()}\n`));
+  page.on('response', (r) => {
+    if (r.frame() !== page.mainFrame()) return;
+    network.push(
+      (async () => `${r.url()} ${JSON.stringify(r.request().headers())} ${r.request().postData() ?? ''} ${await r.text().catch(() => '')}`)(),
+    );
+  });
+  await context.addInitScript((origin) => {
+    if (location.origin !== origin) return;
+    const seen: string[] = [];
+    (window as unknown as { __seen: string[] }).__seen = seen;
+    const record = (data: unknown) => {
+      try {
+        seen.push(JSON.stringify(data));
+      } catch {
+        seen.push(String(data));
+      }
+    };
+    const descriptor = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
+    Object.defineProperty(MessagePort.prototype, 'onmessage', {
+      configurable: true,
+      get() {
+        return descriptor?.get?.call(this);
+      },
+      set(listener: ((e: MessageEvent) => void) | null) {
+        descriptor?.set?.call(this, listener === null ? null : (e: MessageEvent) => {
+          record(e.data);
+          listener(e);
+        });
+      },
+    });
+    window.addEventListener('message', (e) => record(e.data), true);
+  }, appOrigin);
+  return {
+    async seen() {
+      const messages = await page.evaluate(() => (window as unknown as { __seen?: string[] }).__seen ?? []);
+      const dom = await page.evaluate(() => document.documentElement.outerHTML);
+      return [...console, ...messages, dom, ...(await Promise.all(network))].join('\n');
+    },
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * The frame-mode test stack: the sandbox; an app server (the test app page, the proxy under /api
+ * with CORS for the signer origin, the demo's /demo routes for a customer and its cookie); a signer
+ * server (the signer page built by scripts/signer-page.mjs, its configuration allowing the app's
+ * two origins). The app is reached as `http://localhost:<port>` (same site as the signer, another
+ * origin) and as `http://127.0.0.1:<port>` (another site). Everything binds to loopback on free
+ * ports and stops with `close()`.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from '@playwright/test';
+import { build } from 'esbuild';
+import { createDemoApi } from '../../demo/server/demo-api.js';
+import { createUpstream } from '../../demo/server/upstream.js';
+import { createDemoUsers } from '../../demo/server/users.js';
+import { createProxy, DEFAULT_ALLOW, nodeMiddleware, withCors } from '../../src/proxy/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { serveSignerPage } from '../../src/signer/host/serve.js';
+import { buildSignerPage } from '../../scripts/signer-page.mjs';
+
+export interface FrameStack {
+  /** `http://localhost:<port>`: the app, same site as the signer. */
+  readonly appUrl: string;
+  /** `http://127.0.0.1:<port>`: the same app, another site. */
+  readonly crossSiteAppUrl: string;
+  /** The signer page (`http://localhost:<port>/`). */
+  readonly signerUrl: string;
+  readonly signerOrigin: string;
+  /** A page of another origin (another port of localhost) that the signer's configuration does not allow. */
+  readonly foreignUrl: string;
+  /**
+   * The same signer page served without `frame-ancestors` in its CSP: shows the frame's own origin
+   * check at work where the browser's would have stopped the page first.
+   */
+  readonly signerNoAncestorsUrl: string;
+  /** The app page with the signer's URL (default the stack's) in `?signer=`. */
+  appPage(base?: string, signerUrl?: string): string;
+  close(): Promise<void>;
+}
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+async function listen(server: ReturnType<typeof createServer>): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+export async function startFrameStack(): Promise<FrameStack> {
+  const dir = mkdtempSync(join(tmpdir(), 'signer-page-'));
+  const clientId = `frame-${randomBytes(6).toString('hex')}`;
+  const clientSecret = `frame-secret-${randomBytes(24).toString('hex')}`;
+  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const app = createServer((req, res) => (handler ? handler(req, res) : res.writeHead(503).end()));
+  const port = await listen(app);
+  const appUrl = `http://localhost:${port}`;
+  const crossSiteAppUrl = `http://127.0.0.1:${port}`;
+
+  const [sandbox, appScript] = await Promise.all([
+    startSandbox({ port: 0, host: '127.0.0.1', clientId, clientSecret, origin: appUrl, rpId: 'localhost', log: false }),
+    build({ entryPoints: [join(HERE, 'app', 'main.ts')], bundle: true, format: 'esm', write: false, target: 'es2022', logLevel: 'warning' }),
+    buildSignerPage(dir, { minify: false }),
+  ]);
+  const signer = await serveSignerPage({
+    dir,
+    config: { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [sandbox.enclavePublicKey], name: 'Test Wallet' },
+  });
+  const signerOrigin = new URL(signer.url).origin;
+  const signerNoAncestors = await serveSignerPage({
+    dir,
+    config: { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [sandbox.enclavePublicKey], name: 'Test Wallet' },
+    headers: (recommended) => ({
+      ...recommended,
+      'Content-Security-Policy': (recommended['Content-Security-Policy'] ?? '').replace(/frame-ancestors [^;]*; /, ''),
+    }),
+  });
+  const foreign = createServer((req, res) => (handler ? handler(req, res) : res.writeHead(503).end()));
+  const foreignPort = await listen(foreign);
+
+  const upstream = createUpstream({ baseUrl: sandbox.url, clientId, clientSecret });
+  const users = createDemoUsers();
+  const proxy = createProxy({
+    baseUrl: sandbox.url,
+    clientId,
+    clientSecret,
+    prefix: '/api',
+    allow: DEFAULT_ALLOW,
+    currentUser: (request) => {
+      const user = users.fromCookieHeader(request.headers.get('cookie'));
+      return user === undefined ? null : { customerId: user.customerId };
+    },
+    logger: false,
+  });
+  const api = nodeMiddleware(withCors(proxy, { origins: [signerOrigin] }));
+  const demoApi = createDemoApi({
+    users,
+    upstream,
+    service: { baseUrl: sandbox.url, clientId, clientSecret },
+    sandbox: true,
+    trustedKeys: async () => [sandbox.enclavePublicKey],
+    extraPayees: async () => [],
+    oauthAuthorizeUrl: null,
+    logError: () => {},
+  });
+  const script = appScript.outputFiles[0]?.text ?? '';
+  const page = '<!doctype html><html><head><meta charset="utf-8"><title>Frame test app</title><script type="module" src="/app.js"></script></head><body><h1>Test app</h1></body></html>';
+  handler = (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path === '/api' || path.startsWith('/api/')) return api(req, res);
+    if (path.startsWith('/demo/')) return void demoApi(req, res);
+    if (path === '/app.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(script);
+    if (path === '/') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(page);
+    res.writeHead(404).end();
+  };
+
+  return {
+    appUrl,
+    crossSiteAppUrl,
+    signerUrl: signer.url,
+    signerOrigin,
+    foreignUrl: `http://localhost:${foreignPort}`,
+    signerNoAncestorsUrl: signerNoAncestors.url,
+    appPage: (base = appUrl, signerUrl = signer.url) => `${base}/?signer=${encodeURIComponent(signerUrl)}`,
+    close: async () => {
+      await Promise.allSettled([
+        signer.close(),
+        signerNoAncestors.close(),
+        sandbox.close(),
+        new Promise<void>((resolve) => {
+          foreign.close(() => resolve());
+          foreign.closeAllConnections();
+        }),
+        new Promise<void>((resolve) => {
+          app.close(() => resolve());
+          app.closeAllConnections();
+        }),
+      ]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One stack for the spec file: started before its first test, closed after its last; read it with the returned function. */
+export function useFrameStack(): () => FrameStack {
+  let stack: FrameStack | undefined;
+  test.beforeAll(async () => {
+    stack = await startFrameStack();
+  });
+  test.afterAll(async () => {
+    await stack?.close();
+  });
+  return () => {
+    if (stack === undefined) throw new Error('the frame stack is not started');
+    return stack;
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Frame-mode suite (e2e/frame/): the signer frame on its own origin, the app on another (same site:
+ * two ports of localhost) and on another site (127.0.0.1). Each spec file starts its own stack
+ * (e2e/frame/stack.ts) and stops it.
+ *
+ * Chromium runs with third-party storage partitioning ON, as users have it: Playwright turns it off
+ * by default (playwright issue 32230); scripts/chromium.mjs's `partitionedLaunchOptions` turns it
+ * back on, and e2e/frame/00-partitioning.spec.ts fails when it is off.
+ */
+import { defineConfig, devices } from '@playwright/test';
+import { partitionedLaunchOptions } from './scripts/chromium.mjs';
+
+export default defineConfig({
+  testDir: 'e2e/frame',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'e2e/artifacts/frame',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: 'list',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  use: {
+    ...devices['Desktop Chrome'],
+    headless: true,
+    launchOptions: partitionedLaunchOptions(),
+    trace: 'retain-on-failure',
+    actionTimeout: 15_000,
+    navigationTimeout: 20_000,
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+});

@@ -1,0 +1,92 @@
+/**
+ * The signer's host configuration: set where the signer page is hosted (a `signer-config.json`
+ * served beside it), never told by the parent. Checked once; a page with a bad or missing
+ * configuration accepts no parent at all (deny by default).
+ */
+import type { TrustedKeys } from '../../crypto/index.js';
+
+/** The signer page's host configuration (`signer-config.json` beside the page). */
+export interface SignerConfig {
+  /** The app origins allowed to embed and talk to this signer (exact origins, e.g. `https://app.example`). */
+  readonly allowedParentOrigins: readonly string[];
+  /** The app's wallet proxy as this page reaches it (absolute URL; sent with the user's cookie). */
+  readonly baseUrl: string;
+  /** Enclave keys trusted for OTP and export bundles (or 'skip-verification' for a test service). */
+  readonly trustedKeys: TrustedKeys;
+  /** Shown in the frame's prompts. */
+  readonly name: string;
+  /** A logo shown in the prompts (an URL on the signer's own origin or https). */
+  readonly logoUrl?: string;
+  /** Colours of the prompts (CSS hex colours). */
+  readonly colors?: { readonly accent?: string; readonly background?: string; readonly text?: string };
+}
+
+/** The file the page reads its configuration from, beside index.html. */
+export const CONFIG_FILE = 'signer-config.json';
+
+function isOrigin(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+const HEX_COLOUR = /^#[0-9a-fA-F]{3,8}$/;
+
+/** The configuration in `raw`, checked; throws an Error naming the first bad field. */
+export function parseSignerConfig(raw: unknown): SignerConfig {
+  const fail = (field: string, expected: string): never => {
+    throw new Error(`signer-config.json: ${field} must be ${expected}`);
+  };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('the file', 'a JSON object');
+  const c = raw as Record<string, unknown>;
+  const origins = c.allowedParentOrigins;
+  if (!Array.isArray(origins) || origins.length === 0 || !origins.every(isOrigin)) fail('allowedParentOrigins', 'a non-empty array of origins (scheme://host[:port])');
+  let baseUrl: string;
+  try {
+    const url = new URL(String(c.baseUrl));
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error();
+    baseUrl = url.href.replace(/\/$/, '');
+  } catch {
+    return fail('baseUrl', 'the absolute URL of the wallet proxy');
+  }
+  const keys = c.trustedKeys;
+  if (keys !== 'skip-verification' && !(Array.isArray(keys) && keys.length > 0 && keys.every((k) => typeof k === 'string' && /^[0-9a-f]+$/i.test(k)))) {
+    fail('trustedKeys', "an array of enclave public keys (hex) or 'skip-verification'");
+  }
+  const name = c.name ?? 'Wallet';
+  if (typeof name !== 'string' || name === '' || name.length > 64) fail('name', 'a string of 1 to 64 characters');
+  const config: { -readonly [K in keyof SignerConfig]: SignerConfig[K] } = {
+    allowedParentOrigins: [...(origins as string[])],
+    baseUrl,
+    trustedKeys: keys === 'skip-verification' ? keys : [...(keys as string[])],
+    name: name as string,
+  };
+  if (c.logoUrl !== undefined) {
+    if (typeof c.logoUrl !== 'string' || !/^(https:\/\/|\/)/.test(c.logoUrl)) fail('logoUrl', 'an https URL or a path on the signer origin');
+    config.logoUrl = c.logoUrl as string;
+  }
+  if (c.colors !== undefined) {
+    const colors = c.colors as Record<string, unknown>;
+    if (typeof colors !== 'object' || colors === null) fail('colors', 'an object');
+    const out: { accent?: string; background?: string; text?: string } = {};
+    for (const key of ['accent', 'background', 'text'] as const) {
+      const value = colors[key];
+      if (value === undefined) continue;
+      if (typeof value !== 'string' || !HEX_COLOUR.test(value)) fail(`colors.${key}`, 'a hex colour such as #1a73e8');
+      out[key] = value as string;
+    }
+    config.colors = out;
+  }
+  return config;
+}
+
+/** Reads and checks the configuration served beside the page. */
+export async function loadSignerConfig(base: string): Promise<SignerConfig> {
+  const response = await fetch(new URL(CONFIG_FILE, base), { credentials: 'same-origin', cache: 'no-store' });
+  if (!response.ok) throw new Error(`signer-config.json: ${response.status}`);
+  return parseSignerConfig(await response.json());
+}

@@ -1,0 +1,58 @@
+/**
+ * The signer page's script (the entry the signer page loads; built by scripts/build.mjs into
+ * dist/signer-page/). It listens for the parent's hello at once, reads the host configuration
+ * served beside the page, and once a parent from an allowed origin is accepted makes the frame's
+ * own wallet (keys, sessions, flows and signing all live here) and serves the parent's calls.
+ */
+import { createWallet } from '../../wallet.js';
+import { createSigningPolicy } from './approval.js';
+import { loadSignerConfig, type SignerConfig } from './config.js';
+import { listenForParent } from './handshake.js';
+import type { FrameContext } from './methods.js';
+import { serveParent } from './serve.js';
+import { applyBranding, renderApproval, screensOpen } from './views.js';
+
+/** Whether this partition can hold the keys: IndexedDB opens (an opaque or storage-blocked frame cannot). */
+async function storageProblem(): Promise<'SIGNER_STORAGE_UNAVAILABLE' | undefined> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open('embedded-wallet-signer-probe');
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error);
+      request.onblocked = () => reject(new Error('blocked'));
+    });
+    return undefined;
+  } catch {
+    return 'SIGNER_STORAGE_UNAVAILABLE';
+  }
+}
+
+function start(port: MessagePort, config: SignerConfig): void {
+  applyBranding(config);
+  const screensChanged = () => port.postMessage({ type: 'ui', visible: screensOpen() });
+  const policy = createSigningPolicy(renderApproval, screensChanged);
+  const wallet = createWallet({
+    baseUrl: config.baseUrl,
+    trustedKeys: config.trustedKeys,
+    // The proxy is the app's: the user's app cookie goes with each request (CORS with credentials).
+    fetch: (input, init) => globalThis.fetch(input, { ...init, credentials: 'include' }),
+    onBeforeSign: (request) => policy.onBeforeSign(request),
+  });
+  const ctx: FrameContext = { wallet, policy, logins: new Map(), screensChanged };
+  serveParent(port, ctx);
+  // The frame keeps its sessions fresh from the start, whatever the parent asks.
+  void wallet.restore().catch((error: unknown) => console.error('signer frame: restore failed', error));
+}
+
+const config = loadSignerConfig(location.href);
+config.catch((error: unknown) => console.error('signer frame: no parent is accepted:', error instanceof Error ? error.message : error));
+listenForParent({
+  allowedOrigins: config.then((c) => c.allowedParentOrigins),
+  check: storageProblem,
+  accepted: (port) => {
+    void config.then((c) => start(port, c));
+  },
+});

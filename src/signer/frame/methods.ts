@@ -1,0 +1,137 @@
+/**
+ * What the frame does for each call of the parent ({@link FRAME_METHODS}): the frame's own wallet
+ * (the in-origin wallet, living in this frame) does the work. The arguments are plain data already
+ * (protocol.ts); each wallet method checks its own (INVALID_ARGUMENT). A user action runs inside
+ * the signing policy's scope: the frame describes it from these arguments, sends both legs itself
+ * and signs only after a trusted click (approval.ts). Results go up as plain data: sessions,
+ * records and counts, never a key, a code or a bundle.
+ */
+import { WalletError, isWalletError } from '../../errors.js';
+import type { OtpLogin } from '../../flows/otp.js';
+import type { Wallet } from '../../wallet-api.js';
+import type { FrameMethod } from '../protocol.js';
+import type { SigningPolicy } from './approval.js';
+import { DESCRIBE } from './describe.js';
+import { renderCodeEntry } from './views.js';
+
+export interface FrameContext {
+  readonly wallet: Wallet;
+  readonly policy: SigningPolicy;
+  /** Logins under way, by the handle the parent holds (the login object never leaves the frame). */
+  readonly logins: Map<string, OtpLogin>;
+  /** The UI changed (a screen opened or closed). */
+  readonly screensChanged: () => void;
+}
+
+type Handler = (ctx: FrameContext, args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
+
+/** Logins kept at once; the oldest is forgotten past it. */
+const MAX_LOGINS = 8;
+
+function aborted(): WalletError {
+  return new WalletError('ABORTED', 'the app stopped waiting for this call');
+}
+
+/** A user action: described, run in the policy's scope, a click per signature. */
+function userAction(method: FrameMethod, purposes: readonly string[], run: (ctx: FrameContext, args: readonly unknown[]) => Promise<unknown>): Handler {
+  const describe = DESCRIBE[method];
+  if (describe === undefined) throw new Error(`no description for ${method}`);
+  return (ctx, args, signal) =>
+    ctx.policy.approve(describe(args), purposes, signal, async (declined) => {
+      if (signal.aborted) throw aborted();
+      try {
+        return await run(ctx, args);
+      } catch (error) {
+        if (declined() && isWalletError(error, 'SIGNING_REFUSED')) throw new WalletError('SIGNER_DECLINED', 'the user declined in the signer frame');
+        throw error;
+      }
+    });
+}
+
+/** Keeps `login` under a fresh handle; the parent gets the handle and the public facts. */
+function keepLogin(ctx: FrameContext, login: OtpLogin): { handle: string; credentialId: string; type: string } {
+  const handle = crypto.randomUUID();
+  ctx.logins.set(handle, login);
+  for (const old of ctx.logins.keys()) {
+    if (ctx.logins.size <= MAX_LOGINS) break;
+    ctx.logins.delete(old);
+  }
+  return { handle, credentialId: login.credentialId, type: login.type };
+}
+
+function loginOf(ctx: FrameContext, handle: unknown): OtpLogin {
+  const login = typeof handle === 'string' ? ctx.logins.get(handle) : undefined;
+  if (login === undefined) throw new WalletError('INVALID_ARGUMENT', 'no login under way with this handle in the signer frame');
+  return login;
+}
+
+/**
+ * The code entry for `login`: the user types the code in the frame; a wrong code is told there and
+ * typed again. Resolves to the session; fails on a code that cannot work any more (OTP_EXPIRED),
+ * the user's Cancel (SIGNER_DECLINED) or the parent's (ABORTED).
+ */
+function enterCode(ctx: FrameContext, handle: string, login: OtpLogin, signal: AbortSignal): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(aborted());
+    const where = login.type === 'SMS_OTP' ? 'your phone' : 'your email';
+    const finish = (settle: () => void) => {
+      signal.removeEventListener('abort', onAbort);
+      entry.close();
+      ctx.screensChanged();
+      settle();
+    };
+    const onAbort = () => finish(() => reject(aborted()));
+    const entry = renderCodeEntry(
+      where,
+      (code) => {
+        login.verify(code).then(
+          (session) => {
+            ctx.logins.delete(handle);
+            finish(() => resolve(session));
+          },
+          (error: unknown) => {
+            if (signal.aborted) return;
+            if (isWalletError(error, 'OTP_CODE_INVALID')) entry.retry('That code is not right. Type it again.');
+            else finish(() => reject(error));
+          },
+        );
+      },
+      () => finish(() => reject(new WalletError('SIGNER_DECLINED', 'the user cancelled the code entry in the signer frame'))),
+    );
+    signal.addEventListener('abort', onAbort, { once: true });
+    ctx.screensChanged();
+  });
+}
+
+const arg = <T>(args: readonly unknown[], i: number): T => args[i] as T;
+
+/** The quote's id: the frame executes a quote it reads itself, never a payload the parent hands it. */
+function quoteId(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
+  if (typeof id !== 'string') throw new WalletError('INVALID_ARGUMENT', 'quoteOrId must be a quote id or a quote with its id');
+  return id;
+}
+
+export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
+  restore: (ctx) => ctx.wallet.restore(),
+  refresh: (ctx, args) => ctx.wallet.refresh(arg(args, 0)),
+  logout: (ctx, args) => ctx.wallet.logout(arg(args, 0)),
+  listSessions: (ctx, args) => ctx.wallet.listSessions(arg(args, 0)),
+  listCredentials: (ctx, args) => ctx.wallet.listCredentials(arg(args, 0)),
+  listDelegatedKeys: (ctx, args) => ctx.wallet.listDelegatedKeys(arg(args, 0)),
+  getDelegatedKey: (ctx, args) => ctx.wallet.getDelegatedKey(arg(args, 0)),
+  createQuote: (ctx, args) => ctx.wallet.createQuote(arg(args, 0)),
+  startOtpLogin: async (ctx, args) => keepLogin(ctx, await ctx.wallet.startOtpLogin(arg(args, 0))),
+  'otp.resend': (ctx, args) => loginOf(ctx, args[0]).resend(),
+  'otp.verify': (ctx, args, signal) => enterCode(ctx, args[0] as string, loginOf(ctx, args[0]), signal),
+  addSmsOtp: userAction('addSmsOtp', ['add-credential'], async (ctx, args) => keepLogin(ctx, await ctx.wallet.addSmsOtp(arg(args, 0)))),
+  addEmailOtp: userAction('addEmailOtp', ['add-credential'], async (ctx, args) => keepLogin(ctx, await ctx.wallet.addEmailOtp(arg(args, 0)))),
+  signOutOtherDevices: userAction('signOutOtherDevices', ['delete-session'], (ctx, args) => ctx.wallet.signOutOtherDevices(arg(args, 0))),
+  deleteCredential: userAction('deleteCredential', ['delete-credential'], (ctx, args) => ctx.wallet.deleteCredential(arg(args, 0), arg(args, 1))),
+  createDelegatedKey: userAction('createDelegatedKey', ['create-delegated-key'], (ctx, args) => ctx.wallet.createDelegatedKey(arg(args, 0))),
+  revokeDelegatedKey: userAction('revokeDelegatedKey', ['revoke-delegated-key'], (ctx, args) => ctx.wallet.revokeDelegatedKey(arg(args, 0), arg(args, 1))),
+  updateAccount: userAction('updateAccount', ['update-internal-account'], (ctx, args) => ctx.wallet.updateAccount(arg(args, 0), arg(args, 1))),
+  executeQuote: userAction('executeQuote', ['execute-quote'], (ctx, args) => ctx.wallet.executeQuote(quoteId(args[0]), arg(args, 1))),
+  changeContact: userAction('changeContact', ['change-contact'], (ctx, args) => ctx.wallet.changeContact(arg(args, 0), arg(args, 1), arg(args, 2))),
+};

@@ -1,0 +1,131 @@
+/**
+ * The frame's screens, in plain DOM (no framework, no inline script or style attribute: the page
+ * runs under a strict Content-Security-Policy). The approval screen is {@link renderApproval}, the
+ * default {@link RenderApproval} (issue 33 brings the words); the code entry is
+ * {@link renderCodeEntry}. Every screen is drawn into the page's `#signer` element.
+ */
+import type { ApprovalDescription, RenderApproval } from './approval.js';
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { text?: string; className?: string; testId?: string } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (props.text !== undefined) node.textContent = props.text;
+  if (props.className !== undefined) node.className = props.className;
+  if (props.testId !== undefined) node.dataset.testid = props.testId;
+  node.append(...children);
+  return node;
+}
+
+function root(): HTMLElement {
+  const found = document.getElementById('signer');
+  if (found === null) throw new Error('the signer page has no #signer element');
+  return found;
+}
+
+/** The screens open, the newest shown: a prompt over a code entry hides it until it is answered. */
+const open: HTMLElement[] = [];
+
+/** Shows `screen` over any other; returns the function that removes it (the one under it shows again). */
+function mount(screen: HTMLElement): () => void {
+  const host = root();
+  open.push(screen);
+  host.replaceChildren(screen);
+  return () => {
+    const at = open.indexOf(screen);
+    if (at === -1) return;
+    open.splice(at, 1);
+    const top = open[open.length - 1];
+    host.replaceChildren(...(top === undefined ? [] : [top]));
+  };
+}
+
+/** Whether any screen is open (the frame asks to be shown while one is). */
+export function screensOpen(): boolean {
+  return open.length > 0;
+}
+
+export const renderApproval: RenderApproval = (description: ApprovalDescription, onApprove, onDecline) => {
+  const list = el('dl', { className: 'lines' });
+  for (const [label, value] of description.lines) list.append(el('dt', { text: label }), el('dd', { text: value }));
+  const approve = el('button', { text: 'Approve', className: 'primary', testId: 'signer-approve' });
+  const decline = el('button', { text: 'Decline', testId: 'signer-decline' });
+  approve.type = 'button';
+  decline.type = 'button';
+  approve.addEventListener('click', onApprove);
+  decline.addEventListener('click', onDecline);
+  const screen = el('section', { className: 'screen', testId: 'signer-approval' }, el('h1', { text: description.title }), list, el('div', { className: 'buttons' }, decline, approve));
+  screen.setAttribute('role', 'dialog');
+  screen.setAttribute('aria-label', description.title);
+  const remove = mount(screen);
+  approve.focus();
+  return remove;
+};
+
+export interface CodeEntry {
+  /** Shows a message under the field (e.g. the code was wrong) and lets the user type again. */
+  retry(message: string): void;
+  /** Removes the screen. */
+  close(): void;
+}
+
+/**
+ * The one-time-code entry: `submit` gets what the user typed (never sent to the parent),
+ * `cancel` the user's "Cancel".
+ */
+export function renderCodeEntry(where: string, submit: (code: string) => void, cancel: () => void): CodeEntry {
+  const input = el('input', { testId: 'signer-otp-input' });
+  input.autocomplete = 'one-time-code';
+  input.inputMode = 'numeric';
+  input.required = true;
+  input.setAttribute('aria-label', 'Code');
+  const error = el('p', { className: 'error', testId: 'signer-otp-error' });
+  error.setAttribute('role', 'alert');
+  const ok = el('button', { text: 'Continue', className: 'primary', testId: 'signer-otp-submit' });
+  ok.type = 'submit';
+  const back = el('button', { text: 'Cancel', testId: 'signer-otp-cancel' });
+  back.type = 'button';
+  const form = el('form', { className: 'screen', testId: 'signer-otp' }, el('h1', { text: 'Enter your code' }), el('p', { text: `We sent a code to ${where}.` }), input, error, el('div', { className: 'buttons' }, back, ok));
+  let busy = false;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (busy || input.value.trim() === '') return;
+    busy = true;
+    ok.disabled = true;
+    error.textContent = '';
+    submit(input.value);
+  });
+  back.addEventListener('click', () => cancel());
+  const remove = mount(form);
+  input.focus();
+  return {
+    retry(message) {
+      busy = false;
+      ok.disabled = false;
+      input.value = '';
+      error.textContent = message;
+      input.focus();
+    },
+    close() {
+      input.value = '';
+      remove();
+    },
+  };
+}
+
+/** The page's host configuration applied: name, logo, colours (CSS custom properties). */
+export function applyBranding(config: { name: string; logoUrl?: string; colors?: { accent?: string; background?: string; text?: string } }): void {
+  document.title = config.name;
+  const header = document.getElementById('signer-brand');
+  if (header !== null) {
+    const name = el('span', { text: config.name });
+    if (config.logoUrl !== undefined) {
+      const logo = el('img');
+      logo.src = config.logoUrl;
+      logo.alt = '';
+      header.replaceChildren(logo, name);
+    } else header.replaceChildren(name);
+  }
+  const style = document.documentElement.style;
+  if (config.colors?.accent !== undefined) style.setProperty('--accent', config.colors.accent);
+  if (config.colors?.background !== undefined) style.setProperty('--background', config.colors.background);
+  if (config.colors?.text !== undefined) style.setProperty('--text', config.colors.text);
+}

@@ -1,0 +1,175 @@
+/**
+ * The wallet of an app in frame mode: the {@link Wallet} API over the signer frame's channel. The
+ * app's page holds no key, code or bundle: every session lives in the frame, which sends the
+ * state (public facts: ids, expiry) and the events here; each method is a call of the frame.
+ *
+ * Differences from the in-origin wallet (THREAT-MODEL.md):
+ * - a one-time code is typed in the frame: `login.verify()` takes no code (it shows the frame's
+ *   code entry and resolves once the user typed a right one);
+ * - a user action resolves once the user approved it in the frame (SIGNER_DECLINED when declined);
+ *   there is no `onBeforeSign`: the frame asks, and the app cannot answer for the user;
+ * - no passkey or OAuth login yet, no `exportWallet` (the mnemonic may only be shown in the frame),
+ *   no `[WALLET_CONTEXT]` (nothing of the frame's wallet is reachable from here).
+ */
+import { WalletError } from '../../errors.js';
+import type { OtpType } from '../../flows/otp.js';
+import { createEmitter } from '../../session/emitter.js';
+import type { SessionSnapshot } from '../../session/store.js';
+import type { Session, SessionEvents } from '../../session/types.js';
+import type { Wallet } from '../../wallet-api.js';
+import type { FrameMethod } from '../protocol.js';
+import { fromWire, type FrameChannel, type SignerFrame } from './frame-channel.js';
+
+/** An OTP login under way in the frame: the code is typed there, never here. */
+export interface FrameOtpLogin {
+  /** The credential (`AuthMethod:…`) the code was sent for. */
+  readonly credentialId: string;
+  /** Whether the code went by email or SMS. */
+  readonly type: OtpType;
+  /**
+   * Shows the frame's code entry and resolves to the session once the user typed a right code there
+   * (a wrong one is told in the frame). Errors: OTP_EXPIRED, SIGNER_DECLINED (the user cancelled).
+   * Takes no code: one typed in the app's page would be readable by every script of it.
+   */
+  verify(): Promise<Session>;
+  /** Sends a new code. */
+  resend(): Promise<void>;
+}
+
+/** The config of a wallet in frame mode. */
+export interface FrameWalletConfig {
+  /** The signer frame (`signerFrame({ url })`) that holds the keys and asks the user. */
+  signer: SignerFrame;
+}
+
+type Same =
+  | 'on'
+  | 'session'
+  | 'sessions'
+  | 'serverNow'
+  | 'subscribe'
+  | 'getSnapshot'
+  | 'restore'
+  | 'refresh'
+  | 'logout'
+  | 'listSessions'
+  | 'signOutOtherDevices'
+  | 'listCredentials'
+  | 'deleteCredential'
+  | 'createDelegatedKey'
+  | 'listDelegatedKeys'
+  | 'getDelegatedKey'
+  | 'revokeDelegatedKey'
+  | 'updateAccount'
+  | 'createQuote'
+  | 'executeQuote'
+  | 'changeContact'
+  | 'dispose';
+
+/** The wallet in frame mode: the {@link Wallet} API less what cannot leave the frame (see frame-wallet.ts). */
+export interface FrameWallet extends Pick<Wallet, Same> {
+  /** Sends a code (EMAIL_OTP by default); the user types it in the frame (`login.verify()`). */
+  startOtpLogin(args: { accountId: string; type?: OtpType; credentialId?: string }): Promise<FrameOtpLogin>;
+  /** Adds an SMS_OTP credential (approved in the frame); `verify()` activates it. */
+  addSmsOtp(args: { accountId: string }): Promise<FrameOtpLogin>;
+  /** Re-adds the EMAIL_OTP credential (approved in the frame); `verify()` activates it. */
+  addEmailOtp(args: { accountId: string }): Promise<FrameOtpLogin>;
+}
+
+const INITIAL: SessionSnapshot = Object.freeze({ status: 'initializing', reason: null, accountId: null, session: null, expiresAt: null, origin: null });
+
+const EVENT_NAMES: ReadonlySet<string> = new Set(['session', 'expiring', 'expired', 'refreshed', 'refresh-failed', 'logged-out', 'key-evicted', 'storage-fallback', 'refreshing', 'changed']);
+
+/** Makes the wallet of an app whose keys live in the signer frame. Nothing is opened until the first call. */
+export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
+  const signer = config?.signer;
+  if (typeof signer !== 'object' || signer === null || typeof signer.connect !== 'function') throw new WalletError('INVALID_ARGUMENT', 'config.signer must be signerFrame({ url })');
+  const events = createEmitter<SessionEvents>();
+  const listeners = new Set<() => void>();
+  let snapshot: SessionSnapshot = INITIAL;
+  let sessions: Session[] = [];
+  let serverOffsetMs = 0;
+  let channel: Promise<FrameChannel> | undefined;
+
+  const connect = () => {
+    channel ??= signer.connect().then(
+      (open) => {
+        open.onMessage((message) => {
+          if (message.type === 'state') {
+            sessions = message.sessions as unknown as Session[];
+            serverOffsetMs = message.serverOffsetMs;
+            const next = Object.freeze(message.snapshot) as unknown as SessionSnapshot;
+            if (JSON.stringify(next) !== JSON.stringify(snapshot)) {
+              snapshot = next;
+              for (const listener of [...listeners]) listener();
+            }
+          } else if (message.type === 'event' && EVENT_NAMES.has(message.name)) {
+            const payload = message.name === 'refresh-failed' ? { ...(message.payload as object), error: fromWire((message.payload as { error: never }).error) } : message.payload;
+            events.emit(message.name as keyof SessionEvents, payload as never);
+          }
+        });
+        return open;
+      },
+      (error: unknown) => {
+        channel = undefined;
+        throw error;
+      },
+    );
+    return channel;
+  };
+  const call = async <T>(method: FrameMethod, ...args: unknown[]): Promise<T> => {
+    // Trailing undefined arguments are left out (a message carries plain data only).
+    while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
+    return (await (await connect()).call(method, args)) as T;
+  };
+  const otpLogin = (answer: { handle: string; credentialId: string; type: OtpType }): FrameOtpLogin => ({
+    credentialId: answer.credentialId,
+    type: answer.type,
+    verify(...args: unknown[]) {
+      if (args.length > 0) return Promise.reject(new WalletError('INVALID_ARGUMENT', 'in frame mode the user types the code in the signer frame: call verify() with no code'));
+      return call<Session>('otp.verify', answer.handle);
+    },
+    resend: () => call<void>('otp.resend', answer.handle).then(() => undefined),
+  });
+
+  return {
+    on: (event, listener) => events.on(event, listener),
+    session: (accountId) => {
+      const id = accountId ?? (snapshot.status === 'initializing' ? undefined : snapshot.accountId) ?? undefined;
+      return sessions.find((s) => s.accountId === id && snapshot.session?.id === s.id) ?? sessions.find((s) => s.accountId === id) ?? null;
+    },
+    sessions: () => [...sessions],
+    serverNow: () => Date.now() + serverOffsetMs,
+    subscribe: (listener) => {
+      if (typeof listener !== 'function') throw new WalletError('INVALID_ARGUMENT', 'listener must be a function');
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    getSnapshot: () => snapshot,
+    restore: () => call('restore'),
+    refresh: (accountId) => call('refresh', accountId),
+    logout: (accountId) => call<void>('logout', accountId).then(() => undefined),
+    listSessions: (accountId) => call('listSessions', accountId),
+    signOutOtherDevices: (accountId) => call('signOutOtherDevices', accountId),
+    startOtpLogin: async (args) => otpLogin(await call('startOtpLogin', args)),
+    addSmsOtp: async (args) => otpLogin(await call('addSmsOtp', args)),
+    addEmailOtp: async (args) => otpLogin(await call('addEmailOtp', args)),
+    listCredentials: (accountId) => call('listCredentials', accountId),
+    deleteCredential: (credentialId, accountId) => call<void>('deleteCredential', credentialId, accountId).then(() => undefined),
+    createDelegatedKey: (args) => call('createDelegatedKey', args),
+    listDelegatedKeys: (filter) => call('listDelegatedKeys', filter),
+    getDelegatedKey: (id) => call('getDelegatedKey', id),
+    revokeDelegatedKey: (id, accountId) => call('revokeDelegatedKey', id, accountId),
+    updateAccount: (accountId, patch) => call('updateAccount', accountId, patch),
+    createQuote: (args) => call('createQuote', args),
+    executeQuote: (quoteOrId, options) => call('executeQuote', typeof quoteOrId === 'object' && quoteOrId !== null ? quoteOrId.id : quoteOrId, options),
+    changeContact: (customerId, change, options) => call('changeContact', customerId, change, options),
+    dispose: () => {
+      events.clear();
+      listeners.clear();
+      signer.close();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// The frame's signing policy (src/signer/frame/approval.ts, THREAT-MODEL.md P1, P3): which
+// signatures are made without a click, which need one, and which are refused. fast-check draws the
+// request (purpose, automatic), the scope (its purposes, present or not) and the click (trusted or
+// not); the oracle: without a click exactly refresh-session and otp-verify; otherwise approved only
+// inside a scope that declared the purpose, for a non-automatic request, after a trusted click.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createSigningPolicy, type RenderApproval } from '../../src/signer/frame/approval.js';
+import type { SignRequest } from '../../src/transport/index.js';
+
+const PURPOSES = ['refresh-session', 'otp-verify', 'update-internal-account', 'delete-session', 'execute-quote', 'export-wallet', 'add-credential'];
+
+function request(purpose: string, automatic: boolean, signal = new AbortController().signal): SignRequest {
+  return { payloadToSign: '{}', method: 'PATCH', path: '/x', purpose, leg: 2, automatic, signal };
+}
+
+/** A renderer that answers at once with a click event of the given trust (or declines). */
+function answering(click: { trusted: boolean; approve: boolean }, shown: string[]): RenderApproval {
+  return (description, onApprove, onDecline) => {
+    shown.push(description.title);
+    const event = { isTrusted: click.trusted, type: 'click' } as Event;
+    queueMicrotask(() => (click.approve ? onApprove(event) : onDecline(event)));
+    return () => undefined;
+  };
+}
+
+describe('createSigningPolicy', () => {
+  it('signs without a click only refreshes and a login\'s own verify; anything else only in its scope after a trusted click', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...PURPOSES),
+        fc.boolean(),
+        fc.option(fc.subarray(PURPOSES.slice(2)), { nil: undefined }),
+        fc.boolean(),
+        async (purpose, automatic, scopePurposes, trusted) => {
+          const shown: string[] = [];
+          const policy = createSigningPolicy(answering({ trusted, approve: true }, shown), () => undefined);
+          const controller = new AbortController();
+          const ask = () => {
+            const signing = new AbortController();
+            const answer = policy.onBeforeSign(request(purpose, automatic, signing.signal));
+            // An untrusted click is ignored: the prompt stays until the library gives up (its signal).
+            if (!trusted) queueMicrotask(() => queueMicrotask(() => queueMicrotask(() => signing.abort())));
+            return answer;
+          };
+          const answer = scopePurposes === undefined ? await ask() : await policy.approve({ title: 'T', lines: [] }, scopePurposes, controller.signal, ask);
+          const withoutClick = purpose === 'refresh-session' || purpose === 'otp-verify';
+          const inScope = scopePurposes !== undefined && scopePurposes.includes(purpose) && !automatic;
+          expect(answer).toBe(withoutClick || (inScope && trusted));
+          expect(shown.length).toBe(!withoutClick && inScope ? 1 : 0);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a decline is remembered as the user\'s; the scope\'s signal closes the prompt; scopes run one at a time', async () => {
+    const shown: string[] = [];
+    const policy = createSigningPolicy(answering({ trusted: true, approve: false }, shown), () => undefined);
+    const declined = await policy.approve({ title: 'A', lines: [] }, ['update-internal-account'], new AbortController().signal, async (wasDeclined) => {
+      const ok = await policy.onBeforeSign(request('update-internal-account', false));
+      return { ok, declined: wasDeclined() };
+    });
+    expect(declined).toEqual({ ok: false, declined: true });
+
+    const never: RenderApproval = () => () => undefined;
+    const waiting = createSigningPolicy(never, () => undefined);
+    const stop = new AbortController();
+    const order: string[] = [];
+    const first = waiting.approve({ title: 'first', lines: [] }, ['delete-session'], stop.signal, async () => {
+      order.push('first starts');
+      const ok = await waiting.onBeforeSign(request('delete-session', false));
+      order.push('first ends');
+      return ok;
+    });
+    const second = waiting.approve({ title: 'second', lines: [] }, ['delete-session'], new AbortController().signal, async () => {
+      order.push('second starts');
+      return true;
+    });
+    await Promise.resolve();
+    stop.abort();
+    expect(await first).toBe(false);
+    expect(await second).toBe(true);
+    expect(order).toEqual(['first starts', 'first ends', 'second starts']);
+  });
+});

@@ -1,0 +1,104 @@
+/** Generated signed requests of each kind the words module describes, with what the oracle expects to see. */
+import fc from 'fast-check';
+import type { KnownFacts, SignedRequest, WordsKind } from '../../src/signer/words/index.js';
+
+export interface Case {
+  readonly kind: WordsKind;
+  readonly request: SignedRequest;
+  readonly facts: KnownFacts;
+  /** Values of the request (its path ids and body fields) that a line must show as they are. */
+  readonly shown: readonly string[];
+}
+
+const id = (prefix: string) => fc.uuid().map((u) => `${prefix}:${u}`);
+const text = fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim() !== '' && !s.includes('{'));
+const enc = encodeURIComponent;
+const currency = fc.record({ code: fc.stringMatching(/^[A-Z]{3,5}$/), decimals: fc.integer({ min: 0, max: 8 }) });
+const amount = fc.integer({ min: 0, max: 2 ** 40 });
+const iso = fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2040-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+export const email = fc.emailAddress();
+export const phone = fc.stringMatching(/^\+[1-9][0-9]{7,14}$/);
+
+const addCredential = fc
+  .record({ type: fc.constantFrom('EMAIL_OTP', 'SMS_OTP', 'OAUTH', 'PASSKEY'), accountId: id('InternalAccount'), nickname: text, email, phone, token: text })
+  .map(({ type, accountId, nickname, email: e, phone: p, token }): Case => {
+    const body: Record<string, unknown> = { type, accountId };
+    if (type === 'PASSKEY') Object.assign(body, { nickname, challenge: token, attestation: { credentialId: token } });
+    if (type === 'OAUTH') body.oidcToken = token;
+    return { kind: 'add-credential', request: { method: 'POST', path: '/auth/credentials', body }, facts: { customer: { email: e, phoneNumber: p } }, shown: type === 'PASSKEY' ? [accountId, nickname] : [accountId] };
+  });
+
+const removeCredential = fc
+  .record({ credentialId: id('AuthMethod'), type: fc.constantFrom('EMAIL_OTP', 'SMS_OTP', 'OAUTH', 'PASSKEY'), email, phone })
+  .map(({ credentialId, type, email: e, phone: p }): Case => ({
+    kind: 'remove-credential',
+    request: { method: 'DELETE', path: `/auth/credentials/${enc(credentialId)}` },
+    facts: { credential: { type }, customer: { email: e, phoneNumber: p } },
+    shown: [credentialId],
+  }));
+
+const endSessions = fc
+  .record({ sessionId: id('Session'), count: fc.integer({ min: 1, max: 50 }), allOtherDevices: fc.boolean() })
+  .map(({ sessionId, count, allOtherDevices }): Case => ({
+    kind: 'end-sessions',
+    request: { method: 'DELETE', path: `/auth/sessions/${enc(sessionId)}` },
+    facts: { sessions: { count, allOtherDevices } },
+    shown: [sessionId, String(count)],
+  }));
+
+const updateAccount = fc
+  .record({ accountId: id('InternalAccount'), privateEnabled: fc.boolean(), old: fc.option(fc.boolean(), { nil: undefined }) })
+  .map(({ accountId, privateEnabled, old }): Case => ({
+    kind: 'update-account',
+    request: { method: 'PATCH', path: `/internal-accounts/${enc(accountId)}`, body: { privateEnabled } },
+    facts: old === undefined ? {} : { account: { privateEnabled: old } },
+    shown: [accountId],
+  }));
+
+const exportWallet = fc
+  .record({ accountId: id('InternalAccount'), key: fc.stringMatching(/^04[0-9a-f]{128}$/) })
+  .map(({ accountId, key }): Case => ({
+    kind: 'export',
+    request: { method: 'POST', path: `/internal-accounts/${enc(accountId)}/export`, body: { clientPublicKey: key } },
+    facts: {},
+    shown: [accountId, key.slice(0, 10), key.slice(-6)],
+  }));
+
+const createDelegatedKey = fc
+  .record({ cardId: id('Card'), internalAccountId: id('InternalAccount'), nickname: text })
+  .map((body): Case => ({ kind: 'create-delegated-key', request: { method: 'POST', path: '/auth/delegated-keys', body }, facts: {}, shown: [body.cardId, body.internalAccountId, body.nickname] }));
+
+const revokeDelegatedKey = id('DelegatedKey').map((keyId): Case => ({ kind: 'revoke-delegated-key', request: { method: 'DELETE', path: `/auth/delegated-keys/${enc(keyId)}` }, facts: {}, shown: [keyId] }));
+
+export const quoteCase = fc
+  .record({
+    quoteId: id('Quote'),
+    sendingCurrency: currency,
+    receivingCurrency: currency,
+    totalSendingAmount: amount,
+    totalReceivingAmount: amount,
+    exchangeRate: fc.double({ min: 0.0001, max: 100000, noNaN: true }),
+    feesIncluded: amount,
+    expiresAt: iso,
+    destination: fc.oneof(id('InternalAccount').map((accountId) => ({ destinationType: 'ACCOUNT', accountId })), fc.stringMatching(/^\$[a-z]{1,10}@[a-z]{1,10}\.com$/).map((umaAddress) => ({ destinationType: 'UMA_ADDRESS', umaAddress }))),
+  })
+  .map(({ quoteId, ...quote }): Case => ({
+    kind: 'execute-quote',
+    request: { method: 'POST', path: `/quotes/${enc(quoteId)}/execute` },
+    facts: { quote: { id: quoteId, status: 'PENDING', ...quote } },
+    shown: [quoteId, 'umaAddress' in quote.destination ? quote.destination.umaAddress : quote.destination.accountId],
+  }));
+
+const changeContact = fc
+  .record({ customerId: id('Customer'), field: fc.constantFrom('email', 'phoneNumber'), email, phone, old: fc.boolean() })
+  .map(({ customerId, field, email: e, phone: p, old }): Case => {
+    const value = field === 'email' ? e : p;
+    return {
+      kind: 'change-contact',
+      request: { method: 'PATCH', path: `/customers/${enc(customerId)}`, body: { [field]: value } },
+      facts: old ? { customer: { email: `old-${e}`, phoneNumber: '+15550000000' } } : {},
+      shown: [customerId, value],
+    };
+  });
+
+export const anyCase: fc.Arbitrary<Case> = fc.oneof(addCredential, removeCredential, endSessions, updateAccount, exportWallet, createDelegatedKey, revokeDelegatedKey, quoteCase, changeContact);
