@@ -1,8 +1,15 @@
 /**
  * Quotes funded by an embedded wallet (wire reference §8.3, spec §4.3): creating one (a plain call,
  * handy for demos and tests) and executing it — the quote's `EMBEDDED_WALLET` payload stamped with a
- * session of the source wallet and sent on the one `POST /quotes/{id}/execute` (no challenge leg),
- * always with an `Idempotency-Key` so that a retried execution cannot pay twice.
+ * session of the source wallet and sent on `POST /quotes/{id}/execute`, always with an
+ * `Idempotency-Key` so that a retried execution cannot pay twice.
+ *
+ * Decision (issue 34): the spec reads two ways. §4.3 says the execute call carries the stamp over
+ * the quote's `payloadToSign` (one stamped leg, what the sandbox does: an unsigned call is 401);
+ * §5.3 lists quote execute among the 202 signed-retry actions. The library sends the stamped leg
+ * first (the only first leg both readings accept) and answers ONE `202` challenge if the service
+ * asks for it (signed, shown to onBeforeSign as leg 2, sent with its `Request-Id`); a second
+ * challenge is UNEXPECTED_CHALLENGE.
  */
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';
 import type { WalletContext } from '../session/context.js';
@@ -112,8 +119,9 @@ function explained(error: WalletError, quote: Quote, account: string, idempotenc
 /**
  * Executes a quote funded by an embedded wallet: given the quote (or its id: then `GET /quotes/{id}`
  * first), stamps its EMBEDDED_WALLET payload with a session of the paying wallet (shown to
- * onBeforeSign first) and sends `POST /quotes/{id}/execute` once, with the stamp and an
- * Idempotency-Key. One request (two with an id) → the quote, PROCESSING.
+ * onBeforeSign first) and sends `POST /quotes/{id}/execute` with the stamp and an Idempotency-Key.
+ * One request (two with an id) → the quote, PROCESSING; one more (a signed retry) when the service
+ * answers the stamped leg with a 202 challenge (spec §5.3's reading).
  *
  * Errors: QUOTE_EXPIRED (also judged here, on the server's clock, before asking for a signature),
  * INSUFFICIENT_FUNDS, `409 CONFLICT` when already executed under another key, INVALID_ARGUMENT for a
@@ -157,6 +165,8 @@ export async function executeQuote(ctx: WalletContext, quoteOrId: Quote | string
       method: 'POST',
       path: `/quotes/${seg(quote.id)}/execute`,
       stampOnly: payload,
+      // §5.3's reading: the service may answer the stamped leg with one 202 challenge (see the module comment).
+      challenges: 1,
       idempotencyKey,
       purpose: 'execute-quote',
     });
