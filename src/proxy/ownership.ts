@@ -98,6 +98,8 @@ export interface Checked {
 export interface Ownership {
   /** Refuses (throws `ProxyRefusal`) unless every id is the user's; returns the account the request acts for. */
   checkIds(user: CurrentUser, ids: Ids): Promise<Checked>;
+  /** A record's owners as the proxy judges them: the kind's resolver, and for a card the funding account it saw (see above). */
+  ownersOf(kind: RecordKind, record: Readonly<Record<string, unknown>>): readonly RecordOwner[] | undefined;
   /** Records a fact the proxy has checked: this credential or session (from an answer it passed) belongs to `accountId`. */
   learn(kind: 'credential' | 'session', id: string, accountId: string): void;
   /** How a record's owners relate to the user; `undefined` when there are none. */
@@ -246,6 +248,7 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
   };
 
   return {
+    ownersOf: (kind, record) => (kind === 'card' && typeof record.id === 'string' ? cardOwners(record.id, ownersOf(kind, record)) : ownersOf(kind, record)),
     learn: (kind, id, accountId) => facts.set(`${kind}:${id}`, [{ accountId }]),
     checkIds: async (user, ids) => {
       try {

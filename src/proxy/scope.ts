@@ -73,8 +73,7 @@
  *     answer `409 CONTACT_UNAVAILABLE`, the same for email, phone and every route (contact.ts, which
  *     also says what it cannot hide).
  */
-import { ownerUnknown, type Checked, type CurrentUser, type Ownership } from './ownership.js';
-import type { RecordOwner } from './owners.js';
+import { ownerUnknown, type Checked, type CurrentUser, type Ownership, type Verdict } from './ownership.js';
 import type { OwnerResolvers } from './owners.js';
 import { ProxyRefusal } from './responses.js';
 import { BODY_ID_FIELDS, ID_KINDS, type CompiledRule, type IdKind, type Ids } from './routes.js';
@@ -210,14 +209,15 @@ export async function checkAnswer(
   }
   if (!isRecord(value)) return withheld('The service answer is not a record; it was withheld.');
   const answer = value;
-  // S13: a credential or session is the request's account's; what the record names must agree.
+  // S13: a credential or session is the request's account's; an account the record names must be that one.
   const requestAccount = BY_REQUEST_ACCOUNT.has(kind) ? checked.account : undefined;
-  const ownersOf = (record: Record<string, unknown>): readonly RecordOwner[] | undefined =>
-    requestAccount === undefined ? owners[kind](record) : [{ accountId: requestAccount }, ...(owners[kind](record) ?? [])];
-  const judge = async (record: unknown) => {
+  const judge = async (record: unknown): Promise<Verdict | undefined> => {
     if (!isRecord(record)) return undefined;
-    const verdict = await ownership.judge(user, ownersOf(record));
-    if (verdict === 'mine' && requestAccount !== undefined && typeof record.id === 'string' && record.id !== '') ownership.learn(kind as 'credential' | 'session', record.id, requestAccount);
+    const named = ownership.ownersOf(kind, record);
+    if (requestAccount === undefined) return ownership.judge(user, named);
+    if ((named ?? []).some((owner) => 'accountId' in owner && owner.accountId !== requestAccount)) return 'foreign';
+    const verdict = await ownership.judge(user, [{ accountId: requestAccount }, ...(named ?? [])]);
+    if (verdict === 'mine' && typeof record.id === 'string' && record.id !== '') ownership.learn(kind as 'credential' | 'session', record.id, requestAccount);
     return verdict;
   };
   if (!rule.list) {
