@@ -256,7 +256,7 @@ async function forward(
   if (user !== undefined && config.ownership !== undefined) {
     let checked: Uint8Array<ArrayBuffer> | ProxyRefusal;
     try {
-      checked = await checkAnswer(rule, status, payload, user, config.ownership, config.owners, requestChecked);
+      checked = await checkAnswer(rule, status, payload, user, config.ownership, requestChecked);
     } catch (e) {
       checked = e instanceof ProxyRefusal ? e : new ProxyRefusal('INTERNAL_ERROR', 'The answer check failed.');
     }

@@ -74,7 +74,6 @@
  *     also says what it cannot hide).
  */
 import { ownerUnknown, type Checked, type CurrentUser, type Ownership, type Verdict } from './ownership.js';
-import type { OwnerResolvers } from './owners.js';
 import { ProxyRefusal } from './responses.js';
 import { BODY_ID_FIELDS, ID_KINDS, type CompiledRule, type IdKind, type Ids } from './routes.js';
 
@@ -194,7 +193,6 @@ export async function checkAnswer(
   payload: Uint8Array<ArrayBuffer>,
   user: CurrentUser,
   ownership: Ownership,
-  owners: OwnerResolvers,
   checked: Checked = {},
 ): Promise<Uint8Array<ArrayBuffer> | ProxyRefusal> {
   const kind = rule.answer;

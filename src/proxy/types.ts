@@ -63,8 +63,11 @@ export type AuthorizeHook = (
 
 /** What the contact hooks are told: the signed-in user's customer and the route. */
 export interface ContactContext {
+  /** The signed-in user's customer. */
   readonly customerId: string;
+  /** The request's method. */
   readonly method: ProxyMethod;
+  /** The matched route's pattern, e.g. `/auth/credentials`. */
   readonly pattern: string;
 }
 
