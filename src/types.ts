@@ -87,14 +87,18 @@ export interface DelegatedKey {
   [field: string]: unknown;
 }
 
-/** An internal account (the embedded wallet is `type: "EMBEDDED_WALLET"`). */
+/** An internal account (the embedded wallet may say `type: "EMBEDDED_WALLET"`; see `type`). */
 export interface InternalAccount {
   /** `InternalAccount:<uuid>`. */
   id: string;
   /** The customer (`Customer:<uuid>`) the account belongs to. */
   customerId?: string;
-  /** `EMBEDDED_WALLET` for an embedded wallet; other values name the service's other account types. */
-  type: 'EMBEDDED_WALLET' | (string & {});
+  /**
+   * `EMBEDDED_WALLET` for an embedded wallet; other values name the service's other account types.
+   * Optional: spec §2.6 names no such field (it says only that an account "can be of type
+   * EMBEDDED_WALLET"), so a spec-conformant answer may lack it; the library never reads it.
+   */
+  type?: 'EMBEDDED_WALLET' | (string & {});
   /** The available balance: an integer amount in the currency's smallest unit. */
   balance?: AccountBalance;
   /** The total balance (available + held), same shape as {@link InternalAccount.balance}. */

@@ -7,7 +7,8 @@
  * SANDBOX_CLIENT_ID / SANDBOX_CLIENT_SECRET (defaults sandbox-client / sandbox-secret),
  * SANDBOX_ORIGIN (WebAuthn origins, comma-separated; default http://localhost:5173),
  * SANDBOX_RP_ID (default localhost), SANDBOX_LOG=off to silence the request log,
- * SANDBOX_PROFILE=service to answer only what the service sends (default sandbox; see profile.ts).
+ * SANDBOX_PROFILE=service to answer only what the service sends (default sandbox; see profile.ts),
+ * SANDBOX_QUOTE_EXECUTE=stamp|signed-retry|either (how quote execution is signed; quote-execute.ts).
  */
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_ORIGIN, DEFAULT_RP_ID, startSandbox } from './server.js';
 
@@ -37,6 +38,7 @@ process.stdout.write(
   [
     `sandbox listening: ${sandbox.url}`,
     `profile: ${sandbox.profile}${sandbox.profile === 'service' ? ' (answers carry only what the service sends)' : ''}`,
+    `quote execute: ${sandbox.quoteExecute}`,
     `client id: ${clientId}`,
     `client secret: ${secretFromEnv ? 'from SANDBOX_CLIENT_SECRET (not shown)' : 'the default (see README)'}`,
     `webauthn: origin ${origins.join(', ')}, rpId ${env.SANDBOX_RP_ID ?? DEFAULT_RP_ID}`,

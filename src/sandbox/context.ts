@@ -7,6 +7,7 @@ import type { Enclave } from './enclave.js';
 import type { Faults } from './faults.js';
 import type { Logger } from './log.js';
 import type { SandboxProfile } from './profile.js';
+import type { QuoteExecuteMode } from './quote-execute.js';
 import type { Store } from './store.js';
 
 /** The API version the sandbox serves: its base URL ends in `/2025-10-13`. */
@@ -21,14 +22,16 @@ export interface SandboxConfig {
   /** WebAuthn relying-party id. */
   rpId: string;
   /**
-   * The platform's OAuth client ids (the `aud` of its users' ID tokens); undefined: any audience,
-   * bound at registration (domain/oidc.ts).
+   * The platform's OAuth client ids (the `aud` of its users' ID tokens), one of which a registration
+   * token must name; empty: none configured, no OAUTH credential can be registered (domain/oidc.ts).
    */
-  oauthClientIds: readonly string[] | undefined;
+  oauthClientIds: readonly string[];
   /** Regions whose customers are in the contact-verification regime; undefined: all (routes/contact-verification.ts). */
   contactVerificationRegions: readonly string[] | undefined;
   /** What answers carry beyond the contract (profile.ts). */
   profile: SandboxProfile;
+  /** How an embedded-wallet quote execution is signed (quote-execute.ts). */
+  quoteExecute: QuoteExecuteMode;
 }
 
 export interface SandboxState {

@@ -133,9 +133,11 @@ export const CONTRACT: Readonly<Record<ShapeName, Shape>> = {
   InternalAccount: {
     id: spec('§2.6'),
     customerId: spec('§2.6'),
-    // §2.6: "An internal account can be of type EMBEDDED_WALLET" — the field that says so. The one way
-    // to tell the embedded wallet among a customer's accounts, so not optional.
-    type: spec('§2.6 ("can be of type EMBEDDED_WALLET")'),
+    // §2.6's table has no `type`; its prose says only that "an internal account can be of type
+    // EMBEDDED_WALLET", naming no field (issue 34: it was wrongly marked required here). Optional:
+    // the service profile sends it (a field a service would plausibly carry), spec-minimal omits it,
+    // so a client must tell the wallet by a spec rule (src/testing/client.ts findEmbeddedWallet).
+    type: spec('§2.6 prose ("can be of type EMBEDDED_WALLET"; no field named)', opt),
     balance: spec('§2.6', { shape: 'Money' }),
     totalBalance: spec('§2.6', { shape: 'Money' }),
     fundingPaymentInstructions: spec('§2.6', { shape: 'FundingInstruction', array: true }),
@@ -234,9 +236,10 @@ export const CONTRACT: Readonly<Record<ShapeName, Shape>> = {
     fundingSource: spec('§4.6', { optional: true, keep: true }),
     statusReason: spec('§3.4 (CLOSED: ISSUER_REJECTED, CLOSED_BY_PLATFORM)', { optional: true, keep: true }),
     // §4.6: the POST body carries "the cardholder" (its name not shown; the sandbox calls it
-    // cardholderId) and GET /cards filters by cardholder, so the card names its cardholder. The
-    // proxy's card-ownership check reads it (src/proxy/ownership.ts). Kept in every profile.
-    cardholderId: spec('§4.6 ("the cardholder"; name not shown)', { optional: true, keep: true }),
+    // cardholderId) and GET /cards filters by cardholder. The sandbox and service profiles send it.
+    // Issue 34: the card record's fields are "not shown" (§2.13) and so is the cardholder's field
+    // name; the wire reference names none either. Optional and NOT kept: spec-minimal omits it.
+    cardholderId: spec('§4.6 ("the cardholder"; name not shown)', opt),
     maxSpendPerTransaction: spec('§4.6', opt),
     maxSpendPerDay: spec('§4.6', opt),
     maxTransactionsPerDay: spec('§4.6', opt),

@@ -1,7 +1,16 @@
 /**
- * The currencies the sandbox knows (spec §2.1 currency object). Unknown codes are refused with
- * `400 INVALID_CURRENCY`. Embedded wallets hold `USDC` (a sandbox decision: the spec does not say
- * which asset an embedded wallet carries).
+ * The currencies the sandbox knows (spec §2.1 currency object).
+ *
+ * Decided here (issue 34): every currency the spec names is accepted — the currency of each fiat
+ * account type of spec §2.2 (`AED_ACCOUNT` … `TRY_ACCOUNT`: AED, BDT, BRL, BWP, CAD, COP, DKK, EGP,
+ * EUR, GBP, GHS, GTQ, HKD, HTG, IDR, INR, JMD, KES, MWK, MXN, MYR, NGN, PHP, PKR, RWF, SGD, SLV,
+ * THB, TZS, UGX, USD, VND, XAF, XOF, ZAR, ZMW, CNY, ILS, TRY; `SWIFT_ACCOUNT` names none), and the
+ * assets it names: USDC (§2.2 funding instruction, §2.7), BTC (§2.1), plus USDT (a stablecoin the
+ * sandbox prices at par). `SLV` is named by `SLV_ACCOUNT` though it is not an ISO 4217 code: the
+ * sandbox takes it as the spec spells it, with 2 decimals. Decimals are ISO 4217's minor units.
+ * A code outside this list → `400 INVALID_CURRENCY` (spec §7.1), never `INVALID_INPUT` (which stays
+ * for a value that is not a string at all). Embedded wallets hold `USDC` (a sandbox decision: the
+ * spec does not say which asset an embedded wallet carries).
  */
 export interface Currency {
   code: string;
@@ -12,16 +21,48 @@ export interface Currency {
   crypto: boolean;
 }
 
+const fiat = (code: string, name: string, symbol: string, decimals = 2): Currency => ({ code, name, symbol, decimals, crypto: false });
+
 const LIST: readonly Currency[] = [
-  { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2, crypto: false },
-  { code: 'EUR', name: 'Euro', symbol: '€', decimals: 2, crypto: false },
-  { code: 'GBP', name: 'Pound Sterling', symbol: '£', decimals: 2, crypto: false },
-  { code: 'MXN', name: 'Mexican Peso', symbol: '$', decimals: 2, crypto: false },
-  { code: 'BRL', name: 'Brazilian Real', symbol: 'R$', decimals: 2, crypto: false },
-  { code: 'CAD', name: 'Canadian Dollar', symbol: '$', decimals: 2, crypto: false },
-  { code: 'INR', name: 'Indian Rupee', symbol: '₹', decimals: 2, crypto: false },
-  { code: 'NGN', name: 'Nigerian Naira', symbol: '₦', decimals: 2, crypto: false },
-  { code: 'PHP', name: 'Philippine Peso', symbol: '₱', decimals: 2, crypto: false },
+  fiat('USD', 'United States Dollar', '$'),
+  fiat('EUR', 'Euro', '€'),
+  fiat('GBP', 'Pound Sterling', '£'),
+  fiat('MXN', 'Mexican Peso', '$'),
+  fiat('BRL', 'Brazilian Real', 'R$'),
+  fiat('CAD', 'Canadian Dollar', '$'),
+  fiat('INR', 'Indian Rupee', '₹'),
+  fiat('NGN', 'Nigerian Naira', '₦'),
+  fiat('PHP', 'Philippine Peso', '₱'),
+  fiat('AED', 'UAE Dirham', 'AED'),
+  fiat('BDT', 'Bangladeshi Taka', '৳'),
+  fiat('BWP', 'Botswana Pula', 'P'),
+  fiat('COP', 'Colombian Peso', '$'),
+  fiat('DKK', 'Danish Krone', 'kr'),
+  fiat('EGP', 'Egyptian Pound', 'E£'),
+  fiat('GHS', 'Ghanaian Cedi', 'GH₵'),
+  fiat('GTQ', 'Guatemalan Quetzal', 'Q'),
+  fiat('HKD', 'Hong Kong Dollar', 'HK$'),
+  fiat('HTG', 'Haitian Gourde', 'G'),
+  fiat('IDR', 'Indonesian Rupiah', 'Rp'),
+  fiat('JMD', 'Jamaican Dollar', 'J$'),
+  fiat('KES', 'Kenyan Shilling', 'KSh'),
+  fiat('MWK', 'Malawian Kwacha', 'MK'),
+  fiat('MYR', 'Malaysian Ringgit', 'RM'),
+  fiat('PKR', 'Pakistani Rupee', '₨'),
+  fiat('RWF', 'Rwandan Franc', 'FRw', 0),
+  fiat('SGD', 'Singapore Dollar', 'S$'),
+  fiat('SLV', 'SLV (as spec §2.2 names it)', 'SLV'),
+  fiat('THB', 'Thai Baht', '฿'),
+  fiat('TZS', 'Tanzanian Shilling', 'TSh'),
+  fiat('UGX', 'Ugandan Shilling', 'USh', 0),
+  fiat('VND', 'Vietnamese Dong', '₫', 0),
+  fiat('XAF', 'Central African CFA Franc', 'FCFA', 0),
+  fiat('XOF', 'West African CFA Franc', 'CFA', 0),
+  fiat('ZAR', 'South African Rand', 'R'),
+  fiat('ZMW', 'Zambian Kwacha', 'ZK'),
+  fiat('CNY', 'Chinese Yuan', '¥'),
+  fiat('ILS', 'Israeli New Shekel', '₪'),
+  fiat('TRY', 'Turkish Lira', '₺'),
   { code: 'USDC', name: 'USD Coin', symbol: 'USDC', decimals: 6, crypto: true },
   { code: 'USDT', name: 'Tether USD', symbol: 'USDT', decimals: 6, crypto: true },
   { code: 'BTC', name: 'Bitcoin', symbol: '₿', decimals: 8, crypto: true },

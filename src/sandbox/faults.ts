@@ -6,8 +6,10 @@
  * A fault is armed with `startSandbox({ faults })`, `sandbox.faults.add()` or `POST /sandbox/faults`
  * and matches a request by method and path (relative to `{base_url}`, `:name` or `*` for one
  * segment, a final `**` for the rest) and, optionally, whether the request carries a wallet
- * signature (`signed: true` matches only signed retries). Each matching request uses up one of its
- * `times` (default 1); the first armed fault that matches wins. Decisions, written here:
+ * signature (`signed: true` matches only signed retries). Each matching request with valid platform
+ * credentials uses up one of its `times` (default 1) — a request the sandbox would refuse `401
+ * UNAUTHORIZED` never takes a fault (server.ts: a stray unauthenticated call, a port scan or a
+ * health probe cannot spend the fault a test armed for its own call); the first armed fault that matches wins. Decisions, written here:
  *
  * - `processing`: `200 {"status":"PROCESSING"}` and the request is NOT handled (nothing changes, a
  *   signed retry's `Request-Id` is not used up): the client must resend it identically (wire §4).

@@ -14,9 +14,11 @@
 export { startSandbox, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_ORIGIN, DEFAULT_RP_ID } from './server.js';
 export type { SandboxOptions, RunningSandbox } from './server.js';
 export { PROFILE_ENV, SANDBOX_PROFILES, type SandboxProfile } from './profile.js';
+export { QUOTE_EXECUTE_ENV, QUOTE_EXECUTE_MODES, type QuoteExecuteMode } from './quote-execute.js';
 export type { ArmedFault, FaultKind, FaultSpec, SandboxFaultControl } from './faults.js';
 export type { LogSink } from './log.js';
 export { API_VERSION } from './context.js';
 export { SANDBOX_VALID_SIGNATURE, SIGNATURE_HEADER, REQUEST_ID_HEADER } from './stamp.js';
 export { SANDBOX_OTP_CODE } from './domain/otp.js';
+export { DEFAULT_OAUTH_CLIENT_ID } from './domain/oidc.js';
 export { CONTACT_VERIFICATION_CODE } from './routes/contact-verification.js';

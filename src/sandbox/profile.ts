@@ -14,6 +14,9 @@
  *   omitted (contract.ts `minimal`), and ids of another shape than `<Type>:<uuid>` for the
  *   embedded-wallet records (`AuthMethod`, `Session`, `Request`, `DelegatedKey`, `Card`: the library
  *   must treat ids as opaque). A library that passes here tolerates any spec-conformant answer.
+ *   Every field it omits and every field it sends beyond the spec's tables, with the reason:
+ *   SPEC-MINIMAL.md beside this file (issue 34: the account's `type` and the card's `cardholderId`
+ *   are omitted; the session's `accountId` already was).
  *
  * Behaviour (what is accepted or refused, statuses and codes) is the same in all three.
  *

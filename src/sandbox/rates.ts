@@ -3,10 +3,12 @@
  * §4.3); the sandbox has no market, so it prices them at fixed rates that never move, which keeps
  * tests deterministic.
  *
- * Decided here: a cross-currency quote is priced only between accounts of ONE customer (moving
- * money between their own USD account and embedded USDC wallet, say); between two customers a
- * currency pair still answers `400 QUOTE_RATE_UNAVAILABLE` (a corridor the sandbox does not model).
- * No fees (`feesIncluded` 0). Amounts are integers in the smallest unit: the side not locked is
+ * Decided here (issue 34): every pair of known currencies (currencies.ts) is priced, between one
+ * customer's own accounts and between two customers alike: spec §1 and §4.3 say the same quote
+ * endpoints serve same-currency and cross-currency transfers, and nothing there limits them to one
+ * customer. `QUOTE_RATE_UNAVAILABLE` is left for a pair without a rate (none today: every known
+ * currency has one; a test asserts it) and for an amount too small to give a positive other side.
+ * The rates are sandbox values of the right order of magnitude, not market data. No fees (`feesIncluded` 0). Amounts are integers in the smallest unit: the side not locked is
  * rounded in the platform's favour (the receiving amount down, the sending amount up).
  */
 
@@ -15,6 +17,7 @@ const MICRO_USD: Readonly<Record<string, bigint>> = {
   USD: 1_000_000n,
   USDC: 1_000_000n,
   USDT: 1_000_000n,
+  SLV: 1_000_000n,
   EUR: 1_080_000n,
   GBP: 1_270_000n,
   CAD: 730_000n,
@@ -23,6 +26,35 @@ const MICRO_USD: Readonly<Record<string, bigint>> = {
   INR: 12_000n,
   NGN: 650n,
   PHP: 17_000n,
+  AED: 272_000n,
+  BDT: 8_300n,
+  BWP: 74_000n,
+  COP: 250n,
+  DKK: 145_000n,
+  EGP: 20_500n,
+  GHS: 65_000n,
+  GTQ: 129_000n,
+  HKD: 128_000n,
+  HTG: 7_600n,
+  IDR: 62n,
+  JMD: 6_400n,
+  KES: 7_700n,
+  MWK: 580n,
+  MYR: 220_000n,
+  PKR: 3_600n,
+  RWF: 720n,
+  SGD: 740_000n,
+  THB: 28_000n,
+  TZS: 380n,
+  UGX: 270n,
+  VND: 40n,
+  XAF: 1_650n,
+  XOF: 1_650n,
+  ZAR: 54_000n,
+  ZMW: 38_000n,
+  CNY: 138_000n,
+  ILS: 270_000n,
+  TRY: 30_000n,
   BTC: 60_000_000_000n,
 };
 

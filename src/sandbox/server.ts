@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { createClock } from './clock.js';
 import { API_VERSION, type Reply, type RequestContext, type SandboxConfig, type SandboxState, json } from './context.js';
 import { createEnclave } from './enclave.js';
+import { DEFAULT_OAUTH_CLIENT_ID } from './domain/oidc.js';
 import { isSandboxError, rateLimited, SandboxError } from './errors.js';
 import { checkFault, Faults, type FaultSpec, type SandboxFaultControl } from './faults.js';
 import { SIGNATURE_HEADER } from './stamp.js';
@@ -21,6 +22,7 @@ import { answerClientError, parseBody, parseTarget, payloadTooLarge, readBody, w
 import { createLogger, type LogSink } from './log.js';
 import { checkPlatformAuth } from './platform-auth.js';
 import { errorBody, resolveProfile, type SandboxProfile } from './profile.js';
+import { resolveQuoteExecute, type QuoteExecuteMode } from './quote-execute.js';
 import { withProfile } from './present.js';
 import { Router } from './router.js';
 import { registerRoutes } from './routes/index.js';
@@ -43,9 +45,11 @@ export interface SandboxOptions {
   /** WebAuthn relying-party id; default `localhost`. */
   rpId?: string;
   /**
-   * The platform's OAuth client ids at the IdPs (the `aud` of its users' ID tokens). Given, a token
-   * registering an OAUTH credential must name one; default: any audience (the first is bound to the
-   * credential and matched at login). Never the API client id: see domain/oidc.ts.
+   * The platform's OAuth client ids at the IdPs (the `aud` of its users' ID tokens): a token
+   * registering an OAUTH credential must name one (bound to the credential, matched at login).
+   * Default: `[DEFAULT_OAUTH_CLIENT_ID]` (`sandbox-oauth-client`), the id the stand-in IdP issues
+   * tokens for; `[]`: none, so no OAUTH credential can be registered. Never implied by the API
+   * client id (domain/oidc.ts).
    */
   oauthClientIds?: string[];
   /**
@@ -69,6 +73,12 @@ export interface SandboxOptions {
    * dropped (faults.ts). More can be armed with `sandbox.faults` or `POST /sandbox/faults`.
    */
   faults?: FaultSpec[];
+  /**
+   * How `POST /quotes/{id}/execute` of an embedded-wallet source is signed (quote-execute.ts):
+   * `stamp` (one stamped call, spec §4.3; the default), `signed-retry` (a 202 first leg, spec §5.3)
+   * or `either`. Default: the `SANDBOX_QUOTE_EXECUTE` environment variable, else `stamp`.
+   */
+  quoteExecute?: QuoteExecuteMode;
 }
 
 /** A sandbox that {@link startSandbox} started. */
@@ -81,6 +91,8 @@ export interface RunningSandbox {
   readonly enclavePublicKey: string;
   /** The profile the sandbox answers in. */
   readonly profile: SandboxProfile;
+  /** How it expects embedded-wallet quote execution to be signed (quote-execute.ts). */
+  readonly quoteExecute: QuoteExecuteMode;
   /** Moves the sandbox clock forward. */
   advanceClock(seconds: number): void;
   /** Faults on demand (faults.ts): `add({ kind, path, … })`, `list()`, `clear()`. */
@@ -107,9 +119,10 @@ export function createSandboxState(options: SandboxOptions = {}): SandboxState {
     clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
     origins: options.origin === undefined ? [DEFAULT_ORIGIN] : Array.isArray(options.origin) ? [...options.origin] : [options.origin],
     rpId: options.rpId ?? DEFAULT_RP_ID,
-    oauthClientIds: options.oauthClientIds === undefined ? undefined : [...options.oauthClientIds],
+    oauthClientIds: options.oauthClientIds === undefined ? [DEFAULT_OAUTH_CLIENT_ID] : [...options.oauthClientIds],
     contactVerificationRegions: options.contactVerificationRegions === undefined ? undefined : [...options.contactVerificationRegions],
     profile: resolveProfile(options.profile),
+    quoteExecute: resolveQuoteExecute(options.quoteExecute),
   };
   const clock = createClock(options.now);
   const faults = new Faults();
@@ -170,7 +183,7 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
       try {
         reply =
           fault !== undefined && fault.kind !== 'delay'
-            ? faultReply(state, req, fault)
+            ? faultReply(fault)
             : await withProfile(state.config.profile, () => answer(state, router, req, read.bytes, read.tooLarge));
       } catch (e) {
         if (isSandboxError(e)) reply = json(e.status, errorBody(state.config.profile, e), { ...e.headers });
@@ -199,8 +212,17 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
   };
 }
 
-/** The fault armed for this request, if any (inside the base path; `/sandbox/*` never). */
+/**
+ * The fault armed for this request, if any (inside the base path; `/sandbox/*` never). Decided here
+ * (issue 34): only a request with valid platform credentials takes (and so uses up) a fault; an
+ * unauthenticated one is answered `401` as usual and leaves the fault armed for the test's own call.
+ */
 function takeFault(state: SandboxState, req: IncomingMessage): FaultSpec | undefined {
+  try {
+    checkPlatformAuth(headerValue(req, 'authorization'), state.config);
+  } catch {
+    return undefined;
+  }
   let segments: string[];
   try {
     ({ segments } = parseTarget(req.url ?? '/'));
@@ -211,9 +233,8 @@ function takeFault(state: SandboxState, req: IncomingMessage): FaultSpec | undef
   return state.faults.take((req.method ?? 'GET').toUpperCase(), segments.slice(1), headerValue(req, SIGNATURE_HEADER) !== undefined);
 }
 
-/** The answer of a `processing`, `error` or `rate-limit` fault (after platform authentication); the request is not handled. */
-function faultReply(state: SandboxState, req: IncomingMessage, fault: FaultSpec): Reply {
-  checkPlatformAuth(headerValue(req, 'authorization'), state.config);
+/** The answer of a `processing`, `error` or `rate-limit` fault (taken after platform authentication); the request is not handled. */
+function faultReply(fault: FaultSpec): Reply {
   if (fault.kind === 'processing') return json(200, { status: 'PROCESSING' });
   if (fault.kind === 'rate-limit') throw rateLimited('Too many requests (a fault armed in the sandbox)', fault.retryAfterSeconds ?? 1);
   throw new SandboxError(fault.status ?? 500, 'INTERNAL_ERROR', 'The service failed (a fault armed in the sandbox)');
@@ -254,12 +275,13 @@ function checkOptions(options: SandboxOptions): void {
   if (o.contactVerificationRegions !== undefined && (!Array.isArray(o.contactVerificationRegions) || !o.contactVerificationRegions.every(nonEmptyString))) {
     throw invalidArgument('options.contactVerificationRegions', 'an array of region codes');
   }
-  if (o.oauthClientIds !== undefined && (!Array.isArray(o.oauthClientIds) || o.oauthClientIds.length === 0 || !o.oauthClientIds.every(nonEmptyString))) {
-    throw invalidArgument('options.oauthClientIds', 'a non-empty array of non-empty strings');
+  if (o.oauthClientIds !== undefined && (!Array.isArray(o.oauthClientIds) || !o.oauthClientIds.every(nonEmptyString))) {
+    throw invalidArgument('options.oauthClientIds', 'an array of non-empty strings');
   }
   if (o.now !== undefined && typeof o.now !== 'function') throw invalidArgument('options.now', 'a function returning epoch milliseconds');
   if (o.log !== undefined && o.log !== false && typeof o.log !== 'function') throw invalidArgument('options.log', 'a function or false');
   resolveProfile(o.profile);
+  resolveQuoteExecute(o.quoteExecute);
 }
 
 /**
@@ -308,6 +330,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     port,
     enclavePublicKey: state.enclave.publicKey,
     profile: state.config.profile,
+    quoteExecute: state.config.quoteExecute,
     faults: { add: (spec) => state.faults.add(spec), list: () => state.faults.list(), clear: () => state.faults.clear() },
     advanceClock: (seconds) => {
       if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw invalidArgument('seconds', 'a finite number ≥ 0');

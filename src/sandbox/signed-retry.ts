@@ -27,8 +27,8 @@
  * 7. Body not byte-identical to the first leg's (wire-reference §4; whitespace, key order and
  *    duplicate keys count) → `401 WALLET_SIGNATURE_BODY_MISMATCH`.
  * 8. Key not allowed by the challenge's signer rule, or signature does not verify →
- *    `401 WALLET_SIGNATURE_INVALID`. The literal `sandbox-valid-signature` skips only the ECDSA
- *    check: a session the rule allows must still exist (stamp.ts).
+ *    `401 WALLET_SIGNATURE_INVALID`. The literal `sandbox-valid-signature` stands in for a valid
+ *    stamp by an allowed key (spec §5.4): no ECDSA check and no signer rule (stamp.ts).
  * 9. The request id is marked used (single use), even if the action then fails on state.
  *
  * Failed attempts (steps 2–8) do not consume the request id: a client may fix its stamp and retry

@@ -1,16 +1,32 @@
 /**
- * The `Service-Wallet-Signature` stamp (wire-reference §3), as the sandbox reads and checks it.
+ * The `Service-Wallet-Signature` stamp (spec §5.4, wire-reference §3), as the sandbox reads and
+ * checks it.
  *
  * Header value = base64url_nopad(utf8(JSON {publicKey, scheme, signature})), publicKey compressed
- * hex, scheme `SIGNATURE_SCHEME_TK_API_P256`, signature lowercase hex of a DER ECDSA P-256/SHA-256
- * signature over utf8(payloadToSign). High-S is accepted. The literal `sandbox-valid-signature`
- * is accepted for any signed action (wire-reference §10) and skips the ECDSA check only (spec §5.4
- * "no ECDSA check is made"): a session the signer rule allows must still exist, as for a real stamp.
+ * hex, scheme `SIGNATURE_SCHEME_TK_API_P256`, signature hex of a DER ECDSA P-256/SHA-256 signature
+ * over utf8(payloadToSign). High-S is accepted.
  *
- * Classification (decided here, the reference only names the codes):
- * - cannot be decoded, is not exactly `JSON.stringify({publicKey, scheme, signature})` (other key
- *   order, whitespace, extra or duplicate fields), wrong scheme, key not a valid lowercase compressed
- *   P-256 point, signature not lowercase hex or not strict minimal DER → `401 WALLET_SIGNATURE_MALFORMED`;
+ * As strict as the spec, no stricter (issue 34). Spec §5.4 defines the value as "a JSON object with
+ * three fields" whose key is "hex" and signature "as hex"; it fixes neither the key order nor the
+ * hex case. The wire reference's "keep the key order above" and "lowercase hex" (wire §2, §3) tell a
+ * client what to send; they are not among the "rules the service enforces" (wire §4), and where the
+ * two documents differ the spec wins. So the sandbox accepts:
+ * - the three fields in any order, with any JSON whitespace (a JSON object is unordered);
+ * - `publicKey` and `signature` hex in any case (upper, lower, mixed): hex digits name the same bytes.
+ *   The key is compared with session keys by its bytes (normalised to lowercase compressed hex).
+ * And refuses (`401 WALLET_SIGNATURE_MALFORMED`): not base64url without padding, not UTF-8, not a
+ * JSON object, a fourth field or a field twice ("three fields"; a duplicate would let two parsers
+ * read different keys), a field not a string, another scheme, a key that is not a compressed P-256
+ * point, a signature that is not hex of a minimal (strict) DER ECDSA signature.
+ *
+ * The literal `sandbox-valid-signature` is accepted "as the header for any signed account action
+ * and no ECDSA check is made" (spec §5.4, wire §10): it stands in for a valid stamp by whichever key
+ * the action needs, so no session is required (issue 34: a wallet without any session can still be
+ * driven with it) and no signer rule (other credential, same session, same key) is applied. What a
+ * request needs besides the stamp (the `Request-Id`, the body, the challenge's life) still holds.
+ *
+ * Classification of a real stamp (decided here, the reference only names the codes):
+ * - cannot be parsed as above → `401 WALLET_SIGNATURE_MALFORMED`;
  * - well-formed but does not verify, or the key is not allowed to sign this request →
  *   `401 WALLET_SIGNATURE_INVALID` (`details.cause` says which).
  */
@@ -20,6 +36,7 @@ import { unauthorized } from './errors.js';
 import type { SandboxState } from './context.js';
 import { isActive, type SessionRecord, type SignerRule } from './store.js';
 import { isPlainObject } from './validate.js';
+import { duplicateKey } from '../json-duplicate-key.js';
 
 /** The stamp header the sandbox reads (the library's default name). */
 export const SIGNATURE_HEADER = 'Service-Wallet-Signature';
@@ -61,18 +78,18 @@ export function parseStamp(value: string): ParsedStamp {
   if (text === undefined) return malformed('not UTF-8');
   const parsed = parseJson(text);
   if (parsed === undefined || !isPlainObject(parsed.value)) return malformed('not a JSON object');
+  if (duplicateKey(text) !== undefined) return malformed('a field appears twice');
+  const fields = Object.keys(parsed.value);
+  if (fields.length !== 3) return malformed('must have exactly the three fields publicKey, scheme and signature');
   const { publicKey, scheme, signature } = parsed.value;
   if (typeof publicKey !== 'string' || typeof scheme !== 'string' || typeof signature !== 'string') {
     return malformed('publicKey, scheme and signature must be strings');
   }
   if (scheme !== SIGNATURE_SCHEME) return malformed(`scheme must be ${SIGNATURE_SCHEME}`);
-  if (text !== JSON.stringify({ publicKey, scheme, signature })) {
-    return malformed('must be exactly JSON.stringify({publicKey, scheme, signature}): no other fields, order or spacing');
-  }
-  const key = parsePublicKey(publicKey);
-  if (key === undefined || key.form !== 'compressed') return malformed('publicKey must be a compressed P-256 public key in lowercase hex');
-  const der = hexToBytes(signature);
-  if (der === undefined || !isStrictDerSignature(der)) return malformed('signature must be lowercase hex of a minimal DER ECDSA signature');
+  const key = parsePublicKey(publicKey.toLowerCase());
+  if (key === undefined || key.form !== 'compressed') return malformed('publicKey must be a compressed P-256 public key in hex');
+  const der = hexToBytes(signature.toLowerCase());
+  if (der === undefined || !isStrictDerSignature(der)) return malformed('signature must be hex of a minimal DER ECDSA signature');
   return { publicKey: key, signature: der };
 }
 
@@ -118,12 +135,8 @@ export function readStamp(headerValue: string): ParsedStamp | 'magic' {
 
 /** {@link checkStamp} for an already parsed header. */
 export function checkParsedStamp(state: SandboxState, stamp: ParsedStamp | 'magic', payloadToSign: string, rule: SignerRule): StampCheck {
-  if (stamp === 'magic') {
-    // No key and no ECDSA check, but the rule about who may sign still holds (a key rule binds a
-    // key that backs no session yet: nothing more to check).
-    if (rule.kind === 'session') authorizedSession(state, rule, rule.publicKey);
-    return { magic: true, publicKey: null, session: null };
-  }
+  // The literal: no key, no ECDSA check, no signer rule (see the header).
+  if (stamp === 'magic') return { magic: true, publicKey: null, session: null };
   const key = stamp.publicKey.compressed;
   let session: SessionRecord | null = null;
   if (rule.kind === 'key') {

@@ -113,7 +113,8 @@ export class Fields {
   publicKey(name: string, rule: { required?: boolean; form?: ParsedPublicKey['form'] } = {}): (ParsedPublicKey & { readonly hex: string }) | undefined {
     const raw = this.string(name, { ...(rule.required !== undefined ? { required: rule.required } : {}), max: 130 });
     if (raw === undefined) return undefined;
-    const key = parsePublicKey(raw);
+    // Hex in any case (issue 34): spec §4.5 says "66 hex characters" / "130 hex characters", no case.
+    const key = parsePublicKey(raw.toLowerCase());
     if (key === undefined || (rule.form !== undefined && key.form !== rule.form)) {
       this.add(name, 'FORMAT', rule.form === 'uncompressed'
         ? 'must be a fresh uncompressed P-256 public key (130 hex characters, 04 prefix)'

@@ -28,6 +28,28 @@ export interface TestCustomer {
   phoneNumber: string | undefined;
 }
 
+/**
+ * Which of a customer's internal accounts is its embedded wallet, by what the spec guarantees
+ * (issue 34; the `spec-minimal` profile sends no account `type`, SPEC-MINIMAL.md):
+ * 1. an account carrying `type` says it (`EMBEDDED_WALLET`): the service profile sends it, and it is
+ *    the cheap answer where present;
+ * 2. otherwise (the documented fallback) the first account, in list order, whose credential list
+ *    answers — spec §4.5: `GET /auth/credentials` lists "all credentials of an embedded-wallet
+ *    internal account", so the service answers it only for a wallet (the sandbox refuses another
+ *    account with `400 INVALID_INPUT`). `hasCredentialList(id)` makes that call and says whether it
+ *    answered 2xx.
+ * Undefined when no account qualifies.
+ */
+export async function findEmbeddedWallet(
+  accounts: readonly { id: string; type?: unknown }[],
+  hasCredentialList: (accountId: string) => Promise<boolean>,
+): Promise<string | undefined> {
+  const typed = accounts.filter((a) => typeof a.type === 'string');
+  if (typed.length > 0) return typed.find((a) => a.type === 'EMBEDDED_WALLET')?.id;
+  for (const a of accounts) if (await hasCredentialList(a.id)) return a.id;
+  return undefined;
+}
+
 /** The embedded-wallet login code of every sandbox (wire reference §10). */
 export const SANDBOX_OTP = '000000';
 
@@ -67,6 +89,13 @@ export class SandboxClient {
     return json as T;
   }
 
+  /** Whether a call answers 2xx (its body read and dropped). */
+  private async answers(method: string, path: string): Promise<boolean> {
+    const res = await fetch(`${this.url}${path}`, { method, headers: { Authorization: this.authorization } });
+    await res.arrayBuffer();
+    return res.ok;
+  }
+
   /** The enclave key to trust (`createWallet({ trustedKeys: [it] })`). */
   async enclavePublicKey(): Promise<string> {
     return (await this.call<{ enclaveQuorumPublic: string }>('GET', '/sandbox/enclave')).enclaveQuorumPublic;
@@ -85,10 +114,10 @@ export class SandboxClient {
       fullName: 'Test Customer',
       currencies: options.currencies ?? ['USD'],
     });
-    const accounts = await this.call<{ data: { id: string; type?: string }[] }>('GET', `/internal-account?customerId=${encodeURIComponent(customer.id)}`);
-    const wallet = accounts.data.find((a) => a.type === 'EMBEDDED_WALLET');
+    const accounts = await this.call<{ data: { id: string; type?: unknown }[] }>('GET', `/internal-account?customerId=${encodeURIComponent(customer.id)}`);
+    const wallet = await findEmbeddedWallet(accounts.data, (id) => this.answers('GET', `/auth/credentials?accountId=${encodeURIComponent(id)}`));
     if (wallet === undefined) throw new WalletError('BAD_RESPONSE', `the sandbox made no EMBEDDED_WALLET account for ${customer.id}`);
-    return { customerId: customer.id, accountId: wallet.id, email, phoneNumber };
+    return { customerId: customer.id, accountId: wallet, email, phoneNumber };
   }
 
   /** Adds `amount` (smallest unit) to an internal account's balance. */

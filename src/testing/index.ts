@@ -12,7 +12,7 @@
  * Needs the sandbox's optional peers (`@hpke/core`, `@simplewebauthn/server`, `@scure/bip39`) to
  * start a sandbox.
  */
-export { SandboxClient, SANDBOX_OTP, type SandboxTarget, type TestCustomer } from './client.js';
+export { findEmbeddedWallet, SandboxClient, SANDBOX_OTP, type SandboxTarget, type TestCustomer } from './client.js';
 export { startTestSandbox, useTestSandbox, type SuiteHooks, type TestSandbox } from './start.js';
 export {
   addVirtualPasskey,
@@ -30,3 +30,4 @@ export { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandb
 export type { LogSink } from '../sandbox/log.js';
 export type { SandboxFaultControl } from '../sandbox/faults.js';
 export type { SandboxProfile } from '../sandbox/profile.js';
+export type { QuoteExecuteMode } from '../sandbox/quote-execute.js';

@@ -3,7 +3,11 @@
  * existing one reached over HTTP, either way behind one {@link SandboxClient}.
  */
 import { startSandbox, type SandboxOptions } from '../sandbox/server.js';
+import { PROFILE_ENV, resolveProfile, type SandboxProfile } from '../sandbox/profile.js';
 import { SandboxClient, type SandboxTarget } from './client.js';
+
+/** The profile the kit starts its sandboxes in when neither the option nor `SANDBOX_PROFILE` names one. */
+export const KIT_PROFILE: SandboxProfile = 'service';
 
 /** A sandbox a test uses: its client, the enclave key to trust, and `close()` (a no-op for one it did not start). */
 export interface TestSandbox {
@@ -18,8 +22,13 @@ export interface TestSandbox {
 }
 
 /**
- * Starts a sandbox (options as `startSandbox`, default `{ port: 0, log: false }`), or, given
- * `{ target }`, connects to a running one. Needs the sandbox's optional peers when it starts one.
+ * Starts a sandbox (options as `startSandbox`, default `{ port: 0, log: false }` and the `service`
+ * profile), or, given `{ target }`, connects to a running one. Needs the sandbox's optional peers
+ * when it starts one.
+ *
+ * Decided here (issue 34): the kit's sandbox answers in the `service` profile unless `profile` (or
+ * the `SANDBOX_PROFILE` environment variable) says otherwise — what an integrator's app will meet
+ * is the service, not the sandbox profile's explanations; `startSandbox` itself keeps `sandbox`.
  */
 export async function startTestSandbox(options: SandboxOptions & { target?: SandboxTarget } = {}): Promise<TestSandbox> {
   const { target, ...sandboxOptions } = options;
@@ -27,7 +36,9 @@ export async function startTestSandbox(options: SandboxOptions & { target?: Sand
     const client = new SandboxClient(target);
     return { client, url: client.url, enclavePublicKey: await client.enclavePublicKey(), close: async () => {} };
   }
-  const sandbox = await startSandbox({ port: 0, log: false, ...sandboxOptions });
+  const fromEnv = process.env[PROFILE_ENV];
+  const profile = sandboxOptions.profile ?? (fromEnv === undefined || fromEnv === '' ? KIT_PROFILE : resolveProfile(undefined));
+  const sandbox = await startSandbox({ port: 0, log: false, ...sandboxOptions, profile });
   const client = new SandboxClient({ url: sandbox.url, ...(options.clientId !== undefined ? { clientId: options.clientId } : {}), ...(options.clientSecret !== undefined ? { clientSecret: options.clientSecret } : {}) });
   return { client, url: sandbox.url, enclavePublicKey: sandbox.enclavePublicKey, close: () => sandbox.close() };
 }

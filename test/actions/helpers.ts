@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { findEmbeddedWallet } from '../../src/testing/client.js';
 import type { Wallet, WalletConfig } from '../../src/wallet.js';
 import type { KeyStoreBackend } from '../../src/keys/index.js';
 import type { RequestLogEntry, SignRequest } from '../../src/transport/index.js';
@@ -55,11 +56,13 @@ export class Admin {
       fullName: 'Test User',
       currencies: ['USD'],
     });
-    const accounts = await this.call<{ data: Array<{ id: string; type: string }> }>('GET', `/internal-account?customerId=${encodeURIComponent(created.id)}`);
-    const wallet = accounts.data.find((a) => a.type === 'EMBEDDED_WALLET');
-    const fiat = accounts.data.find((a) => a.type === 'INTERNAL_FIAT');
+    const accounts = await this.call<{ data: Array<{ id: string; type?: string }> }>('GET', `/internal-account?customerId=${encodeURIComponent(created.id)}`);
+    // The spec's rule, not the account's `type` (spec-minimal omits it): src/testing/client.ts. The
+    // customer has two accounts (currencies ['USD']): the wallet and the USD one.
+    const wallet = await findEmbeddedWallet(accounts.data, (id) => this.call('GET', `/auth/credentials?accountId=${encodeURIComponent(id)}`).then(() => true, () => false));
+    const fiat = accounts.data.find((a) => a.id !== wallet);
     if (!wallet || !fiat) throw new Error('customer without the expected accounts');
-    return { customerId: created.id, accountId: wallet.id, fiatAccountId: fiat.id, email, phoneNumber };
+    return { customerId: created.id, accountId: wallet, fiatAccountId: fiat.id, email, phoneNumber };
   }
 
   fund(accountId: string, amount: number): Promise<unknown> {

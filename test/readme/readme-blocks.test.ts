@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tsBlocks } from './blocks.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const DOCS = ['README.md', 'src/proxy/README.md'];
+const DOCS = ['README.md', 'src/proxy/README.md', 'src/testing/README.md'];
 
 /** What the README blocks assume your app (or an earlier block) provides. */
 const YOUR_APP = `

@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT, SANDBOX_ADDITIONS, missingFields, undefinedFields, type ShapeName } from '../../src/sandbox/contract.js';
 import type { SandboxProfile } from '../../src/sandbox/index.js';
+import { findEmbeddedWallet } from '../../src/testing/client.js';
 import { recipientKey, sealOtp } from './helpers/bundles.js';
 import { type Answer, Api, enc, start } from './helpers/http.js';
 import { newKey, stamp, type TestKey } from './helpers/keys.js';
@@ -50,8 +51,10 @@ async function walk(api: Api): Promise<Seen[]> {
   const customer = see('POST /customers', 'Customer', await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `pc-${id}`, email, phoneNumber: `+1415${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`, fullName: 'Walk', currencies: ['USD'] }), 201).json;
   see('GET /customers/{id}', 'Customer', await api.get(`/customers/${enc(customer.id)}`), 200);
   const accounts = see('GET /internal-account', 'InternalAccountList', await api.get(`/internal-account?customerId=${enc(customer.id)}`), 200).json.data;
-  const wallet = accounts.find((a: any) => a.type === 'EMBEDDED_WALLET');
-  const fiat = accounts.find((a: any) => a.type !== 'EMBEDDED_WALLET');
+  // The spec's rule (spec-minimal sends no account `type`): src/testing/client.ts.
+  const walletId = await findEmbeddedWallet(accounts, async (id) => (await api.get(`/auth/credentials?accountId=${enc(id)}`)).status === 200);
+  const wallet = accounts.find((a: any) => a.id === walletId);
+  const fiat = accounts.find((a: any) => a.id !== walletId);
   const creds = see('GET /auth/credentials', 'CredentialList', await api.get(`/auth/credentials?accountId=${enc(wallet.id)}`), 200).json.data;
   const emailCred = creds.find((c: any) => c.type === 'EMAIL_OTP');
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { DEFAULT_CLIENT_ID, DEFAULT_OAUTH_CLIENT_ID } from '../../src/sandbox/index.js';
 import vectors from '../../../shared/vectors/wire-vectors.json' with { type: 'json' };
 import { Api, enc, start } from './helpers/http.js';
 import { openSealedKey, recipientKey } from './helpers/bundles.js';
@@ -35,10 +36,11 @@ describe('OAuth (wire-reference §5.2)', () => {
     expect(nonce(vectors.oauthNonce.clientPublicKey)).toBe(vectors.oauthNonce.nonce);
   });
 
-  it('sandbox tokens: iss google, aud the client id, sub stable per email, fresh iat, the nonce', async () => {
+  it('sandbox tokens: iss google, aud the default OAuth client id (not the API client id), sub stable per email, fresh iat, the nonce', async () => {
     const t = await token('A@example.com', 'n1');
     const claims = JSON.parse(Buffer.from(t.split('.')[1] as string, 'base64url').toString());
-    expect(claims).toMatchObject({ iss: 'https://accounts.google.com', aud: 'sandbox-client', email: 'A@example.com', nonce: 'n1', sub: expect.stringMatching(/^[0-9]{21}$/) });
+    expect(DEFAULT_OAUTH_CLIENT_ID).not.toBe(DEFAULT_CLIENT_ID);
+    expect(claims).toMatchObject({ iss: 'https://accounts.google.com', aud: DEFAULT_OAUTH_CLIENT_ID, email: 'A@example.com', nonce: 'n1', sub: expect.stringMatching(/^[0-9]{21}$/) });
     const again = JSON.parse(Buffer.from((await token('a@example.com', 'n2')).split('.')[1] as string, 'base64url').toString());
     expect(again.sub).toBe(claims.sub);
     expect((await api.post('/sandbox/oauth/token', { email: 'bad' }, { auth: false })).status).toBe(400);
@@ -201,17 +203,20 @@ describe('the sandbox sign-in page', () => {
 
 describe('OAuth audience: bound at registration, matched at login, never the API client id (issue 25)', () => {
   const APP_AUDIENCE = '1234567890-app.apps.googleusercontent.com';
-  async function appToken(target: Api, claims: { sub: string; nonce: string; aud?: string }): Promise<string> {
+  async function appToken(target: Api, claims: { sub: string; nonce: string | undefined; aud?: string }): Promise<string> {
     const now = Date.parse((await target.get('/sandbox/clock')).json.now) / 1000;
     const iat = Math.floor(now);
     return jwt({ iss: 'https://accounts.google.com', aud: claims.aud ?? APP_AUDIENCE, azp: claims.aud ?? APP_AUDIENCE, sub: claims.sub, email: `${claims.sub}@example.com`, nonce: claims.nonce, iat, exp: iat + 3600 });
   }
 
-  it("an independent token with the app's own audience registers and logs in; another audience at login is refused", async () => {
+  it("an independent token with the app's own audience (no nonce at registration) registers and logs in; another audience at login is refused", async () => {
+    const app = await start({ oauthClientIds: [APP_AUDIENCE] });
+    const api = app;
+    onTestFinished(() => app.sandbox.close());
     const w = await createCustomer(api);
     const { key } = await otpLogin(api, w.email.id);
     const sub = `app-${Math.random().toString(36).slice(2)}`;
-    const added = await signed(api, 'POST', '/auth/credentials', { type: 'OAUTH', accountId: w.wallet.id, oidcToken: await appToken(api, { sub, nonce: 'registration' }) }, key);
+    const added = await signed(api, 'POST', '/auth/credentials', { type: 'OAUTH', accountId: w.wallet.id, oidcToken: await appToken(api, { sub, nonce: undefined }) }, key);
     expect(added.status, added.text).toBe(201);
     const login = newKey();
     const ok = await api.post(`/auth/credentials/${enc(added.json.id)}/verify`, { type: 'OAUTH', oidcToken: await appToken(api, { sub, nonce: nonce(login.compressed) }), clientPublicKey: login.compressed });
@@ -220,6 +225,25 @@ describe('OAuth audience: bound at registration, matched at login, never the API
     const foreign = await api.post(`/auth/credentials/${enc(added.json.id)}/verify`, { type: 'OAUTH', oidcToken: await appToken(api, { sub, nonce: nonce(other.compressed), aud: 'another-app' }), clientPublicKey: other.compressed });
     expect(foreign.status).toBe(400);
     expect(foreign.json).toMatchObject({ code: 'INVALID_INPUT', details: { cause: 'OIDC_TOKEN_MISMATCH' } });
+  });
+
+  it('with no oauthClientIds configured, no audience is bound: every registration is refused (issue 34)', async () => {
+    const none = await start({ oauthClientIds: [] });
+    onTestFinished(() => none.sandbox.close());
+    const w = await createCustomer(none);
+    for (const aud of [APP_AUDIENCE, 'sandbox-client', DEFAULT_OAUTH_CLIENT_ID]) {
+      const r = await none.post('/auth/credentials', { type: 'OAUTH', accountId: w.wallet.id, oidcToken: await appToken(none, { sub: `s-${aud}`, nonce: 'r', aud }) });
+      expect(r.status, r.text).toBe(400);
+      expect(r.json.details.errors[0]).toMatchObject({ field: 'oidcToken' });
+    }
+  });
+
+  it('by default the stand-in provider token registers and its audience is the default OAuth client id', async () => {
+    const w = await createCustomer(api);
+    const { key } = await otpLogin(api, w.email.id);
+    const oidcToken = (await api.post('/sandbox/oauth/token', { email: `d-${Math.random()}@example.com`, nonce: 'n' }, { auth: false })).json.oidcToken;
+    const added = await signed(api, 'POST', '/auth/credentials', { type: 'OAUTH', accountId: w.wallet.id, oidcToken }, key);
+    expect(added.status, added.text).toBe(201);
   });
 
   it('with oauthClientIds configured, a registration token must name one of them (the API client id is not one)', async () => {

@@ -177,7 +177,7 @@ describe('email OTP login (wire-reference §5.1)', () => {
     expect(r.json.code).toBe('INVALID_INPUT');
   });
 
-  it('verify without any challenge → 400; wrong type → 400; bad fields listed', async () => {
+  it('verify without any challenge → 400; wrong type → 400; bad fields listed; type is optional (spec §4.5)', async () => {
     const w = await createCustomer(api);
     const noChallenge = await verifyOtp(w.email.id, { type: 'EMAIL_OTP', encryptedOtpBundle: JSON.stringify({ encappedPublic: newKey().uncompressed, ciphertext: 'ab'.repeat(40) }) });
     expect(noChallenge.status).toBe(400);
@@ -185,7 +185,7 @@ describe('email OTP login (wire-reference §5.1)', () => {
     expect(wrongType.status).toBe(400);
     expect(wrongType.json.details.errors[0]).toMatchObject({ field: 'type', constraint: 'ENUM' });
     const empty = await verifyOtp(w.email.id, {});
-    expect(empty.json.details.errors.map((e: any) => e.field).sort()).toEqual(['encryptedOtpBundle', 'type']);
+    expect(empty.json.details.errors.map((e: any) => e.field).sort()).toEqual(['encryptedOtpBundle']);
     const unknown = await verifyOtp('AuthMethod:none', { type: 'EMAIL_OTP', encryptedOtpBundle: 'x' });
     expect(unknown.status).toBe(404);
     expect(unknown.json.code).toBe('AUTH_METHOD_NOT_FOUND');

@@ -55,3 +55,52 @@ describe('useTestSandbox + SandboxClient', () => {
     expect(() => new SandboxClient({ url: 'not a url' })).toThrow(/target\.url/);
   });
 });
+
+describe('the kit follows the spec (issue 34)', () => {
+  /** The error body of a refused call, read raw (the profile shows in its fields). */
+  async function refusalBody(url: string): Promise<Record<string, unknown>> {
+    const res = await fetch(`${url}/customers/Customer:nope`, { headers: { Authorization: `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}` } });
+    return (await res.json()) as Record<string, unknown>;
+  }
+
+  it('a sandbox the kit starts answers in the service profile unless told otherwise', async () => {
+    const saved = process.env.SANDBOX_PROFILE;
+    delete process.env.SANDBOX_PROFILE;
+    try {
+      const kit = await startTestSandbox();
+      try {
+        // service: spec §7 {code, reason} only; the sandbox profile adds status and message.
+        expect(Object.keys(await refusalBody(kit.url)).sort()).toEqual(['code', 'reason']);
+      } finally {
+        await kit.close();
+      }
+      process.env.SANDBOX_PROFILE = 'sandbox';
+      const explained = await startTestSandbox();
+      try {
+        expect(await refusalBody(explained.url)).toHaveProperty('message');
+      } finally {
+        await explained.close();
+      }
+    } finally {
+      if (saved === undefined) delete process.env.SANDBOX_PROFILE;
+      else process.env.SANDBOX_PROFILE = saved;
+    }
+  });
+
+  it('createCustomer finds the wallet on spec-minimal, which sends no account type', async () => {
+    const minimal = await startTestSandbox({ profile: 'spec-minimal' });
+    try {
+      const customer = await minimal.client.createCustomer({ currencies: ['USD', 'KES'] });
+      const credentials = await minimal.client.call<{ data: unknown[] }>('GET', `/auth/credentials?accountId=${encodeURIComponent(customer.accountId)}`);
+      expect(credentials.data).toHaveLength(1);
+    } finally {
+      await minimal.close();
+    }
+  });
+
+  it("the stand-in IdP's default token is for the OAuth client id the sandbox binds, not the API client id", async () => {
+    const customer = await sandbox.client.createCustomer();
+    const token = await sandbox.client.oidcToken(customer.email, 'n');
+    expect(JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()).aud).toBe('sandbox-oauth-client');
+  });
+});

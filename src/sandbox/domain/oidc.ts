@@ -17,22 +17,26 @@
  *   profile) `details.cause` = `OIDC_TOKEN_MISMATCH` | `OIDC_NONCE_MISMATCH` | `OIDC_TOKEN_STALE` |
  *   `OIDC_TOKEN_REPLAYED`. Decided here: the token is input; spec §7.2 keeps 401 UNAUTHORIZED for
  *   the API credentials, so a refused token is 400 INVALID_INPUT, like a refused OTP bundle.
- * - On registration (adding an OAUTH credential): the token must be fresh, carry a nonce and not
- *   have been used before, else `400 INVALID_INPUT` on `oidcToken` (an add answers 400 for bad input,
- *   wire-reference §5). Decided here: the spec gives the service these checks at login; a credential
- *   registered from a token the service would refuse at login could never be used, so registration
- *   refuses it at once.
- * - Audience (decided here, issue 25): the token's `aud` is the app's OAuth client id at the IdP,
- *   which has nothing to do with the platform's API client id (a real Google token never carries
- *   it). So the audience is BOUND at registration — the recorded `aud` is the first of the token's
- *   audiences that is an allowed OAuth client id — and MATCHED at login (the login token's `aud`
- *   must include the recorded one, with `iss` and `sub`). When the sandbox is configured with
- *   `oauthClientIds` (the platform's OAuth client ids, as the service would be), a registration
- *   token must name one of them (else `400 INVALID_INPUT`); without that option every audience is
- *   allowed and the token's first is bound. Never is the API client id required.
+ * - On registration (adding an OAUTH credential), only what the spec and the wire reference ask
+ *   (issue 34: as strict as the spec, no stricter): a well-formed token (the shape rules above) of an
+ *   allowed issuer, not expired (`exp` passed → an ID token that is no longer valid, OIDC Core
+ *   §3.1.3.7), whose audience can be bound (below). No nonce is demanded, `iat` may be of any age
+ *   and the token is not spent: the spec's nonce and 60 s freshness are rules of the login (wire
+ *   §5.2 "POST /verify … The service checks"), and a registration token is not a login. Failures →
+ *   `400 INVALID_INPUT` on `oidcToken`.
+ * - Audience (issue 25, issue 34): the token's `aud` is the app's OAuth client id at the IdP, which
+ *   has nothing to do with the platform's API client id (a real Google token never carries it). The
+ *   audience is BOUND at registration — the recorded `aud` is the first of the token's audiences that
+ *   is one of the platform's OAuth client ids (`oauthClientIds`) — and MATCHED at login (the login
+ *   token's `aud` must include the recorded one, with `iss` and `sub`). With no OAuth client id
+ *   configured (`oauthClientIds: []`), no audience can be bound: every OAUTH registration → `400
+ *   INVALID_INPUT`. `startSandbox` configures {@link DEFAULT_OAUTH_CLIENT_ID} when the option is
+ *   not given, the id the stand-in provider issues its tokens for. Never is the API client id
+ *   accepted for it: it is not an OAuth client id (unless an app configures it as one).
  *
  * The sandbox's stand-in IdP (routes/oauth-provider.ts) issues such tokens with
- * `iss = https://accounts.google.com`, `aud` = the platform client id, `sub` derived from the email.
+ * `iss = https://accounts.google.com`, `aud` = the first configured OAuth client id (by default
+ * {@link DEFAULT_OAUTH_CLIENT_ID}, distinct from the API client id), `sub` derived from the email.
  */
 import { createHash } from 'node:crypto';
 import { bytesToBase64url, utf8 } from '../crypto/encoding.js';
@@ -47,6 +51,8 @@ export const OIDC_MAX_SKEW_MS = 5 * 1000;
 /** The signature algorithms of the allowed IdPs' ID tokens. */
 export const OIDC_ALGORITHMS = ['RS256', 'ES256'] as const;
 export const SANDBOX_ISSUER = 'https://accounts.google.com';
+/** The OAuth client id `startSandbox` configures by default and its stand-in IdP issues tokens for (not the API client id). */
+export const DEFAULT_OAUTH_CLIENT_ID = 'sandbox-oauth-client';
 
 export interface OidcClaims {
   iss: string;
@@ -125,20 +131,21 @@ export function checkOidcLogin(state: SandboxState, claims: OidcClaims, register
 
 /** Checks a registration token (see above); `400 INVALID_INPUT` on `oidcToken`. */
 export function checkOidcRegistration(state: SandboxState, claims: OidcClaims): void {
-  const bad = (constraint: 'FORMAT' | 'RANGE' | 'CONFLICT', message: string): never => {
-    throw invalidField('oidcToken', constraint, message);
-  };
-  if (boundAudience(state, claims) === undefined) bad('FORMAT', 'aud must name one of the platform\'s OAuth client ids');
-  if (claims.nonce === undefined || claims.nonce === '') bad('FORMAT', 'must carry a nonce');
-  const stale = staleness(claims, state.clock.now());
-  if (stale !== undefined) bad('RANGE', stale);
-  if (state.store.usedOidcTokens.has(claims.hash)) bad('CONFLICT', 'was used already');
+  if (boundAudience(state, claims) === undefined) {
+    throw invalidField('oidcToken', 'FORMAT', state.config.oauthClientIds.length === 0 ? 'cannot be registered: the platform has no OAuth client id configured' : "aud must name one of the platform's OAuth client ids");
+  }
+  if (claims.exp * 1000 <= state.clock.now()) throw invalidField('oidcToken', 'RANGE', 'The token has expired');
 }
 
 /** The audience a registration binds (see the header), or undefined when none is allowed. */
 export function boundAudience(state: SandboxState, claims: OidcClaims): string | undefined {
   const allowed = state.config.oauthClientIds;
-  return allowed === undefined ? claims.aud[0] : claims.aud.find((a) => allowed.includes(a));
+  return claims.aud.find((a) => allowed.includes(a));
+}
+
+/** The audience the stand-in IdP issues tokens for when the caller names none: the first OAuth client id configured. */
+export function providerAudience(state: SandboxState): string {
+  return state.config.oauthClientIds[0] ?? DEFAULT_OAUTH_CLIENT_ID;
 }
 
 /** Marks a token used (after it was accepted); it stays refused until its `exp`. */

@@ -17,6 +17,12 @@
  * - a right code consumes the issuance (a code works once);
  * - an undecryptable or malformed bundle, a plaintext that is not `{otp_code, public_key}`, or an
  *   uncompressed / invalid `public_key` → `400 INVALID_INPUT` (spec §7.1: "an OTP bundle rejected").
+ * - as strict as the spec, no stricter (issue 34): spec §4.5 describes the bundle as "JSON of
+ *   encappedPublic, ciphertext" and the plaintext as "a JSON object with otp_code and public_key"
+ *   (66 hex characters): the fields may come in any order and the hex in any case (normalised to
+ *   lowercase; the verification token binds the key's lowercase compressed hex, and a stamp's key
+ *   is compared by its bytes, stamp.ts). A field given twice is refused (two parsers could read
+ *   different values); other fields are ignored;
  * - no issuance at all (never challenged) → `400 INVALID_INPUT`; a `public_key` that backed a session
  *   before → `400 INVALID_INPUT` (one key, one session), checked before the code so it costs no try.
  */
@@ -30,6 +36,7 @@ import { invalidField, invalidInput } from '../errors.js';
 import type { SandboxState } from '../context.js';
 import type { AuthMethodRecord, OtpIssuance } from '../store.js';
 import { isPlainObject } from '../validate.js';
+import { duplicateKey } from '../../json-duplicate-key.js';
 
 /** The one-time code every OTP login of the sandbox accepts (no email or SMS is sent). */
 export const SANDBOX_OTP_CODE = '000000';
@@ -76,21 +83,22 @@ function currentIssuance(state: SandboxState, method: AuthMethodRecord): OtpIssu
 export async function verifyOtpBundle(state: SandboxState, method: AuthMethodRecord, encryptedOtpBundle: string): Promise<ParsedPublicKey> {
   const parsed = parseJson(encryptedOtpBundle);
   if (parsed === undefined || !isPlainObject(parsed.value)) return rejectBundle('must be a JSON string {"encappedPublic","ciphertext"}');
+  if (duplicateKey(encryptedOtpBundle) !== undefined) return rejectBundle('a field appears twice');
   const { encappedPublic, ciphertext } = parsed.value;
-  const enc = parsePublicKey(encappedPublic);
-  if (enc === undefined || enc.form !== 'uncompressed') return rejectBundle('encappedPublic must be an uncompressed P-256 key in lowercase hex');
-  const ct = typeof ciphertext === 'string' ? hexToBytes(ciphertext) : undefined;
-  if (ct === undefined || ct.length < 17 || ct.length > 4096) return rejectBundle('ciphertext must be lowercase hex of ciphertext‖tag');
+  const enc = typeof encappedPublic === 'string' ? parsePublicKey(encappedPublic.toLowerCase()) : undefined;
+  if (enc === undefined || enc.form !== 'uncompressed') return rejectBundle('encappedPublic must be an uncompressed P-256 key in hex');
+  const ct = typeof ciphertext === 'string' ? hexToBytes(ciphertext.toLowerCase()) : undefined;
+  if (ct === undefined || ct.length < 17 || ct.length > 4096) return rejectBundle('ciphertext must be hex of ciphertext‖tag');
 
   const issuance = currentIssuance(state, method);
   const plain = await hpkeOpen({ keyPair: issuance.targetKey, publicKey: issuance.targetPublic }, enc.uncompressedBytes, ct);
   if (plain === undefined) return rejectBundle('could not be decrypted with the current target key (was it sealed to an older bundle?)');
   const text = fromUtf8(plain);
   const inner = text === undefined ? undefined : parseJson(text);
-  if (inner === undefined || !isPlainObject(inner.value)) return rejectBundle('plaintext must be JSON {"otp_code","public_key"}');
+  if (inner === undefined || !isPlainObject(inner.value) || duplicateKey(text as string) !== undefined) return rejectBundle('plaintext must be JSON {"otp_code","public_key"}, each field once');
   const { otp_code: code, public_key: publicKeyHex } = inner.value;
   if (typeof code !== 'string' || code.length === 0 || code.length > 64) return rejectBundle('otp_code must be a non-empty string');
-  const key = parsePublicKey(publicKeyHex);
+  const key = typeof publicKeyHex === 'string' ? parsePublicKey(publicKeyHex.toLowerCase()) : undefined;
   if (key === undefined || key.form !== 'compressed') {
     throw invalidField('encryptedOtpBundle.public_key', 'FORMAT', 'must be a compressed P-256 public key (66 hex characters, 02/03 prefix)');
   }

@@ -11,7 +11,10 @@
  *   Missing `Request-Id` → `401 REQUEST_ID_MISSING`; unknown (or another credential's) →
  *   `404 REQUEST_NOT_FOUND`; used or expired → `401 WALLET_SIGNATURE_INVALID` with
  *   `details.requestStatus`. A failed assertion does not consume the challenge.
- * - `type` must be the credential's type (`400 INVALID_INPUT`). An uncompressed `clientPublicKey`
+ * - `type` is optional (issue 34): spec §4.5 lists the verify body's fields per credential type
+ *   (`encryptedOtpBundle`; `oidcToken` and `clientPublicKey`; the assertion) without a `type`; the
+ *   wire reference's bodies carry one. The credential in the path says which type it is; a `type`
+ *   that is sent must be that type (`400 INVALID_INPUT`, a body for another credential). An uncompressed `clientPublicKey`
  *   (OAuth, passkey challenge) gives a legacy session with `encryptedSessionSigningKey`.
  */
 import { json, type RequestContext } from '../context.js';
@@ -31,7 +34,7 @@ import { BASE64URL_PATTERN, Fields } from '../validate.js';
 const B64URL = { pattern: BASE64URL_PATTERN, format: 'must be base64url without padding' } as const;
 
 function checkType(f: Fields, method: AuthMethodRecord): void {
-  const type = f.string('type', { required: true, max: 32 });
+  const type = f.string('type', { max: 32 });
   if (type !== undefined && type !== method.type) f.add('type', 'ENUM', `must be ${method.type} for this credential`);
 }
 

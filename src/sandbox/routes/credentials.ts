@@ -8,8 +8,8 @@
  * holds yet (`400 PASSKEY_CREDENTIAL_ALREADY_EXISTS`); an OTP type whose contact the customer lacks →
  * `400 MISSING_MANDATORY_USER_INFO`, whose contact another wallet's OTP credential holds → `409
  * EMAIL_OTP_EMAIL_ALREADY_EXISTS / SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS` (domain/contacts.ts); an
- * OAUTH token that is stale, foreign to the platform, without nonce or used → `400 INVALID_INPUT`
- * (domain/oidc.ts). Decided here: the same OIDC identity (iss + sub) twice on an
+ * OAUTH token that is malformed, expired or names none of the platform's OAuth client ids → `400
+ * INVALID_INPUT` (domain/oidc.ts; no nonce, age or replay rule at registration). Decided here: the same OIDC identity (iss + sub) twice on an
  * account → `400 INVALID_INPUT` (no dedicated code exists). The checks run on the first leg and
  * again on the retry.
  *
@@ -28,7 +28,7 @@
  */
 import { json, noContent, type RequestContext, type SandboxState } from '../context.js';
 import { assertContactFree } from '../domain/contacts.js';
-import { boundAudience, checkOidcRegistration, parseOidcToken, spendOidcToken } from '../domain/oidc.js';
+import { boundAudience, checkOidcRegistration, parseOidcToken } from '../domain/oidc.js';
 import { issueOtp } from '../domain/otp.js';
 import { canonicalSessionBody, sha256Hex, verifyPasskeyRegistration, type RegisteredPasskey } from '../domain/passkeys.js';
 import { takeChallengeSlot } from '../domain/rate-limit.js';
@@ -166,7 +166,6 @@ async function addCredential(ctx: RequestContext) {
   };
   if (req.type === 'OAUTH') {
     const claims = parseOidcToken(req.oidcToken);
-    spendOidcToken(state, claims);
     method.oauth = { iss: claims.iss, sub: claims.sub, aud: boundAudience(state, claims) ?? '' };
   }
   if (passkey !== undefined) {

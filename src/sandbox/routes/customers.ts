@@ -4,7 +4,8 @@
  * - `POST /customers` → `201 Customer`; KYC is `APPROVED` at once (sandbox); accounts are created
  *   with it (domain/accounts.ts). `platformCustomerId` already used by a customer → `409 CONFLICT`;
  *   an email already tied to another wallet's `EMAIL_OTP` → `409 EMAIL_OTP_EMAIL_ALREADY_EXISTS`.
- *   Unknown fields are ignored (the spec lists "other details" it does not define).
+ *   Unknown fields are ignored (the spec lists "other details" it does not define). `currencies`
+ *   (default `["USD"]`): any currency of currencies.ts; another → `400 INVALID_CURRENCY`.
  * - `GET /customers` (filters `platformCustomerId`, `customerType`; newest first; paginated),
  *   `GET /customers/{id}`, `DELETE /customers/{id}` → `200` the deleted customer (its accounts,
  *   credentials and sessions go with it).
@@ -18,10 +19,10 @@
  *   contact becomes `UNVERIFIED` in `contactVerification`. Other updates answer `200` at once.
  */
 import { json, type RequestContext, type SandboxState } from '../context.js';
-import { knownCurrencies } from '../currencies.js';
+import { findCurrency, knownCurrencies } from '../currencies.js';
 import { createCustomerAccounts, provisionWallet, removeCustomerAccounts } from '../domain/accounts.js';
 import { assertContactFree, CONTACT, sameContact, tiedCredentials, type Contact } from '../domain/contacts.js';
-import { conflict, invalidInput } from '../errors.js';
+import { badRequest, conflict, invalidInput } from '../errors.js';
 import { paginate } from '../list.js';
 import { requireCustomer } from '../lookups.js';
 import type { Router } from '../router.js';
@@ -70,11 +71,15 @@ function createCustomer(ctx: RequestContext) {
   const platformCustomerId = f.string('platformCustomerId', { required: true, max: 255 });
   const currencies = f.stringArray('currencies', { maxItems: 20 }) ?? ['USD'];
   currencies.forEach((code, i) => {
-    if (!CURRENCY_CODES.includes(code)) f.add(`currencies[${i}]`, 'ENUM', `must be one of ${CURRENCY_CODES.join(', ')}`);
-    else if (currencies.indexOf(code) !== i) f.add(`currencies[${i}]`, 'CONFLICT', 'is listed twice');
+    if (currencies.indexOf(code) !== i) f.add(`currencies[${i}]`, 'CONFLICT', 'is listed twice');
   });
   const contact = contactFields(f);
   f.done();
+  // Decided here (issue 34): a well-formed body naming a currency the service does not know is
+  // `400 INVALID_CURRENCY` (spec §7.1), with every such entry in `details.errors[]`; checked after
+  // the field validation, so a body with other bad fields answers INVALID_INPUT listing those.
+  const unknown = currencies.flatMap((code, i) => (findCurrency(code) === undefined ? [{ field: `currencies[${i}]`, constraint: 'ENUM', message: `must be one of ${CURRENCY_CODES.join(', ')}` }] : []));
+  if (unknown.length > 0) throw badRequest('INVALID_CURRENCY', 'currencies names a currency the service does not support', { errors: unknown });
   const state = ctx.state;
   const pcid = f.req(platformCustomerId);
   if (activeWithPlatformId(state, pcid) !== undefined) {

@@ -7,13 +7,14 @@
  *   issues a token and answers `302` to `redirect_uri#id_token=<token>&state=<state>`.
  * - `POST /sandbox/oauth/token { email, nonce, aud? }` → `200 { oidcToken }` for tests.
  *
- * Tokens: `iss = https://accounts.google.com`, `aud` = the platform client id (or `aud`), `sub`
+ * Tokens: `iss = https://accounts.google.com`, `aud` = the given `aud`, else the first configured
+ * OAuth client id (`sandbox-oauth-client` by default; never the platform's API client id), `sub`
  * derived from the email (the same email always gives the same sub), fresh `iat`, the given
  * `nonce`, dummy signature — exactly what the sandbox's OIDC rules accept (domain/oidc.ts).
  * `redirect_uri` must be an absolute http(s) URL.
  */
 import { html, json, redirect, type RequestContext } from '../context.js';
-import { sandboxOidcToken } from '../domain/oidc.js';
+import { providerAudience, sandboxOidcToken } from '../domain/oidc.js';
 import { invalidField } from '../errors.js';
 import type { Router } from '../router.js';
 import { EMAIL_PATTERN, Fields } from '../validate.js';
@@ -68,7 +69,7 @@ function authorizeSubmit(ctx: RequestContext) {
   const email = f.string('email', { required: true, ...EMAIL });
   checkRedirect(f, redirectUri);
   f.done('The sign-in form has invalid fields');
-  const token = sandboxOidcToken({ email: f.req(email), nonce: f.req(nonce), aud: ctx.state.config.clientId, now: ctx.state.clock.now() });
+  const token = sandboxOidcToken({ email: f.req(email), nonce: f.req(nonce), aud: providerAudience(ctx.state), now: ctx.state.clock.now() });
   const fragment = new URLSearchParams({ id_token: token, state: state ?? '' });
   return redirect(`${f.req(redirectUri)}#${fragment.toString()}`);
 }
@@ -81,7 +82,7 @@ function issueToken(ctx: RequestContext) {
   const aud = f.string('aud', { max: 255 });
   f.done();
   if (aud === '') throw invalidField('aud', 'LENGTH', 'must not be empty');
-  const token = sandboxOidcToken({ email: f.req(email), nonce: f.req(nonce), aud: aud ?? ctx.state.config.clientId, now: ctx.state.clock.now() });
+  const token = sandboxOidcToken({ email: f.req(email), nonce: f.req(nonce), aud: aud ?? providerAudience(ctx.state), now: ctx.state.clock.now() });
   return json(200, { oidcToken: token });
 }
 

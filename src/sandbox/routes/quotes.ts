@@ -7,8 +7,9 @@
  *   `details.errors[]`; unknown fields are refused too (`UNKNOWN_FIELD`, decided here so that a
  *   misspelt `immediatelyExecute` cannot pass silently). Only `ACCOUNT` sources and destinations
  *   exist in the sandbox. Unknown account → `404 ACCOUNT_NOT_FOUND`; source = destination →
- *   `400 SELF_PAYMENT`; different currencies: fixed sandbox rates between one customer's own accounts
- *   (rates.ts), else `400 QUOTE_RATE_UNAVAILABLE`.
+ *   `400 SELF_PAYMENT`; different currencies: fixed sandbox rates (rates.ts), between one customer's
+ *   accounts or two customers' alike (spec §1, §4.3); a pair without a rate or an amount too small
+ *   to price → `400 QUOTE_RATE_UNAVAILABLE`.
  * - An `EMBEDDED_WALLET` source gives `paymentInstructions: [{accountOrWalletInfo:{accountType:
  *   "EMBEDDED_WALLET", payloadToSign}, instructionsNotes}]`; `immediatelyExecute: true` is refused for
  *   it with `400 INVALID_INPUT` (field `immediatelyExecute`, constraint `CONFLICT`): the spec allows
@@ -18,8 +19,9 @@
  * - `POST /quotes/{id}/execute` (no body, or `{}`) → `200 Quote` `PROCESSING`. Order of checks:
  *   unknown quote `404 QUOTE_NOT_FOUND`; for an embedded-wallet source the `Service-Wallet-Signature`
  *   stamp over the quote's `payloadToSign` by an active session of that wallet (or
- *   `sandbox-valid-signature` while such a session exists), no `Request-Id` and no 202 leg
- *   (`401 WALLET_SIGNATURE_MISSING / _MALFORMED / _INVALID`), on a replay too; an `Idempotency-Key`
+ *   `sandbox-valid-signature`), on a replay too — one stamped call, or a 202 first leg and a signed
+ *   retry, by the sandbox's `quoteExecute` mode (quote-execute.ts: the spec reads both ways;
+ *   `401 WALLET_SIGNATURE_MISSING / _MALFORMED / _INVALID`, `REQUEST_ID_MISSING`); an `Idempotency-Key`
  *   already answered → the same answer again; quote not
  *   `PENDING` → `409 CONFLICT` (no double spend without an idempotency key); expired →
  *   `400 QUOTE_EXPIRED`; short balance → `400 INSUFFICIENT_FUNDS`.
@@ -31,7 +33,7 @@
  * same key proceeds.
  */
 import { present } from '../present.js';
-import { json, type RequestContext } from '../context.js';
+import { json, type Reply, type RequestContext } from '../context.js';
 import { currencyView } from '../currencies.js';
 import { price } from '../rates.js';
 import { executeTransfer, quotes, QUOTE_TTL_MS, settleTransfers, type LockedSide, type QuoteRecord } from '../domain/transfers.js';
@@ -39,7 +41,7 @@ import { badRequest, conflict, invalidInput, notFound } from '../errors.js';
 import { idempotencyKey } from '../idempotency.js';
 import { requireAccount, requireProvisionedWallet } from '../lookups.js';
 import type { Router } from '../router.js';
-import { bodyDigest, requireStamp } from '../signed-retry.js';
+import { bodyDigest, issueChallenge, requireStamp, retryHeaders, verifyRetry } from '../signed-retry.js';
 import { newId, type Store } from '../store.js';
 import { Fields, isPlainObject } from '../validate.js';
 
@@ -133,13 +135,10 @@ function createQuote(ctx: RequestContext) {
   const source = requireAccount(state, req.sourceAccountId);
   const destination = requireAccount(state, req.destinationAccountId);
   if (source.id === destination.id) throw badRequest('SELF_PAYMENT', 'The source and destination accounts are the same');
-  // Cross-currency: fixed sandbox rates between one customer's own accounts (rates.ts).
-  const priced =
-    source.currency === destination.currency || source.customerId === destination.customerId
-      ? price(currencyView(source.currency), currencyView(destination.currency), req.lockedCurrencySide, req.lockedCurrencyAmount)
-      : undefined;
+  // Cross-currency: fixed sandbox rates, whoever holds the two accounts (rates.ts).
+  const priced = price(currencyView(source.currency), currencyView(destination.currency), req.lockedCurrencySide, req.lockedCurrencyAmount);
   if (priced === undefined || priced.totalSendingAmount <= 0 || priced.totalReceivingAmount <= 0) {
-    throw badRequest('QUOTE_RATE_UNAVAILABLE', `The sandbox has no exchange rate from ${source.currency} to ${destination.currency} for these accounts (fixed rates apply between one customer's own accounts)`);
+    throw badRequest('QUOTE_RATE_UNAVAILABLE', `The sandbox cannot price ${req.lockedCurrencyAmount} from ${source.currency} to ${destination.currency} (no rate for the pair, or the other side would be zero)`);
   }
   if (source.type === 'EMBEDDED_WALLET') requireProvisionedWallet(state, source.id, 'source.accountId');
   if (source.type === 'EMBEDDED_WALLET' && req.immediatelyExecute) {
@@ -200,6 +199,31 @@ function getQuote(ctx: RequestContext) {
   return json(200, quoteView(requireQuote(ctx)));
 }
 
+/**
+ * The signature of an embedded-wallet execution, by the sandbox's mode (quote-execute.ts). Returns
+ * a `202` challenge for an unsigned call in the `signed-retry` and `either` modes, else null once
+ * the stamp (or the signed retry) is verified.
+ */
+function checkExecuteSignature(ctx: RequestContext, quote: QuoteRecord & { payloadToSign: string }): Reply | null {
+  const signer = { kind: 'session', accountIds: [quote.sourceAccountId] } as const;
+  const mode = ctx.state.config.quoteExecute;
+  const { stamp, requestId } = retryHeaders(ctx);
+  if (mode === 'stamp' || (mode === 'either' && stamp !== undefined && requestId === undefined)) {
+    requireStamp(ctx, quote.payloadToSign, signer);
+    return null;
+  }
+  if (verifyRetry(ctx) !== null) return null;
+  const source = requireAccount(ctx.state, quote.sourceAccountId);
+  return issueChallenge(ctx, {
+    type: 'EXECUTE_QUOTE',
+    organizationId: source.organizationId ?? source.id,
+    parameters: { quoteId: quote.id },
+    // Spec §5.3: "where payloadToSign comes from the quote": the same bytes as in paymentInstructions.
+    payloadToSign: quote.payloadToSign,
+    signer,
+  });
+}
+
 function executeQuote(ctx: RequestContext) {
   const { state } = ctx;
   if (ctx.body !== undefined && !(isPlainObject(ctx.body) && Object.keys(ctx.body).length === 0)) {
@@ -207,9 +231,10 @@ function executeQuote(ctx: RequestContext) {
   }
   const key = idempotencyKey(ctx);
   const quote = requireQuote(ctx);
-  // The stamp first, replay or not: an Idempotency-Key proves nothing about who asks.
+  // The signature first, replay or not: an Idempotency-Key proves nothing about who asks.
   if (quote.payloadToSign !== undefined) {
-    requireStamp(ctx, quote.payloadToSign, { kind: 'session', accountIds: [quote.sourceAccountId] });
+    const challenge = checkExecuteSignature(ctx, { ...quote, payloadToSign: quote.payloadToSign });
+    if (challenge !== null) return challenge;
   }
   const seen = key === undefined ? undefined : executions(state.store).get(key);
   if (seen !== undefined) {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { findEmbeddedWallet } from '../../../src/testing/client.js';
 import { createWallet, type Wallet, type WalletConfig, type WalletEvents } from '../../../src/wallet.js';
 import { createKeyStore, createMemoryBackend, type KeyStore, type KeyStoreBackend } from '../../../src/keys/index.js';
 import type { RequestLogEntry } from '../../../src/transport/index.js';
@@ -50,8 +51,10 @@ export class Admin {
     });
     if (created.status !== 201) throw new Error(`customer: ${created.status} ${JSON.stringify(created.json)}`);
     const accounts = await this.call('GET', `/internal-account?customerId=${encodeURIComponent(created.json.id)}`);
-    const wallet = accounts.json.data.find((a: { type: string }) => a.type === 'EMBEDDED_WALLET');
-    return { customerId: created.json.id, accountId: wallet.id, email, phoneNumber };
+    // The spec's rule, not the account's `type` (spec-minimal omits it): src/testing/client.ts.
+    const wallet = await findEmbeddedWallet(accounts.json.data, async (id) => (await this.call('GET', `/auth/credentials?accountId=${encodeURIComponent(id)}`)).status === 200);
+    if (wallet === undefined) throw new Error(`customer ${created.json.id} has no embedded wallet`);
+    return { customerId: created.json.id, accountId: wallet, email, phoneNumber };
   }
 
   /** An OIDC token from the sandbox's stand-in IdP. */

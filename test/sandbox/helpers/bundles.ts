@@ -36,13 +36,13 @@ export function bundleData(bundle: SignedBundle): Record<string, string> {
 }
 
 /** The `encryptedOtpBundle` string for a target bundle, a code and a (compressed) public key. */
-export async function sealOtp(targetBundle: string, otpCode: string, publicKey: string): Promise<string> {
+export async function sealOtp(targetBundle: string, otpCode: string, publicKey: string, plaintextJson?: string): Promise<string> {
   const bundle = JSON.parse(targetBundle) as SignedBundle;
   const targetPublic = unhex(bundleData(bundle).targetPublic as string);
   const recipient = await suite.kem.deserializePublicKey(targetPublic);
   const ekm = await suite.kem.generateKeyPair();
   const enc = new Uint8Array(await suite.kem.serializePublicKey(ekm.publicKey));
-  const plaintext = new TextEncoder().encode(JSON.stringify({ otp_code: otpCode, public_key: publicKey }));
+  const plaintext = new TextEncoder().encode(plaintextJson ?? JSON.stringify({ otp_code: otpCode, public_key: publicKey }));
   const sealed = await suite.seal({ recipientPublicKey: recipient, info: INFO, ekm }, plaintext, cat(enc, targetPublic));
   return JSON.stringify({ encappedPublic: hex(enc), ciphertext: hex(sealed.ct) });
 }

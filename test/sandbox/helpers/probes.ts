@@ -4,6 +4,7 @@
  * answers that matter (labelled), so the tests assert them and a report can print them.
  */
 import { createHash } from 'node:crypto';
+import { DEFAULT_OAUTH_CLIENT_ID } from '../../../src/sandbox/index.js';
 import { sealOtp } from './bundles.js';
 import { createCustomer, otpLogin, type Wallet } from './flows.js';
 import { enc, type Answer, type Api } from './http.js';
@@ -32,7 +33,7 @@ async function claimsFor(api: Api, email: string, nonce: string | undefined): Pr
   const iat = Math.floor((await sandboxNow(api)) / 1000);
   return {
     iss: 'https://accounts.google.com',
-    aud: 'sandbox-client',
+    aud: DEFAULT_OAUTH_CLIENT_ID,
     sub: `sub-${email}`,
     email,
     ...(nonce !== undefined ? { nonce } : {}),
@@ -100,7 +101,9 @@ export const PROBES: Record<string, Probe> = {
     return {
       'expired token, no nonce': await add({ ...good, nonce: undefined, iat: iat - 7200, exp: iat - 3600 }),
       'expired token': await add({ ...good, sub: `${good.sub}-1`, iat: iat - 7200, exp: iat - 3600 }),
+      'the API client id as audience': await add({ ...good, sub: `${good.sub}-2`, aud: 'sandbox-client' }),
       'no nonce': await add({ ...good, sub: `${good.sub}-3`, nonce: undefined }),
+      'iat an hour old, not expired': await add({ ...good, sub: `${good.sub}-4`, iat: iat - 3600 }),
     };
   },
 
@@ -160,7 +163,7 @@ export const PROBES: Record<string, Probe> = {
     return { 'export sealed to the signing session key': await signedAnswer(api, 'POST', path, { clientPublicKey: w.key.uncompressed }, w.key) };
   },
 
-  '8 lowercase hex, exact stamp JSON': async (api) => {
+  '8 stamp JSON and hex as the spec allows': async (api) => {
     const w = await loggedIn(api);
     const path = `/internal-accounts/${enc(w.wallet.id)}`;
     const withStamp = async (make: (payload: string) => string) => {
@@ -173,12 +176,18 @@ export const PROBES: Record<string, Probe> = {
       const upper = JSON.stringify({ encappedPublic: sealed.encappedPublic.toUpperCase(), ciphertext: sealed.ciphertext.toUpperCase() });
       return api.post(`/auth/credentials/${enc(w.email.id)}/verify`, { type: 'EMAIL_OTP', encryptedOtpBundle: upper });
     };
+    const reordered = (p: string) => Buffer.from(JSON.stringify({ signature: derSign(w.key, p), scheme: 'SIGNATURE_SCHEME_TK_API_P256', publicKey: w.key.compressed })).toString('base64url');
+    const spaced = (p: string) => Buffer.from(JSON.stringify({ publicKey: w.key.compressed, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: derSign(w.key, p) }, null, 1)).toString('base64url');
+    const twice = (p: string) => Buffer.from(`{"publicKey":"${w.key.compressed}","scheme":"SIGNATURE_SCHEME_TK_API_P256","signature":"${derSign(w.key, p)}","publicKey":"${w.key.compressed}"}`).toString('base64url');
     return {
       'uppercase signature hex': await withStamp((p) => stampWith(w.key.compressed, derSign(w.key, p).toUpperCase())),
       'uppercase publicKey hex': await withStamp((p) => stampWith(w.key.compressed.toUpperCase(), derSign(w.key, p))),
+      'keys in another order': await withStamp(reordered),
+      'JSON whitespace': await withStamp(spaced),
       'stamp JSON with an extra field': await withStamp((p) =>
         Buffer.from(JSON.stringify({ publicKey: w.key.compressed, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: derSign(w.key, p), extra: 1 })).toString('base64url'),
       ),
+      'stamp JSON with a field twice': await withStamp(twice),
       'uppercase hex in the OTP bundle': await otp(),
     };
   },
@@ -221,7 +230,7 @@ export const PROBES: Record<string, Probe> = {
     };
   },
 
-  '10 sandbox-valid-signature skips only the ECDSA check': async (api) => {
+  '10 sandbox-valid-signature stands in for any allowed stamp': async (api) => {
     const w = await createCustomer(api);
     const path = `/internal-accounts/${enc(w.wallet.id)}`;
     const noSession = await signedAnswer(api, 'PATCH', path, { privateEnabled: true }, 'magic');
