@@ -243,3 +243,51 @@ describe('S15: contact conflicts from every route', () => {
     expect(sent.filter((l) => l.startsWith('forward'))).toEqual([`forward GET /customers/${A}`]);
   });
 });
+
+describe('the edges of issue 34\'s rules', () => {
+  it('S13: a record that names the request\'s own account passes; one withheld is not learnt', async () => {
+    const agreeing = setup({ answer: () => Response.json({ data: [{ id: 's1', accountId: A1 }] }) });
+    expect((await agreeing.call('GET', `/auth/sessions?accountId=${A1}`)).status).toBe(200);
+    const lying = setup({ sessions: { [A1]: [] }, answer: (url) => (url.pathname.endsWith('/auth/sessions') ? Response.json({ data: [{ id: 's-b', accountId: B1 }] }) : Response.json({})) });
+    expect((await lying.call('GET', `/auth/sessions?accountId=${A1}`)).status).toBe(502);
+    lying.sent.length = 0;
+    // Not learnt as A1's: ending it lists A1's sessions (it is not there) and forwards nothing.
+    expect((await lying.call('DELETE', '/auth/sessions/s-b')).status).toBe(404);
+    expect(lying.sent.filter((l) => l.startsWith('forward'))).toEqual([]);
+  });
+
+  it('S12: a narrowed write naming the customer beside an account of theirs passes (a card for the cardholder on their account)', async () => {
+    const { call, as } = setup({ answer: () => Response.json({ id: 'card-9', fundingSource: A1 }) });
+    as({ customerId: A, accountIds: [A1] });
+    const made = await call('POST', '/cards', { cardholderId: A, fundingSource: A1 });
+    expect(made.status, made.text).toBe(200);
+    const refused = await call('PATCH', `/customers/${A}`, { fullName: 'x' });
+    expect(JSON.parse(refused.text)).toEqual({ code: 'FORBIDDEN', reason: 'This user may read the customer but change it only through their own accounts.' });
+  });
+
+  it('a card\'s funding facts are per card, and a card moved to another customer\'s account is not theirs', async () => {
+    const records: Record<string, unknown> = {
+      '/cards/card-1': { id: 'card-1', fundingSource: A1 },
+      '/cards/card-3': { id: 'card-3', status: 'CLOSED', cardholderId: B },
+    };
+    const { call } = setup({ records, answer: (url) => Response.json(records[decodeURIComponent(url.pathname.replace('/v1', ''))]) });
+    expect((await call('GET', '/cards/card-1')).status).toBe(200);
+    // Another card, never seen funded, is judged by its own cardholder (not by card-1's account).
+    expect((await call('GET', '/cards/card-3')).status).toBe(404);
+    records['/cards/card-1'] = { id: 'card-1', fundingSource: B1 };
+    expect((await call('GET', '/cards/card-1')).status).toBe(404);
+  });
+
+  it('allowUnscoped names routes only: no scope needed there', () => {
+    expect(() => setup({}, { allowUnscoped: [{ method: 'GET', pattern: '/auth/credentials' }] })).not.toThrow();
+  });
+
+  it('S15: only a 409 is a contact conflict; the default answer is logged with its code', async () => {
+    const lines: string[] = [];
+    const other = setup({ answer: () => Response.json({ code: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS', reason: 'x' }, { status: 400 }) });
+    expect((await other.call('PATCH', `/customers/${A}`, { email: 'x@example.com' })).status).toBe(400);
+    const logged = setup({ answer: () => Response.json({ code: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS', reason: 'x' }, { status: 409 }) }, { logger: (line) => lines.push(line) });
+    expect((await logged.call('PATCH', `/customers/${A}`, { email: 'x@example.com' })).status).toBe(409);
+    expect(lines.at(-1)).toMatch(/ 409 \d+ms CONTACT_UNAVAILABLE$/);
+  });
+});
