@@ -39,7 +39,8 @@ export default defineConfig({
         test: {
           name: 'node-service',
           environment: 'node',
-          include: ['test/flows/**/*.test.ts', 'test/actions/**/*.test.ts', 'test/session/**/*.test.ts'],
+          // The proxy and attack suites too (issue 34): the proxy must work against what the service sends.
+          include: ['test/flows/**/*.test.ts', 'test/actions/**/*.test.ts', 'test/session/**/*.test.ts', 'test/proxy/**/*.test.ts', 'test/attack/**/*.test.ts'],
           exclude: ['test/**/*.browser.test.ts', 'node_modules/**'],
           env: { SANDBOX_PROFILE: 'service' },
           testTimeout: 30_000,
@@ -53,7 +54,8 @@ export default defineConfig({
         test: {
           name: 'node-spec-minimal',
           environment: 'node',
-          include: ['test/flows/**/*.test.ts', 'test/actions/**/*.test.ts', 'test/session/**/*.test.ts'],
+          // The proxy and attack suites too (issue 34): the proxy must work against what the service sends.
+          include: ['test/flows/**/*.test.ts', 'test/actions/**/*.test.ts', 'test/session/**/*.test.ts', 'test/proxy/**/*.test.ts', 'test/attack/**/*.test.ts'],
           exclude: ['test/**/*.browser.test.ts', 'node_modules/**'],
           env: { SANDBOX_PROFILE: 'spec-minimal' },
           testTimeout: 30_000,

@@ -17,6 +17,8 @@ export default defineConfig({
       'test/proxy/routes-readme.test.ts',
       'test/proxy/allowlist.test.ts',
       'test/proxy/narrowed-list.test.ts',
+      'test/proxy/spec-shaped.test.ts',
+      'test/proxy/sessions-through-proxy.test.ts',
       'test/attack/*.test.ts',
     ],
     env: { LEAK_RUNS: '30', LEAK_SEED: '23' },

@@ -1,8 +1,19 @@
 /**
  * Quotes funded by an embedded wallet (wire reference §8.3, spec §4.3): creating one (a plain call,
  * handy for demos and tests) and executing it — the quote's `EMBEDDED_WALLET` payload stamped with a
- * session of the source wallet and sent on the one `POST /quotes/{id}/execute` (no challenge leg),
- * always with an `Idempotency-Key` so that a retried execution cannot pay twice.
+ * session of the source wallet and sent on `POST /quotes/{id}/execute`, always with an
+ * `Idempotency-Key` so that a retried execution cannot pay twice.
+ *
+ * Decision (issue 34): the spec reads two ways. §4.3 says the execute call carries the stamp over
+ * the quote's `payloadToSign` (one stamped leg, what the sandbox does: an unsigned call is 401);
+ * §5.3 lists quote execute among the 202 signed-retry actions. The library sends the stamped leg
+ * first (§4.3 and wire §8.3: one request) and then follows whichever reading the service shows:
+ * - it answers `202` with a challenge: that ONE challenge is signed (shown to onBeforeSign as leg 2)
+ *   and sent with its `Request-Id`; a second challenge is UNEXPECTED_CHALLENGE;
+ * - it refuses a stamp without `Request-Id` (`REQUEST_ID_MISSING`, the signed-retry rule of a
+ *   service that reads §5.3 alone): nothing was executed, so the call starts over once as a signed
+ *   retry — an unsigned first leg, its `202`, the signed leg — with the same Idempotency-Key (the
+ *   user is asked to sign twice: the refused stamp and the challenge).
  */
 import { WalletError, invalidArgument, isWalletError } from '../errors.js';
 import type { WalletContext } from '../session/context.js';
@@ -112,8 +123,10 @@ function explained(error: WalletError, quote: Quote, account: string, idempotenc
 /**
  * Executes a quote funded by an embedded wallet: given the quote (or its id: then `GET /quotes/{id}`
  * first), stamps its EMBEDDED_WALLET payload with a session of the paying wallet (shown to
- * onBeforeSign first) and sends `POST /quotes/{id}/execute` once, with the stamp and an
- * Idempotency-Key. One request (two with an id) → the quote, PROCESSING.
+ * onBeforeSign first) and sends `POST /quotes/{id}/execute` with the stamp and an Idempotency-Key.
+ * One request (two with an id) → the quote, PROCESSING; one more (a signed retry) when the service
+ * answers the stamped leg with a 202 challenge, two more when it refuses a lone stamp
+ * (`REQUEST_ID_MISSING`) and wants the signed retry (spec §5.3's reading).
  *
  * Errors: QUOTE_EXPIRED (also judged here, on the server's clock, before asking for a signature),
  * INSUFFICIENT_FUNDS, `409 CONFLICT` when already executed under another key, INVALID_ARGUMENT for a
@@ -152,15 +165,26 @@ export async function executeQuote(ctx: WalletContext, quoteOrId: Quote | string
   }
   const account = givenAccount ?? sourceAccountOf(quote) ?? (await accountOf(ctx, undefined));
   const idempotencyKey = givenKey ?? randomKey();
-  try {
-    const { answer } = await signedNow<unknown>(ctx, { accountId: account }, {
+  const execute = (stampOnly: string | undefined) =>
+    signedNow<unknown>(ctx, { accountId: account }, {
       method: 'POST',
       path: `/quotes/${seg(quote.id)}/execute`,
-      stampOnly: payload,
+      ...(stampOnly === undefined ? {} : { stampOnly }),
+      // §5.3's reading: the service may answer with one 202 challenge (see the module comment).
+      challenges: 1,
       idempotencyKey,
       purpose: 'execute-quote',
     });
-    return expectRecord<Quote>(answer, 'the executed Quote');
+  try {
+    let done: Awaited<ReturnType<typeof execute>>;
+    try {
+      done = await execute(payload);
+    } catch (error) {
+      // A service that reads §5.3 alone refuses the lone stamp before doing anything: start over as a signed retry.
+      if (!isWalletError(error, 'REQUEST_ID_MISSING')) throw error;
+      done = await execute(undefined);
+    }
+    return expectRecord<Quote>(done.answer, 'the executed Quote');
   } catch (error) {
     throw isWalletError(error) ? explained(error, quote, account, idempotencyKey) : error;
   }

@@ -65,7 +65,10 @@ async function challenge(ctx: WalletContext, credentialId: string): Promise<stri
  *   challenge that expired before its signed leg was accepted (the call is not restarted: leg 1
  *   again would re-post a used code, issue 18);
  * - else `details.cause` when the service explains (the sandbox profile: OTP_CODE_INVALID |
- *   OTP_EXPIRED);
+ *   OTP_EXPIRED). Neither the spec (§7: `details` holds field `errors[]`) nor the wire reference
+ *   defines it: it is a refinement read only when present and only with one of these two values,
+ *   never required; the `service` and `spec-minimal` profiles never send it, and then the
+ *   fallback below is the answer (issue 34);
  * - else OTP_CODE_INVALID, the message saying the service did not tell wrong from expired
  *   (platform-credential failures would have failed the challenge already).
  * Signature codes of the signed leg (WALLET_SIGNATURE_*) pass through unchanged.

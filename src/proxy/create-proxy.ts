@@ -5,7 +5,9 @@ import type { CurrentUser } from './ownership.js';
 import { signedInUser } from './current-user.js';
 import { resolveOptions, type ProxyConfig } from './options.js';
 import { matchRoute, ruleKey, type CompiledRule } from './routes.js';
-import { applyCustomerFilter, checkAnswer, checkErrorAnswer, scopeRequest, type Ids } from './scope.js';
+import { applyCustomerFilter, checkAnswer, checkErrorAnswer, narrowedCustomerWrite, scopeRequest, type Ids } from './scope.js';
+import type { Checked } from './ownership.js';
+import { CONTACT_ROUTES, contactConflict } from './contact.js';
 import { canonicalSegments, encodeSegments, printable, stripPrefix } from './path.js';
 import { narrowedList } from './narrowed-list.js';
 import { DETAILS_WITHHELD, refuse, type Outcome } from './outcome.js';
@@ -109,6 +111,7 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
   let scoped = scopeRequest(match.rule, match.params, url.searchParams, body);
   if (scoped instanceof ProxyRefusal) return refuse(scoped, path);
   let user: CurrentUser | undefined;
+  let checked: Checked = {};
   if (config.checked) {
     if (config.currentUser !== undefined) {
       const found = await signedInUser(request, config);
@@ -118,8 +121,11 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
     // S2: a customer-filtered list is forwarded with the filter set to the user's customer.
     scoped = applyCustomerFilter(match.rule, scoped, user);
     if (user !== undefined && config.ownership !== undefined) {
+      // S12: a narrowed user writes only through their accounts.
+      const readOnly = narrowedCustomerWrite(method, scoped.ids, user);
+      if (readOnly !== undefined) return refuse(readOnly, path);
       try {
-        await config.ownership.checkIds(user, scoped.ids);
+        checked = await config.ownership.checkIds(user, scoped.ids);
       } catch (e) {
         return refuse(e instanceof ProxyRefusal ? e : new ProxyRefusal('INTERNAL_ERROR', 'The ownership check failed.'), path);
       }
@@ -151,14 +157,25 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
     // S6: one customer's keys never meet another's on the service.
     const key = headers.get('idempotency-key');
     if (user !== undefined && key !== null) headers.set('idempotency-key', await config.idempotencyKey(user, key));
+    // The rate-limit hook of the routes that can answer a contact conflict (contact.ts).
+    if (user !== undefined && config.contactRateLimit !== undefined && CONTACT_ROUTES.has(ruleKey(match.rule))) {
+      let limited: Response | undefined;
+      try {
+        limited = await config.contactRateLimit(request, { customerId: user.customerId, method: match.rule.method, pattern: match.rule.pattern });
+      } catch {
+        return refuse(new ProxyRefusal('INTERNAL_ERROR', 'The contactRateLimit hook failed.'), path);
+      }
+      if (limited !== undefined) return { response: limited, path };
+    }
   }
 
   const outcome =
     user?.accountIds !== undefined && config.ownership !== undefined && match.rule.list && match.rule.answer !== undefined
-      ? await narrowedList(path, scoped.query, match.rule, (query) => forward(request, 'GET', config, target(config, path, query), headers, new Uint8Array(0), path, user, match.rule, scoped.ids))
-      : await forward(request, method, config, target(config, path, scoped.query), headers, bytes, path, user, match.rule, scoped.ids);
-  if (user !== undefined && config.onContactConflict !== undefined && (outcome.code === undefined || outcome.code === DETAILS_WITHHELD)) {
-    return contactConflict(request, config, match.rule, outcome, user);
+      ? await narrowedList(path, scoped.query, match.rule, (query) => forward(request, 'GET', config, target(config, path, query), headers, new Uint8Array(0), path, user, match.rule, scoped.ids, checked))
+      : await forward(request, method, config, target(config, path, scoped.query), headers, bytes, path, user, match.rule, scoped.ids, checked);
+  // S15: a contact conflict from any route is answered by the hook (or the one default answer).
+  if (user !== undefined && (outcome.code === undefined || outcome.code === DETAILS_WITHHELD)) {
+    return contactConflict(request, config.onContactConflict, match.rule, outcome, user);
   }
   return outcome;
 }
@@ -167,26 +184,6 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
 function target(config: ProxyConfig, path: string, query: URLSearchParams): string {
   const search = [...query].map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v).replace(/%3A/g, ':')}`).join('&');
   return `${config.baseUrl}${path}${search === '' ? '' : '?' + search}`;
-}
-
-const CONTACT_CONFLICTS = new Set(['EMAIL_OTP_EMAIL_ALREADY_EXISTS', 'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS']);
-
-/** The email/phone membership oracle of `PATCH /customers/{id}`: the app's `onContactConflict` decides the answer. */
-async function contactConflict(request: Request, config: ProxyConfig, rule: CompiledRule, outcome: Outcome, user: CurrentUser): Promise<Outcome> {
-  if (rule.method !== 'PATCH' || rule.pattern !== '/customers/{customerId}' || outcome.response.status !== 409) return outcome;
-  let code: unknown;
-  try {
-    code = ((await outcome.response.clone().json()) as { code?: unknown }).code;
-  } catch {
-    return outcome;
-  }
-  if (typeof code !== 'string' || !CONTACT_CONFLICTS.has(code)) return outcome;
-  try {
-    const replacement = await config.onContactConflict?.(request, { code, customerId: user.customerId });
-    return replacement === undefined ? outcome : { response: replacement, path: outcome.path };
-  } catch {
-    return refuse(new ProxyRefusal('INTERNAL_ERROR', 'The onContactConflict hook failed.'), outcome.path);
-  }
 }
 
 async function forward(
@@ -200,6 +197,7 @@ async function forward(
   user: CurrentUser | undefined,
   rule: CompiledRule,
   named: Ids,
+  requestChecked: Checked,
 ): Promise<Outcome> {
   const controller = new AbortController();
   let timedOut = false;
@@ -258,7 +256,7 @@ async function forward(
   if (user !== undefined && config.ownership !== undefined) {
     let checked: Uint8Array<ArrayBuffer> | ProxyRefusal;
     try {
-      checked = await checkAnswer(rule, status, payload, user, config.ownership, config.owners);
+      checked = await checkAnswer(rule, status, payload, user, config.ownership, requestChecked);
     } catch (e) {
       checked = e instanceof ProxyRefusal ? e : new ProxyRefusal('INTERNAL_ERROR', 'The answer check failed.');
     }

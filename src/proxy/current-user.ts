@@ -12,15 +12,21 @@ export async function signedInUser(request: Request, config: Pick<ProxyConfig, '
     return new ProxyRefusal('INTERNAL_ERROR', 'The currentUser resolver failed.');
   }
   if (user === null || user === undefined) return new ProxyRefusal('LOGIN_REQUIRED', 'Sign in first.');
-  const candidate = user as { customerId?: unknown; accountIds?: unknown };
+  const candidate = user as { customerId?: unknown; accountIds?: unknown; customerAccess?: unknown };
   const accountIds = candidate.accountIds;
+  const access = candidate.customerAccess;
   if (
     typeof user !== 'object' ||
     typeof candidate.customerId !== 'string' ||
     candidate.customerId === '' ||
-    (accountIds !== undefined && !(Array.isArray(accountIds) && accountIds.every((a) => typeof a === 'string')))
+    (accountIds !== undefined && !(Array.isArray(accountIds) && accountIds.every((a) => typeof a === 'string'))) ||
+    (access !== undefined && access !== 'read' && access !== 'write')
   ) {
-    return new ProxyRefusal('INTERNAL_ERROR', 'currentUser must answer {customerId, accountIds?} or null.');
+    return new ProxyRefusal('INTERNAL_ERROR', "currentUser must answer {customerId, accountIds?, customerAccess?: 'read' | 'write'} or null.");
   }
-  return { customerId: candidate.customerId, ...(accountIds === undefined ? {} : { accountIds: [...(accountIds as string[])] }) };
+  return {
+    customerId: candidate.customerId,
+    ...(accountIds === undefined ? {} : { accountIds: [...(accountIds as string[])] }),
+    ...(access === undefined ? {} : { customerAccess: access }),
+  };
 }

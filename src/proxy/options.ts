@@ -29,6 +29,7 @@ export interface ProxyConfig {
   /** S6 of scope.ts: the forwarded Idempotency-Key of a customer's key. */
   readonly idempotencyKey: ReturnType<typeof idempotencyKeys>;
   readonly onContactConflict: ProxyOptions['onContactConflict'];
+  readonly contactRateLimit: ProxyOptions['contactRateLimit'];
   /** `false` only with `dangerouslyAllowEveryCaller`: nothing is checked. */
   readonly checked: boolean;
   /** `METHOD pattern` of the routes forwarded although they name no id. */
@@ -80,7 +81,8 @@ export function resolveOptions(options: ProxyOptions): ProxyConfig {
       'createProxy needs an authorization rule: currentUser (ownership checks: each user reaches only their own customer, accounts, credentials, sessions, quotes, cards, keys and transactions) or authorize. Without one any visitor could read every customer\'s data. For a proxy no user can reach, pass dangerouslyAllowEveryCaller: true.',
     );
   }
-  const unscopedRules = options.allowUnscoped === undefined ? [] : compileRules(options.allowUnscoped);
+  // allowUnscoped names routes only (method and pattern): their scope is the allow rule's.
+  const unscopedRules = options.allowUnscoped === undefined ? [] : compileRules(options.allowUnscoped, { scopeRequired: false });
   if (options.ownershipCache !== undefined) {
     const { ttlMs, maxEntries } = options.ownershipCache;
     positiveInteger(ttlMs, 'ownershipCache.ttlMs', 1);
@@ -99,7 +101,9 @@ export function resolveOptions(options: ProxyOptions): ProxyConfig {
     if (!(RECORD_KINDS as readonly string[]).includes(kind)) throw invalidArgument(`owners.${kind}`, `one of owners.${RECORD_KINDS.join(', owners.')}`);
     if (typeof resolver !== 'function') throw invalidArgument(`owners.${kind}`, 'a function (record) => [{customerId} | {accountId}]');
   }
-  if (options.onContactConflict !== undefined && typeof options.onContactConflict !== 'function') throw invalidArgument('onContactConflict', 'a function');
+  for (const hook of ['onContactConflict', 'contactRateLimit', 'isWallet'] as const) {
+    if (options[hook] !== undefined && typeof options[hook] !== 'function') throw invalidArgument(hook, 'a function');
+  }
   const owners: OwnerResolvers = { ...DEFAULT_OWNERS, ...options.owners };
   const service = serviceClient({ baseUrl: baseHref, authorization: `Basic ${token}`, fetch: fetchFn, timeoutMs });
   return {
@@ -109,10 +113,11 @@ export function resolveOptions(options: ProxyOptions): ProxyConfig {
     rules: compileRules(options.allow ?? DEFAULT_ALLOW),
     authorize: options.authorize,
     currentUser: options.currentUser,
-    ownership: options.currentUser === undefined ? undefined : ownership(service, owners, options.ownershipCache),
+    ownership: options.currentUser === undefined ? undefined : ownership(service, owners, options.ownershipCache, options.isWallet),
     owners,
     idempotencyKey: idempotencyKeys(clientSecret),
     onContactConflict: options.onContactConflict,
+    contactRateLimit: options.contactRateLimit,
     checked: open !== true,
     unscoped: new Set(unscopedRules.map(ruleKey)),
     maxBodyBytes: positiveInteger(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES),

@@ -11,8 +11,12 @@
  * | credential, session | `accountId` | wire reference §5 (AuthMethod, AuthSession) |
  * | delegatedKey | `accountId` and `fundingSourceId` when present | wire reference §8.4 |
  * | quote | `source.accountId`, else `source.customerId` | spec §2.5, §4.3 |
- * | card | `fundingSource` (an internal account) | spec §4.6 (the cardholder field's name is not in the spec) |
+ * | card | `fundingSource` (an internal account); a closed card (no `fundingSource`, spec §3.4): `cardholderId` (a customer) | spec §4.6; the cardholder field's name is not in the spec: `cardholderId` is the sandbox's, a documented fallback |
  * | transaction | `customerId`, and the account on its side: `source.accountId` for `OUTGOING`, `destination.accountId` for `INCOMING`, when present | spec §2.4 |
+ *
+ * Credentials and sessions are judged first by the account the request names (S13 of scope.ts);
+ * the resolver's owners, when the record names any, must agree with it. A closed card is judged by
+ * the account the proxy last saw funding it, when it saw one (ownership.ts).
  *
  * A resolver that finds no owner (`undefined` or `[]`) makes the proxy refuse: the request with
  * `403 OWNER_UNKNOWN`, an answer with `502 ANSWER_WITHHELD`; the log line names `owners.<kind>`.
@@ -48,7 +52,10 @@ export const DEFAULT_OWNERS: OwnerResolvers = Object.freeze({
     const accountId = str(source.accountId);
     return accountId !== undefined ? account(accountId) : customer(str(source.customerId));
   },
-  card: (r) => account(str(r.fundingSource)),
+  // Decision (issue 34): a CLOSED card has its funding source detached (spec §3.4), yet stays its
+  // cardholder's. §4.6 says a card has a cardholder but not the field's name: `cardholderId` (the
+  // sandbox's) is read only then, as a fallback; `owners.card` replaces it for another service.
+  card: (r) => (str(r.fundingSource) !== undefined ? account(str(r.fundingSource)) : customer(str(r.cardholderId))),
   transaction: (r) => {
     const customerId = str(r.customerId);
     if (customerId === undefined) return [];

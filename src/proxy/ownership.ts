@@ -8,10 +8,23 @@
  * - account (also a funding source): listed by `GET /internal-account?customerId=` for the user's
  *   customer, and in `accountIds` when the user is narrowed to some accounts;
  * - credential, session: listed by `GET /auth/credentials?accountId=` / `GET /auth/sessions?accountId=`
- *   of one of the customer's wallets, then as an account (the service has no per-id read of them,
- *   so "someone else's" and "unknown" are both 404);
+ *   of one of the customer's wallets (which accounts are wallets: wallets.ts, a rule that needs no
+ *   `type` field), then as an account (the service has no per-id read of them, so "someone else's"
+ *   and "unknown" are both 404). The account a credential or session was found under is the one
+ *   the request names: `checkIds` returns it, and the answer check judges the credential or session
+ *   records of the answer by it (never by an answer field the spec does not define: spec §2.10
+ *   gives `AuthSession` no account);
  * - quote, card, delegated key, transaction: `GET /quotes/{id}` (…) read with the platform
- *   credentials, the owners read by the kind's resolver, each checked as above (unknown id → 404).
+ *   credentials, the owners read by the kind's resolver, each checked as above. Someone else's id
+ *   answers exactly as an unknown one (same status, same body: S11 of scope.ts);
+ * - a narrowed user (`accountIds`) owns a quote, card, delegated key or transaction only through
+ *   one of their accounts: a record whose owners are all customer-level (a quote with a customer
+ *   source, a closed card known only by its cardholder) is theirs only with
+ *   `customerAccess: 'write'` (S12 of scope.ts).
+ * - a closed card (spec §3.4: its funding source is detached) is judged by the account that funded
+ *   it when the proxy last read it funded (a fact: the funding source must belong to the card's
+ *   customer, §4.6 rule 4, so the cardholder never changes), else by the resolver's owners (the
+ *   default: the cardholder, documented in owners.ts).
  *
  * The cache (owner-cache.ts) holds facts about the service only — "Quote:x is owned by this
  * account", "Customer:y has these accounts" — keyed by the id, never by the user, and never
@@ -22,6 +35,7 @@ import { OwnerCache, type OwnerCacheOptions } from './owner-cache.js';
 import type { OwnerResolvers, RecordOwner } from './owners.js';
 import { ProxyRefusal, type ProxyErrorCode } from './responses.js';
 import { listData, ServiceUnavailable, type ServiceClient } from './service.js';
+import { DEFAULT_IS_WALLET, NOT_A_WALLET_STATUSES, type WalletResolver } from './wallets.js';
 import type { Ids, RecordKind } from './routes.js';
 import type { CurrentUser, CurrentUserResolver } from './types.js';
 
@@ -34,12 +48,13 @@ export type Verdict = 'mine' | 'narrowed' | 'foreign';
 
 interface Accounts {
   readonly all: ReadonlySet<string>;
-  readonly wallets: readonly string[];
+  /** The accounts that may be wallets: `true` decided by the record, `undefined` to be asked (wallets.ts). */
+  readonly wallets: ReadonlyMap<string, true | undefined>;
   /** When this list was read (ms). */
   readonly at: number;
 }
 
-type Fact = Accounts | readonly RecordOwner[];
+type Fact = Accounts | readonly RecordOwner[] | boolean;
 
 /**
  * An account id that is not in the customer's cached list makes the list be read again (the
@@ -75,9 +90,18 @@ const WHAT: Record<RecordKind, string> = {
   transaction: 'transaction',
 };
 
+/** What `checkIds` learnt: the account the request acts for, when it names one (directly or through a credential or session). */
+export interface Checked {
+  readonly account?: string;
+}
+
 export interface Ownership {
-  /** Refuses (throws `ProxyRefusal`) unless every id is the user's. */
-  checkIds(user: CurrentUser, ids: Ids): Promise<void>;
+  /** Refuses (throws `ProxyRefusal`) unless every id is the user's; returns the account the request acts for. */
+  checkIds(user: CurrentUser, ids: Ids): Promise<Checked>;
+  /** A record's owners as the proxy judges them: the kind's resolver, and for a card the funding account it saw (see above). */
+  ownersOf(kind: RecordKind, record: Readonly<Record<string, unknown>>): readonly RecordOwner[] | undefined;
+  /** Records a fact the proxy has checked: this credential or session (from an answer it passed) belongs to `accountId`. */
+  learn(kind: 'credential' | 'session', id: string, accountId: string): void;
   /** How a record's owners relate to the user; `undefined` when there are none. */
   judge(user: CurrentUser, owners: readonly RecordOwner[] | undefined): Promise<Verdict | undefined>;
 }
@@ -87,7 +111,7 @@ export function ownerUnknown(kind: RecordKind): ProxyRefusal {
   return new ProxyRefusal('OWNER_UNKNOWN', `The ${WHAT[kind]}'s owner could not be read from the service's record.`, `set owners.${kind}`);
 }
 
-export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheOptions: OwnerCacheOptions = {}): Ownership {
+export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheOptions: OwnerCacheOptions = {}, isWallet: WalletResolver = DEFAULT_IS_WALLET): Ownership {
   const facts = new OwnerCache<Fact>(cacheOptions);
 
   const accountsOf = async (customerId: string, fresh: boolean): Promise<Accounts> => {
@@ -106,11 +130,12 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
     }
     // A listed account that names another customer is not trusted as this customer's.
     const theirs = items.filter((a) => str(a.id) !== undefined && (a.customerId === undefined || a.customerId === customerId));
-    const accounts: Accounts = {
-      all: new Set(theirs.map((a) => String(a.id))),
-      wallets: theirs.filter((a) => a.type === 'EMBEDDED_WALLET').map((a) => String(a.id)),
-      at: Date.now(),
-    };
+    const wallets = new Map<string, true | undefined>();
+    for (const a of theirs) {
+      const decided = isWallet(a);
+      if (decided !== false) wallets.set(String(a.id), decided === true ? true : undefined);
+    }
+    const accounts: Accounts = { all: new Set(theirs.map((a) => String(a.id))), wallets, at: Date.now() };
     facts.set(key, accounts);
     return accounts;
   };
@@ -133,6 +158,11 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
   };
 
   const forbidden = (what: string): ProxyRefusal => new ProxyRefusal('FORBIDDEN', `This ${what} is not yours.`);
+  /** S11: someone else's record answers exactly as an unknown id of its kind. */
+  const unknown = (spec: { kind: RecordKind; code: ProxyErrorCode }): ProxyRefusal => new ProxyRefusal(spec.code, `No ${WHAT[spec.kind]} with this id.`);
+  /** S12: a narrowed user owns a record through one of their accounts, not through the customer alone (unless `customerAccess: 'write'`). */
+  const customerOnly = (user: CurrentUser, list: readonly RecordOwner[]): boolean =>
+    user.accountIds !== undefined && user.customerAccess !== 'write' && list.every((owner) => 'customerId' in owner);
 
   const ownersOf = (kind: RecordKind, record: Record<string, unknown>): readonly RecordOwner[] | undefined => {
     const found = owners[kind](record);
@@ -147,23 +177,46 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
     let found = cacheable ? (facts.get(key) as readonly RecordOwner[] | undefined) : undefined;
     if (found === undefined) {
       const answer = await service.call('GET', spec.path + encodeURIComponent(id).replace(/%3A/g, ':'));
-      if (answer.status === 404) throw new ProxyRefusal(spec.code, `No ${WHAT[spec.kind]} with this id.`);
+      if (answer.status === 404) throw unknown(spec);
       if (answer.status !== 200 || typeof answer.body !== 'object' || answer.body === null || Array.isArray(answer.body)) {
         throw new ProxyRefusal('LOOKUP_FAILED', `The ${WHAT[spec.kind]} lookup (GET ${spec.path}{id}) answered ${answer.status}.`);
       }
       found = ownersOf(spec.kind, answer.body as Record<string, unknown>);
+      if (!cacheable) found = cardOwners(id, found);
       if (found === undefined) throw ownerUnknown(spec.kind);
       if (cacheable) facts.set(key, found);
     }
-    if ((await judge(user, found)) !== 'mine') throw forbidden(WHAT[spec.kind]);
+    if (customerOnly(user, found) || (await judge(user, found)) !== 'mine') throw unknown(spec);
   };
 
-  const checkListed = async (user: CurrentUser, idKind: keyof typeof LISTED, id: string): Promise<void> => {
+  /**
+   * A card's owners: while it is funded, its funding account (remembered as the fact "this card was
+   * funded by this account": the funding source must be the cardholder's, spec §4.6 rule 4, so the
+   * customer behind it never changes); once closed (no funding source, spec §3.4), the remembered
+   * account when there is one, else what the resolver found (by default the cardholder).
+   */
+  const cardOwners = (id: string, found: readonly RecordOwner[] | undefined): readonly RecordOwner[] | undefined => {
+    const key = `cardFunded:${id}`;
+    const funded = found?.filter((owner) => 'accountId' in owner) ?? [];
+    if (funded.length > 0) {
+      facts.set(key, funded);
+      return found;
+    }
+    return (facts.get(key) as readonly RecordOwner[] | undefined) ?? found;
+  };
+
+  const checkListed = async (user: CurrentUser, idKind: keyof typeof LISTED, id: string): Promise<string | undefined> => {
     const spec = LISTED[idKind];
     const key = `${spec.kind}:${id}`;
     if (facts.get(key) === undefined) {
-      for (const accountId of (await accountsOf(user.customerId, false)).wallets) {
+      for (const [accountId, decided] of (await accountsOf(user.customerId, false)).wallets) {
+        // Rule 3 of wallets.ts: an account not known to be a wallet, already found not to be one, is skipped.
+        if (decided === undefined && facts.get(`notWallet:${accountId}`) === true) continue;
         const answer = await service.call('GET', spec.path, { query: { accountId } });
+        if (decided === undefined && NOT_A_WALLET_STATUSES.includes(answer.status)) {
+          facts.set(`notWallet:${accountId}`, true);
+          continue;
+        }
         if (answer.status !== 200) throw new ProxyRefusal('LOOKUP_FAILED', `The ${WHAT[spec.kind]} lookup (GET ${spec.path}) answered ${answer.status}.`);
         for (const item of listData(answer)) {
           const itemId = str(item.id);
@@ -173,27 +226,33 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
       }
     }
     const found = facts.get(key) as readonly RecordOwner[] | undefined;
-    if ((await judge(user, found)) !== 'mine') throw new ProxyRefusal(spec.code, `No ${WHAT[spec.kind]} with this id.`);
+    if ((await judge(user, found)) !== 'mine') throw unknown(spec);
+    // The account the list was read for (checked just above).
+    return found !== undefined && found[0] !== undefined && 'accountId' in found[0] ? found[0].accountId : undefined;
   };
 
-  const checkIds = async (user: CurrentUser, ids: Ids): Promise<void> => {
+  const checkIds = async (user: CurrentUser, ids: Ids): Promise<Checked> => {
     if (ids.customerId !== undefined && ids.customerId !== user.customerId) throw forbidden('customer');
     if (ids.accountId !== undefined && (await accountVerdict(user, ids.accountId)) !== 'mine') throw forbidden('account');
     if (ids.fundingSourceId !== undefined && (await accountVerdict(user, ids.fundingSourceId)) !== 'mine') throw forbidden('funding source');
+    let account = ids.accountId;
     for (const kind of ['credentialId', 'sessionId'] as const) {
       const id = ids[kind];
-      if (id !== undefined) await checkListed(user, kind, id);
+      if (id !== undefined) account = await checkListed(user, kind, id);
     }
     for (const kind of ['quoteId', 'cardId', 'delegatedKeyId', 'transactionId'] as const) {
       const id = ids[kind];
       if (id !== undefined) await checkLooked(user, kind, id);
     }
+    return account === undefined ? {} : { account };
   };
 
   return {
+    ownersOf: (kind, record) => (kind === 'card' && typeof record.id === 'string' ? cardOwners(record.id, ownersOf(kind, record)) : ownersOf(kind, record)),
+    learn: (kind, id, accountId) => facts.set(`${kind}:${id}`, [{ accountId }]),
     checkIds: async (user, ids) => {
       try {
-        await checkIds(user, ids);
+        return await checkIds(user, ids);
       } catch (e) {
         if (e instanceof ServiceUnavailable) throw new ProxyRefusal('UPSTREAM_UNAVAILABLE', 'The ownership lookup could not reach the service.');
         throw e;

@@ -11,6 +11,7 @@
  * ```
  */
 import { invalidArgument, WalletError } from '../errors.js';
+import { DEFAULT_IS_WALLET, NOT_A_WALLET_STATUSES } from './wallets.js';
 import { clientFromOptions, listData, ServiceUnavailable, type ServiceAnswer, type ServiceClient, type ServiceOptions } from './service.js';
 
 export type { ServiceOptions } from './service.js';
@@ -73,8 +74,11 @@ async function call(service: ServiceClient, ...args: Parameters<ServiceClient['c
 }
 
 /**
- * The customer's embedded wallet account id (the first `EMBEDDED_WALLET` account), or `undefined`
- * when it has none (yet).
+ * The customer's embedded wallet account id, or `undefined` when it has none (yet). Which account
+ * is the wallet follows the rule of wallets.ts (the spec names no field for it): an account whose
+ * record says `type: EMBEDDED_WALLET`; among accounts whose record has no `type`, the first whose
+ * credential list the service answers (`GET /auth/credentials?accountId=`, spec §4.5: served for an
+ * embedded-wallet account).
  */
 export async function findEmbeddedWallet(options: ServiceOptions, customerId: string): Promise<string | undefined> {
   if (typeof customerId !== 'string' || customerId === '') throw invalidArgument('customerId', 'a non-empty string');
@@ -84,8 +88,15 @@ export async function findEmbeddedWallet(options: ServiceOptions, customerId: st
 async function walletOf(service: ServiceClient, customerId: string): Promise<string | undefined> {
   const answer = await call(service, 'GET', '/internal-account', { query: { customerId, limit: '100' } });
   if (answer.status !== 200) throw serviceError(answer, 'GET /internal-account');
-  const wallet = listData(answer).find((a) => a.type === 'EMBEDDED_WALLET' && typeof a.id === 'string' && (a.customerId === undefined || a.customerId === customerId));
-  return wallet === undefined ? undefined : String(wallet.id);
+  const accounts = listData(answer).filter((a) => typeof a.id === 'string' && a.id !== '' && (a.customerId === undefined || a.customerId === customerId));
+  const typed = accounts.find((a) => DEFAULT_IS_WALLET(a) === true);
+  if (typed !== undefined) return String(typed.id);
+  for (const account of accounts.filter((a) => DEFAULT_IS_WALLET(a) === undefined)) {
+    const credentials = await call(service, 'GET', '/auth/credentials', { query: { accountId: String(account.id) } });
+    if (credentials.status === 200) return String(account.id);
+    if (!NOT_A_WALLET_STATUSES.includes(credentials.status)) throw serviceError(credentials, 'GET /auth/credentials');
+  }
+  return undefined;
 }
 
 async function existingCustomer(service: ServiceClient, platformCustomerId: string): Promise<Record<string, unknown> | undefined> {

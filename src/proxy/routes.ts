@@ -214,11 +214,20 @@ export interface CompiledRule {
 
 const isIdKind = (value: unknown): value is IdKind => (ID_KINDS as readonly unknown[]).includes(value);
 
-function compileScope(rule: AllowRule, label: string, placeholders: readonly string[], query: ReadonlyMap<string, IdKind | null>, body: ReadonlySet<string>): CompiledScope {
+function compileScope(rule: AllowRule, label: string, placeholders: readonly string[], query: ReadonlyMap<string, IdKind | null>, body: ReadonlySet<string>, scopeRequired: boolean): CompiledScope {
   const scope = rule.scope;
   if (scope === undefined) {
     const name = placeholders.find(isIdKind);
-    return name === undefined ? { kind: 'none' } : { kind: 'path', name };
+    if (name !== undefined) return { kind: 'path', name };
+    // S14 (scope.ts): deny by default. A route that names no id and says no scope would be
+    // forwarded for every signed-in user with nothing checked (GET /cards: every card).
+    if (scopeRequired) {
+      throw invalidArgument(
+        `${label}.scope`,
+        `given for ${String(rule.method)} ${String(rule.pattern)}: it has no placeholder named after an id kind ({accountId}, {cardId}, …); say what scopes it ({path}, {customerFilter}, {accountFilter}, {body}) or scope: 'none' to open it to every signed-in user`,
+      );
+    }
+    return { kind: 'none' };
   }
   if (scope === 'none') return { kind: 'none' };
   if (typeof scope !== 'object' || scope === null) throw invalidArgument(`${label}.scope`, "{path}, {customerFilter}, {accountFilter}, {body} or 'none'");
@@ -245,7 +254,8 @@ function compileScope(rule: AllowRule, label: string, placeholders: readonly str
   throw invalidArgument(`${label}.scope`, "{path}, {customerFilter}, {accountFilter}, {body} or 'none'");
 }
 
-export function compileRules(rules: readonly AllowRule[]): CompiledRule[] {
+/** `scopeRequired: false` only for `allowUnscoped`, whose entries name routes, not scopes. */
+export function compileRules(rules: readonly AllowRule[], { scopeRequired = true }: { scopeRequired?: boolean } = {}): CompiledRule[] {
   if (!Array.isArray(rules)) throw invalidArgument('allow', 'an array of {method, pattern}');
   return rules.map((rule, i) => {
     const label = `allow[${i}]`;
@@ -281,7 +291,7 @@ export function compileRules(rules: readonly AllowRule[]): CompiledRule[] {
       body.push([path.split('.'), kind]);
     }
     if (rule.answer !== undefined && !(RECORD_KINDS as readonly string[]).includes(rule.answer)) throw invalidArgument(`${label}.answer`, `one of ${RECORD_KINDS.join(', ')}`);
-    const scope = compileScope(rule, label, names, query, new Set(Object.keys(rule.body ?? {})));
+    const scope = compileScope(rule, label, names, query, new Set(Object.keys(rule.body ?? {})), scopeRequired);
     return { method: rule.method, pattern: rule.pattern, parts, scope, query, body, answer: rule.answer, list: rule.list === true };
   });
 }

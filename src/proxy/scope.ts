@@ -51,9 +51,29 @@
  *     `PATCH /cards/{id}` (spec §4.6), so a card's owner is read from the service on every request
  *     that names the card, writes included. (Quote, delegated-key and transaction owners, credential
  *     and session accounts, and an account's customer are fixed at creation and stay cached.)
+ * S11. Someone else's id answers exactly as an unknown id of its kind: the same status and the same
+ *     body (`404 QUOTE_NOT_FOUND` / `TRANSACTION_NOT_FOUND` / `NOT_FOUND` for a card or delegated
+ *     key, `AUTH_METHOD_NOT_FOUND` / `SESSION_NOT_FOUND`; `403 FORBIDDEN` "This account is not
+ *     yours." for an account or customer, which needs no lookup), so no answer tells that an id
+ *     exists on the platform.
+ * S12. A user narrowed by `accountIds` reads the customer but writes only through their accounts:
+ *     a request other than GET that names the customer and none of their accounts (PATCH
+ *     /customers/{id}, POST /quotes with `source.customerId`) → 403, and a quote, card, delegated
+ *     key or transaction owned by the customer alone is not theirs (S11's answer) — unless the
+ *     app gives the user `customerAccess: 'write'`.
+ * S13. Credentials and sessions are judged by the account the request names (its `accountId`, or
+ *     the wallet under which the named credential or session was listed), never by an answer
+ *     field the spec does not define (spec §2.10 gives `AuthSession` only `expiresAt`): a record of
+ *     such an answer is the user's when that account is; an `accountId` the record does carry must
+ *     agree. The ids of the credentials and sessions passed on are remembered as that account's.
+ * S14. Every route names what scopes it: a rule with no `scope` and no placeholder named after an
+ *     id kind is refused when the proxy is created (`scope: 'none'` opens a route explicitly).
+ * S15. A contact conflict (`409 EMAIL_OTP_EMAIL_ALREADY_EXISTS` / `SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS`)
+ *     from any route reaches the caller only through `onContactConflict`; without it, as the one
+ *     answer `409 CONTACT_UNAVAILABLE`, the same for email, phone and every route (contact.ts, which
+ *     also says what it cannot hide).
  */
-import { ownerUnknown, type CurrentUser, type Ownership } from './ownership.js';
-import type { OwnerResolvers } from './owners.js';
+import { ownerUnknown, type Checked, type CurrentUser, type Ownership, type Verdict } from './ownership.js';
 import { ProxyRefusal } from './responses.js';
 import { BODY_ID_FIELDS, ID_KINDS, type CompiledRule, type IdKind, type Ids } from './routes.js';
 
@@ -146,7 +166,17 @@ export function applyCustomerFilter(rule: CompiledRule, scoped: ScopedRequest, u
   return { ids: { ...scoped.ids, customerId: user.customerId }, query, named: true };
 }
 
+/** S12: a narrowed user's write that names the customer and none of their accounts. */
+export function narrowedCustomerWrite(method: string, ids: Ids, user: CurrentUser): ProxyRefusal | undefined {
+  if (user.accountIds === undefined || user.customerAccess === 'write' || method === 'GET') return undefined;
+  if (ids.customerId === undefined || ids.accountId !== undefined || ids.fundingSourceId !== undefined) return undefined;
+  return new ProxyRefusal('FORBIDDEN', 'This user may read the customer but change it only through their own accounts.');
+}
+
 const withheld = (reason: string, detail?: string): ProxyRefusal => new ProxyRefusal('ANSWER_WITHHELD', reason, detail);
+
+/** Record kinds judged by the account the request names (S13). */
+const BY_REQUEST_ACCOUNT: ReadonlySet<string> = new Set(['credential', 'session']);
 
 /** A signed-retry answer the service may send instead of the record (wire reference §4): no record in it. */
 function isProcessingMarker(value: Record<string, unknown>): boolean {
@@ -163,7 +193,7 @@ export async function checkAnswer(
   payload: Uint8Array<ArrayBuffer>,
   user: CurrentUser,
   ownership: Ownership,
-  owners: OwnerResolvers,
+  checked: Checked = {},
 ): Promise<Uint8Array<ArrayBuffer> | ProxyRefusal> {
   const kind = rule.answer;
   // Only 2xx answers with a body hold records (forward() refuses statuses below 200); 202 is a
@@ -177,7 +207,17 @@ export async function checkAnswer(
   }
   if (!isRecord(value)) return withheld('The service answer is not a record; it was withheld.');
   const answer = value;
-  const judge = async (record: unknown) => (isRecord(record) ? ownership.judge(user, owners[kind](record)) : undefined);
+  // S13: a credential or session is the request's account's; an account the record names must be that one.
+  const requestAccount = BY_REQUEST_ACCOUNT.has(kind) ? checked.account : undefined;
+  const judge = async (record: unknown): Promise<Verdict | undefined> => {
+    if (!isRecord(record)) return undefined;
+    const named = ownership.ownersOf(kind, record);
+    if (requestAccount === undefined) return ownership.judge(user, named);
+    if ((named ?? []).some((owner) => 'accountId' in owner && owner.accountId !== requestAccount)) return 'foreign';
+    const verdict = await ownership.judge(user, [{ accountId: requestAccount }, ...(named ?? [])]);
+    if (verdict === 'mine' && typeof record.id === 'string' && record.id !== '') ownership.learn(kind as 'credential' | 'session', record.id, requestAccount);
+    return verdict;
+  };
   if (!rule.list) {
     if (isProcessingMarker(answer)) return payload;
     const verdict = await judge(answer);

@@ -2,6 +2,7 @@
 import type { OwnerCacheOptions } from './owner-cache.js';
 import type { OwnerResolver } from './owners.js';
 import type { AllowRule, ProxyMethod, RecordKind } from './routes.js';
+import type { WalletResolver } from './wallets.js';
 
 export type { AllowRule, ProxyMethod } from './routes.js';
 
@@ -60,6 +61,16 @@ export type AuthorizeHook = (
   context: AuthorizeContext,
 ) => boolean | Response | Promise<boolean | Response>;
 
+/** What the contact hooks are told: the signed-in user's customer and the route. */
+export interface ContactContext {
+  /** The signed-in user's customer. */
+  readonly customerId: string;
+  /** The request's method. */
+  readonly method: ProxyMethod;
+  /** The matched route's pattern, e.g. `/auth/credentials`. */
+  readonly pattern: string;
+}
+
 /** The signed-in user, as the app knows them. */
 export interface CurrentUser {
   /** The platform customer this user acts for. */
@@ -72,6 +83,15 @@ export interface CurrentUser {
    * customer.
    */
   readonly accountIds?: readonly string[];
+  /**
+   * What a user narrowed by `accountIds` may do at the customer level (S12 of src/proxy/scope.ts).
+   * `'read'` (the default for a narrowed user): read the customer, but no write that names the
+   * customer without one of their accounts (`PATCH /customers/{id}`: the contact details every
+   * wallet's OTP login is tied to; `POST /quotes` with a `source.customerId`), and no quote, card,
+   * delegated key or transaction owned by the customer alone. `'write'`: the app allows both.
+   * Ignored for a user who is not narrowed (they act for the whole customer).
+   */
+  readonly customerAccess?: 'read' | 'write';
 }
 
 /** Finds the signed-in user of a request (its session cookie, a bearer token…); `null` → 401 `LOGIN_REQUIRED`. */
@@ -154,12 +174,28 @@ export interface ProxyOptions {
    */
   readonly allowUnscoped?: readonly Pick<AllowRule, 'method' | 'pattern'>[];
   /**
-   * Called when `PATCH /customers/{id}` answers `409 EMAIL_OTP_EMAIL_ALREADY_EXISTS` or
-   * `SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS`: that answer tells the user the address belongs to some
-   * other customer (a membership oracle). Return a `Response` to send instead (a generic answer,
-   * or a 429 once your rate limit is reached), or `undefined` to pass the service's answer on.
+   * Called when any route answers `409 EMAIL_OTP_EMAIL_ALREADY_EXISTS` or
+   * `SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS` (`PATCH /customers/{id}`, `POST /auth/credentials` for an
+   * OTP credential, …): that answer tells the user the address belongs to some other customer (a
+   * membership oracle). Return a `Response` to send instead, or `undefined` to pass the service's
+   * answer on. Without it every such conflict is answered `409 CONTACT_UNAVAILABLE` (one answer for
+   * email, phone and every route; src/proxy/contact.ts).
    */
-  readonly onContactConflict?: (request: Request, conflict: { readonly code: string; readonly customerId: string }) => Response | undefined | Promise<Response | undefined>;
+  readonly onContactConflict?: (request: Request, conflict: ContactContext & { readonly code: string }) => Response | undefined | Promise<Response | undefined>;
+  /**
+   * The rate limit of the contact oracle: called before forwarding each request of a route that can
+   * answer a contact conflict (`PATCH /customers/{customerId}`, `POST /auth/credentials`), after the
+   * ownership checks. Return a `Response` to send instead (a `429` with `Retry-After` once your
+   * limit per customer is reached), or `undefined` to forward. Default: none.
+   */
+  readonly contactRateLimit?: (request: Request, context: ContactContext) => Response | undefined | Promise<Response | undefined>;
+  /**
+   * Which internal accounts are embedded wallets (the ones with credentials and sessions): `true`,
+   * `false`, or `undefined` to let the proxy ask the service (`GET /auth/credentials?accountId=`
+   * answers only for a wallet, spec §4.5). Default: the record's `type` when it has one, else ask
+   * (src/proxy/wallets.ts): the spec defines no field that says so.
+   */
+  readonly isWallet?: WalletResolver;
   /**
    * Forward every allowlisted call of every caller, without `currentUser` or `authorize`: any
    * visitor then reads every customer's accounts and transactions. Only for a proxy that is not

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseStamp, utf8Encode, verifySignature, hexToBytes } from '../../src/crypto/index.js';
 import type { Quote } from '../../src/types.js';
-import { counted, failing, loggedInCustomer, optional, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
+import { counted, emailLogin, failing, loggedInCustomer, optional, shape, useTestSandbox, testWallet, type TestCustomer, type TestWallet } from './helpers.js';
 
 const env = useTestSandbox();
 let payer: TestCustomer;
@@ -160,5 +160,68 @@ describe('executeQuote', () => {
     const { error, legs } = await failing(w, () => w.wallet.executeQuote(q));
     expect(error.code).toBe('NOT_LOGGED_IN');
     expect(legs).toHaveLength(0);
+  });
+
+  it('a service that answers the stamped leg with a 202 (spec §5.3\'s reading): the challenge is signed and answered, 2 requests', async () => {
+    const q = await quote(7);
+    const before = await env.admin.balance(payer.accountId, payer.customerId);
+    // The service of the other reading: a stamped execute without Request-Id gets a challenge over
+    // the quote's payload; the signed retry (with its Request-Id) is the call the sandbox executes.
+    const seen: Array<{ requestId: string | null; stamped: boolean }> = [];
+    const twoLeg: typeof fetch = async (input, init = {}) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const headers = new Headers(init.headers);
+      if (!url.endsWith('/execute')) return fetch(input, init);
+      seen.push({ requestId: headers.get('Request-Id'), stamped: headers.has('Service-Wallet-Signature') });
+      if (headers.get('Request-Id') === null) {
+        const expiresAt = new Date(Date.now() + 5 * 60_000).toISOString();
+        return new Response(JSON.stringify({ payloadToSign: payloadOf(q), requestId: 'Request:quote-execute-1', expiresAt }), {
+          status: 202,
+          headers: { 'content-type': 'application/json', date: new Date().toUTCString() },
+        });
+      }
+      expect(headers.get('Request-Id')).toBe('Request:quote-execute-1');
+      headers.delete('Request-Id');
+      return fetch(input, { ...init, headers });
+    };
+    const w = testWallet(env.sandbox, { fetch: twoLeg });
+    await emailLogin(w.wallet, payer.accountId);
+    const signed = w.signs.length;
+    const { result, legs } = await counted(w, () => w.wallet.executeQuote(q));
+    expect(shape(legs)).toEqual([
+      ['POST', 202, 1, true],
+      ['POST', 200, 2, true],
+    ]);
+    expect(seen).toEqual([
+      { requestId: null, stamped: true },
+      { requestId: 'Request:quote-execute-1', stamped: true },
+    ]);
+    expect(w.signs.slice(signed).map((s) => [s.purpose, s.leg, s.payloadToSign])).toEqual([
+      ['execute-quote', 1, payloadOf(q)],
+      ['execute-quote', 2, payloadOf(q)],
+    ]);
+    expect(result).toMatchObject({ id: q.id, status: 'PROCESSING' });
+    expect(await env.admin.balance(payer.accountId, payer.customerId)).toBe(before - 7);
+  });
+
+  it('a second 202 after the signed retry is UNEXPECTED_CHALLENGE: nothing more is signed', async () => {
+    const q = await quote(3);
+    const challenge = (n: number) =>
+      new Response(JSON.stringify({ payloadToSign: payloadOf(q), requestId: `Request:again-${n}`, expiresAt: new Date(Date.now() + 60_000).toISOString() }), {
+        status: 202,
+        headers: { 'content-type': 'application/json', date: new Date().toUTCString() },
+      });
+    let n = 0;
+    const always202: typeof fetch = async (input, init = {}) => (String(input instanceof Request ? input.url : input).endsWith('/execute') ? challenge(n++) : fetch(input, init));
+    const w = testWallet(env.sandbox, { fetch: always202 });
+    await emailLogin(w.wallet, payer.accountId);
+    const signed = w.signs.length;
+    const { error, legs } = await failing(w, () => w.wallet.executeQuote(q));
+    expect(error.code).toBe('UNEXPECTED_CHALLENGE');
+    expect(shape(legs)).toEqual([
+      ['POST', 202, 1, true],
+      ['POST', 202, 2, true],
+    ]);
+    expect(w.signs.length - signed).toBe(2);
   });
 });

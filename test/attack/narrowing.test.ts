@@ -60,7 +60,8 @@ describe('narrowed Alice against Carol (same customer)', () => {
     const wide = await w.as({ customerId: w.A.customerId }, 'GET', `/cards/${carol.card}`);
     expect(wide.status).toBe(200);
     const narrow = await w.as(alice(), 'GET', `/cards/${carol.card}`);
-    expect(narrow.status).toBe(403);
+    // S11: outside the narrowing answers as an unknown card.
+    expect(narrow.status).toBe(404);
   });
   it('a card moved to Carol\'s account after its owner was cached is no longer Alice\'s', async () => {
     const made = await w.svc('POST', '/cards', { cardholderId: w.A.customerId, fundingSource: w.A.wallet }, { 'idempotency-key': 'alice-card' });
@@ -76,6 +77,6 @@ describe('narrowed Alice against Carol (same customer)', () => {
     expect(k.status === 200 || k.status === 201 || k.status === 202, k.text).toBe(false);
     // The proxy itself must refuse (the card is no longer funded by Alice's account): nothing forwarded.
     expect(w.seen.slice(before).filter((l) => l.startsWith('POST ') && l.includes('/auth/delegated-keys'))).toEqual([]);
-    expect(k.status).toBe(403);
+    expect(k.status).toBe(404);
   });
 });

@@ -82,13 +82,13 @@ describe('issue 23, point by point', () => {
     const narrowed = await asAlice('/internal-account');
     expect(narrowed.json.data.map((a: { id: string }) => a.id)).toEqual([alice.usdcId]);
     expect(narrowed.text).not.toContain(alice.walletId);
-    expect((await asAlice(`/cards/${e(alice.cardId)}`)).status).toBe(403); // funded by the wallet
+    expect((await asAlice(`/cards/${e(alice.cardId)}`)).status).toBe(404); // funded by the wallet
     // Another user of the same customer, not narrowed, right after: the cache holds no narrowed view.
     user = { customerId: alice.customerId };
     expect((await asAlice('/internal-account')).json.data).toHaveLength(2);
     expect((await asAlice(`/cards/${e(alice.cardId)}`)).status).toBe(200);
     user = { customerId: alice.customerId, accountIds: [alice.usdcId] };
-    expect((await asAlice(`/cards/${e(alice.cardId)}`)).status).toBe(403);
+    expect((await asAlice(`/cards/${e(alice.cardId)}`)).status).toBe(404);
     user = { customerId: alice.customerId };
   });
 
@@ -105,8 +105,9 @@ describe('issue 23, point by point', () => {
 
   it('6. the card owner is read from the spec\'s fundingSource, and refusals are logged with their code', async () => {
     expect((await asAlice(`/cards/${e(alice.cardId)}`)).status).toBe(200);
-    expect((await asAlice(`/cards/${e(bob.cardId)}`)).status).toBe(403);
-    expect(lines.at(-1)).toMatch(/^proxy GET \/cards\/Card:\S+ 403 \d+ms FORBIDDEN$/);
+    // S11: Bob's card answers as an unknown one.
+    expect((await asAlice(`/cards/${e(bob.cardId)}`)).status).toBe(404);
+    expect(lines.at(-1)).toMatch(/^proxy GET \/cards\/Card:\S+ 404 \d+ms NOT_FOUND$/);
     expect((await asAlice(`/customers/${e(bob.customerId)}`)).status).toBe(403);
     expect(lines.at(-1)).toMatch(/ 403 \d+ms FORBIDDEN$/);
   });

@@ -17,7 +17,13 @@
  *   carry (except what the sender already knew: from the transfer, the payee's account and the
  *   payer's wallet; and whatever the sender itself wrote into the service in a forwarded request).
  * - S6: a forwarded Idempotency-Key is never the browser's key.
+ * - S11: a request naming the other's id in its path answers exactly (status and body) as the same
+ *   request naming an unknown id of that kind, and neither is forwarded.
+ * - S12: a narrowed user's forwarded write names no customer without an account, and every account
+ *   it names (path, body) is within the narrowing.
  * - never a 500.
+ * A second property (no sandbox) checks S14: an app-added rule that names no id and says no scope
+ * is refused at creation, naming it; with an id placeholder it is scoped by that placeholder.
  * LEAK_RUNS (default 1 000 sequences of 10 requests = 10 000 requests) sets the size, LEAK_SEED
  * fixes fast-check's seed (the mutation run does, so that a mutant's fate does not depend on luck).
  */
@@ -30,6 +36,8 @@ import type { Api } from '../sandbox/helpers/http.js';
 import { secretsOf, startParties, type Party } from './parties.js';
 
 const TRANSACTION_READ: AllowRule = { method: 'GET', pattern: '/transactions/{transactionId}', answer: 'transaction' };
+/** Where a request body names an account (S12's oracle reads them). */
+const BODY_ACCOUNTS = [['accountId'], ['internalAccountId'], ['fundingSource'], ['source', 'accountId']] as const;
 const ALLOW = [...DEFAULT_ALLOW, TRANSACTION_READ];
 const RULES = compileRules(ALLOW);
 const RUNS = Number(process.env.LEAK_RUNS ?? 1000);
@@ -205,6 +213,8 @@ function setPath(body: Record<string, unknown>, path: readonly string[], value: 
 
 let marker = 0;
 let sent = 0;
+let foreignChecks = 0;
+let narrowedWrites = 0;
 const statuses = new Map<number, number>();
 
 async function run(s: Step): Promise<void> {
@@ -248,6 +258,19 @@ async function run(s: Step): Promise<void> {
   const before = forwarded.length;
   const response = await proxy(new Request(url, { method: rule.method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
   const text = await response.text();
+  // S11: the other's id in the path answers as an unknown one (same status, same body), neither forwarded.
+  const placeholder = rule.parts.find((part): part is { name: string } => typeof part !== 'string');
+  if (placeholder !== undefined && s.params[0]!.party === 'them') {
+    const kind = placeholder.name as IdKind;
+    const theirId = encodeURIComponent(resolve(kind, s.params[0]!)).replace(/%3A/g, ':');
+    const unknownUrl = url.replace(theirId, encodeURIComponent(UNKNOWN[kind]).replace(/%3A/g, ':'));
+    const unknownId = `Request:leak-${++marker}`;
+    const again = await proxy(new Request(unknownUrl, { method: rule.method, headers: { ...headers, 'request-id': unknownId }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
+    const label = `${s.who} ${rule.method} ${url} vs ${unknownUrl}`;
+    expect([response.status, text], label).toEqual([again.status, await again.text()]);
+    expect(forwarded.slice(before).filter((f) => f.marker === id || f.marker === unknownId), label).toEqual([]);
+    foreignChecks++;
+  }
   sent++;
   statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
   const label = `${s.who} ${rule.method} ${url} ${body === undefined ? '' : JSON.stringify(body)} → ${response.status} ${text.slice(0, 300)}`;
@@ -292,6 +315,27 @@ async function run(s: Step): Promise<void> {
   }
   // S6: the browser's key never reaches the service as it is.
   if (s.idempotencyKey !== undefined) expect(call.idempotencyKey, label).not.toBe(s.idempotencyKey);
+  // S12: a narrowed user writes only through the accounts of the narrowing.
+  if (current.accountIds !== undefined && rule.method !== 'GET') {
+    narrowedWrites++;
+    expect(rule.pattern, label).not.toBe('/customers/{customerId}');
+    const named: string[] = [];
+    rule.parts.forEach((part, n) => {
+      if (typeof part !== 'string' && (part.name === 'accountId' || part.name === 'fundingSourceId')) named.push(decodeURIComponent(sentUrl.pathname.split('/').slice(-rule.parts.length)[n] ?? ''));
+    });
+    if (call.body !== '') {
+      const sentBody = JSON.parse(call.body) as Record<string, unknown>;
+      // A customer-level source only beside an account of the narrowing (checked below).
+      const source = sentBody.source as Record<string, unknown> | undefined;
+      if (source?.customerId !== undefined) expect(typeof source.accountId, label).toBe('string');
+      for (const fieldPath of BODY_ACCOUNTS) {
+        let value: unknown = sentBody;
+        for (const key of fieldPath) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+        if (typeof value === 'string') named.push(value);
+      }
+    }
+    for (const account of named) expect(allowed, `${label}\nwrites to ${account}`).toContain(account);
+  }
 }
 
 describe('leak property (S1–S4, S6 of src/proxy/scope.ts)', () => {
@@ -305,8 +349,37 @@ describe('leak property (S1–S4, S6 of src/proxy/scope.ts)', () => {
     );
     expect(sent).toBeGreaterThanOrEqual(RUNS * PER_RUN);
     const reached = forwarded.filter((f) => f.marker?.startsWith('Request:leak-')).length;
-    console.info(`leak property: ${sent} requests, ${reached} forwarded, ${forwarded.length - reached} lookups, ${Date.now() - started} ms; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.info(
+      `leak property: ${sent} requests, ${reached} forwarded, ${forwarded.length - reached} lookups, ${foreignChecks} foreign-vs-unknown pairs, ${narrowedWrites} narrowed writes forwarded, ${Date.now() - started} ms; statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
+    expect(foreignChecks).toBeGreaterThan(0);
     // The property must exercise forwarding too, not only refusals.
     expect(reached).toBeGreaterThan(sent / 10);
   }, 600_000);
+});
+
+describe('S14: app-added routes name their scope', () => {
+  const literal = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/);
+  const plain = fc.stringMatching(/^(id|name|slug|ref)$/).map((n) => `{${n}}`);
+  const idPlaceholder = fc.constantFrom('accountId', 'cardId', 'quoteId', 'customerId', 'transactionId').map((n) => `{${n}}`);
+  const method = fc.constantFrom<AllowRule['method']>('GET', 'POST', 'PATCH', 'DELETE');
+  it('a rule with no id placeholder and no scope is refused naming it; scope none opens it; an id placeholder scopes it', () => {
+    fc.assert(
+      fc.property(method, fc.array(fc.oneof(literal, plain), { minLength: 1, maxLength: 4 }), fc.option(idPlaceholder, { nil: undefined }), fc.nat(4), (m, segments, id, at) => {
+        const parts = [...segments];
+        if (id !== undefined) parts.splice(at % (parts.length + 1), 0, id);
+        const pattern = '/' + parts.join('/');
+        if (new Set(parts.filter((p) => p.startsWith('{'))).size !== parts.filter((p) => p.startsWith('{')).length) return;
+        const make = (rule: AllowRule) => createProxy({ baseUrl: 'https://service.test', clientId: 'c', clientSecret: 's', logger: false, currentUser: () => null, allow: [...DEFAULT_ALLOW, rule] });
+        if (id === undefined) {
+          expect(() => make({ method: m, pattern })).toThrow(`allow[${DEFAULT_ALLOW.length}].scope must be given for ${m} ${pattern}`);
+          expect(compileRules([{ method: m, pattern, scope: 'none' }])[0]?.scope).toEqual({ kind: 'none' });
+        } else {
+          expect(compileRules([{ method: m, pattern }])[0]?.scope).toEqual({ kind: 'path', name: id.slice(1, -1) });
+          expect(typeof make({ method: m, pattern })).toBe('function');
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
 });

@@ -297,10 +297,12 @@ describe('S6 idempotencyKeys', () => {
 describe('S8 checkAnswer: a narrowed list', () => {
   it("S8: records outside the narrowing are dropped; no totalCount is invented when the service sent none", async () => {
     const r = { answer: 'card', list: true } as unknown as CompiledRule;
-    const ownership = { judge: async (_u: CurrentUser, owner: unknown) => (owner === 'me' ? 'mine' : 'narrowed') } as unknown as Ownership;
-    const owners = { card: (rec: { o: string }) => rec.o } as never;
+    const ownership = {
+      judge: async (_u: CurrentUser, owner: unknown) => (owner === 'me' ? 'mine' : 'narrowed'),
+      ownersOf: (_kind: string, rec: { o: string }) => rec.o,
+    } as unknown as Ownership;
     const run2 = async (body: unknown) => {
-      const out = await checkAnswer(r, 200, enc(body), user, ownership, owners);
+      const out = await checkAnswer(r, 200, enc(body), user, ownership);
       return JSON.parse(new TextDecoder().decode(out as Uint8Array));
     };
     expect(await run2({ data: [{ o: 'me' }, { o: 'x' }], hasMore: false })).toEqual({ data: [{ o: 'me' }], hasMore: false });

@@ -155,7 +155,8 @@ describe('records read by id', () => {
     expect((await send('/quotes/Quote:1')).status).toBe(202);
     expect((await send('/quotes/Quote:1')).status).toBe(202);
     expect(lookups.filter((l) => l.path === '/quotes/Quote:1')).toHaveLength(1);
-    expect(await send('/quotes/Quote:2')).toEqual({ status: 403, code: 'FORBIDDEN', reason: 'This quote is not yours.' });
+    // S11: another customer's quote answers as an unknown one.
+    expect(await send('/quotes/Quote:2')).toEqual({ status: 404, code: 'QUOTE_NOT_FOUND', reason: 'No quote with this id.' });
   });
 
   it.each([
@@ -205,7 +206,9 @@ describe('DEFAULT_OWNERS', () => {
     expect(o.quote({ source: ['IA:1'] })).toEqual([]);
     expect(o.quote({ destination: { accountId: 'IA:1' } })).toEqual([]);
     expect(o.card({ fundingSource: 'IA:1', cardholderId: B })).toEqual([{ accountId: 'IA:1' }]);
-    expect(o.card({ cardholderId: A })).toEqual([]);
+    // A closed card (no funding source): its cardholder, by the sandbox's field name (a documented fallback).
+    expect(o.card({ cardholderId: A })).toEqual([{ customerId: A }]);
+    expect(o.card({ status: 'CLOSED' })).toEqual([]);
   });
 
   it('transaction: its customer and the account on its own side', () => {

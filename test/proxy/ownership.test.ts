@@ -50,7 +50,7 @@ interface Case {
   readonly label: string;
   readonly path: string;
   readonly body?: unknown;
-  /** 403, or 404 for ids the service only lists per wallet (credentials, sessions): not Alice's and unknown look alike. */
+  /** 403 for a customer or account, 404 for any id looked up (S11: not Alice's and unknown look alike). */
   readonly status: 403 | 404;
 }
 
@@ -69,12 +69,12 @@ const CASES: Record<string, (me: Party, them: Party) => Case[]> = {
   'DELETE /auth/sessions/{sessionId}': (_me, t) => [c("Bob's session ended", `/auth/sessions/${e(t.sessionId)}`, 404)],
   'POST /auth/sessions/{sessionId}/refresh': (_me, t) => [c("Bob's session refreshed", `/auth/sessions/${e(t.sessionId)}/refresh`, 404, { clientPublicKey: COMPRESSED_KEY })],
   'POST /auth/delegated-keys': (me, t) => [
-    c("a key for Bob's card on Alice's wallet", '/auth/delegated-keys', 403, { cardId: t.cardId, internalAccountId: me.walletId, nickname: 'x' }),
+    c("a key for Bob's card on Alice's wallet", '/auth/delegated-keys', 404, { cardId: t.cardId, internalAccountId: me.walletId, nickname: 'x' }),
     c("a key for Alice's card on Bob's wallet", '/auth/delegated-keys', 403, { cardId: me.cardId, internalAccountId: t.walletId, nickname: 'x' }),
   ],
   'GET /auth/delegated-keys': (_me, t) => [c("Bob's keys by account", `/auth/delegated-keys?accountId=${e(t.walletId)}`, 403), c("Bob's keys by funding source", `/auth/delegated-keys?fundingSourceId=${e(t.walletId)}`, 403)],
-  'GET /auth/delegated-keys/{delegatedKeyId}': (_me, t) => [c("Bob's key read", `/auth/delegated-keys/${e(t.delegatedKeyId)}`, 403)],
-  'DELETE /auth/delegated-keys/{delegatedKeyId}': (_me, t) => [c("Bob's key revoked", `/auth/delegated-keys/${e(t.delegatedKeyId)}`, 403)],
+  'GET /auth/delegated-keys/{delegatedKeyId}': (_me, t) => [c("Bob's key read", `/auth/delegated-keys/${e(t.delegatedKeyId)}`, 404)],
+  'DELETE /auth/delegated-keys/{delegatedKeyId}': (_me, t) => [c("Bob's key revoked", `/auth/delegated-keys/${e(t.delegatedKeyId)}`, 404)],
   'GET /internal-account': (_me, t) => [c("Bob's accounts", `/internal-account?customerId=${e(t.customerId)}`, 403)],
   'PATCH /internal-accounts/{accountId}': (_me, t) => [c("Bob's wallet changed", `/internal-accounts/${e(t.walletId)}`, 403, { nickname: 'mine now' })],
   'POST /internal-accounts/{accountId}/export': (_me, t) => [c("Bob's wallet exported", `/internal-accounts/${e(t.walletId)}/export`, 403, { clientPublicKey: COMPRESSED_KEY })],
@@ -82,8 +82,8 @@ const CASES: Record<string, (me: Party, them: Party) => Case[]> = {
     c("a quote paid from Bob's wallet", '/quotes', 403, { source: { sourceType: 'ACCOUNT', accountId: t.walletId }, destination: { destinationType: 'ACCOUNT', accountId: me.usdcId }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1 }),
     c("a quote funded by Bob's customer", '/quotes', 403, { source: { sourceType: 'REALTIME_FUNDING', customerId: t.customerId, currency: 'USDC' }, destination: { destinationType: 'ACCOUNT', accountId: me.usdcId }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1 }),
   ],
-  'GET /quotes/{quoteId}': (_me, t) => [c("Bob's quote read", `/quotes/${e(t.quoteId)}`, 403)],
-  'POST /quotes/{quoteId}/execute': (_me, t) => [c("Bob's quote executed", `/quotes/${e(t.quoteId)}/execute`, 403)],
+  'GET /quotes/{quoteId}': (_me, t) => [c("Bob's quote read", `/quotes/${e(t.quoteId)}`, 404)],
+  'POST /quotes/{quoteId}/execute': (_me, t) => [c("Bob's quote executed", `/quotes/${e(t.quoteId)}/execute`, 404)],
   'GET /transactions': (me, t) => [
     c("Bob's transactions by customer", `/transactions?customerId=${e(t.customerId)}`, 403),
     c("Bob's transactions by account", `/transactions?senderAccountIdentifier=${e(t.walletId)}`, 403),
@@ -96,8 +96,8 @@ const CASES: Record<string, (me: Party, them: Party) => Case[]> = {
     c("a card for Alice on Bob's wallet", '/cards', 403, { cardholderId: me.customerId, fundingSource: t.walletId }),
     c("a card for Bob on Alice's wallet", '/cards', 403, { cardholderId: t.customerId, fundingSource: me.walletId }),
   ],
-  'GET /cards/{cardId}': (_me, t) => [c("Bob's card read", `/cards/${e(t.cardId)}`, 403)],
-  'GET /transactions/{transactionId}': (_me, t) => [c("Bob's transaction read", `/transactions/${e(t.transactionId)}`, 403)],
+  'GET /cards/{cardId}': (_me, t) => [c("Bob's card read", `/cards/${e(t.cardId)}`, 404)],
+  'GET /transactions/{transactionId}': (_me, t) => [c("Bob's transaction read", `/transactions/${e(t.transactionId)}`, 404)],
 };
 
 const keyOf = (rule: AllowRule) => `${rule.method} ${rule.pattern}`;
@@ -135,7 +135,7 @@ describe('every allowlisted route, Alice with each of Bob\'s ids', () => {
       expect(forwarded(answer.marker), row.label).toBe(false);
       for (const secret of secretsOf(bob)) expect(answer.text, row.label).not.toContain(secret);
       expect(answer.text).not.toContain('payloadToSign');
-      expect(answer.json?.code, row.label).toMatch(row.status === 403 ? /^FORBIDDEN$/ : /_NOT_FOUND$/);
+      expect(answer.json?.code, row.label).toMatch(row.status === 403 ? /^FORBIDDEN$/ : /NOT_FOUND$/);
     }
   });
 
@@ -251,7 +251,7 @@ describe('no owning id, no user', () => {
     await send('alice', 'GET', `/quotes/${e(bob.quoteId)}`);
     const before = upstream.length;
     const answer = await send('alice', 'GET', `/quotes/${e(bob.quoteId)}`);
-    expect(answer.status).toBe(403);
+    expect(answer.status).toBe(404);
     expect(upstream.length).toBe(before);
   });
 });

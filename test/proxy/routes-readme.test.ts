@@ -38,11 +38,13 @@ describe('the route table', () => {
     expect(() => compileRules([{ method: 'GET', pattern: '/x', query: { accountId: 'accountId' }, scope: { accountFilter: ['customerId'] } }])).toThrow(/accountFilter/);
     expect(() => compileRules([{ method: 'POST', pattern: '/x', scope: { body: ['accountId'] } }])).toThrow(/scope.body/);
     expect(() => compileRules([{ method: 'GET', pattern: '/x/{id}', scope: { path: 'id' } }])).toThrow(/scope.path/);
-    expect(() => compileRules([{ method: 'GET', pattern: '/x', query: { 'bad name': null } }])).toThrow(/query/);
-    expect(() => compileRules([{ method: 'GET', pattern: '/x', body: { accountId: 'nope' as never } }])).toThrow(/body/);
-    expect(() => compileRules([{ method: 'GET', pattern: '/x', answer: 'nope' as never }])).toThrow(/answer/);
+    expect(() => compileRules([{ method: 'GET', pattern: '/x', scope: 'none', query: { 'bad name': null } }])).toThrow(/query/);
+    expect(() => compileRules([{ method: 'GET', pattern: '/x', scope: 'none', body: { accountId: 'nope' as never } }])).toThrow(/body/);
+    expect(() => compileRules([{ method: 'GET', pattern: '/x', scope: 'none', answer: 'nope' as never }])).toThrow(/answer/);
     expect(compileRules([{ method: 'POST', pattern: '/sandbox/internal-accounts/{accountId}/fund' }])[0]?.scope).toEqual({ kind: 'path', name: 'accountId' });
-    expect(compileRules([{ method: 'GET', pattern: '/health' }])[0]?.scope).toEqual({ kind: 'none' });
+    // S14: a route that names no id and says no scope is refused, naming it; scope: 'none' opens it.
+    expect(() => compileRules([{ method: 'GET', pattern: '/health' }])).toThrow("allow[0].scope must be given for GET /health: it has no placeholder named after an id kind");
+    expect(compileRules([{ method: 'GET', pattern: '/health', scope: 'none' }])[0]?.scope).toEqual({ kind: 'none' });
   });
 
   it.each([

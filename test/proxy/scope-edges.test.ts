@@ -273,7 +273,7 @@ describe('compileRules refusals (each with its message)', () => {
     [[{ method: 'GET', pattern: '/x/{id}b' }], 'allow[0].pattern must be made of literal segments and {name} placeholders'],
     [[{ method: 'GET', pattern: '/x', query: { a: 'accountId', c: 'customerId' }, scope: { accountFilter: ['a', 'c'] } }], 'allow[0].scope.accountFilter must be query parameters the rule declares as accountId or fundingSourceId'],
     [[{ method: 'POST', pattern: '/x', body: { a: 'accountId' }, scope: { body: ['a', 'z'] } }], 'allow[0].scope.body must be body fields the rule declares'],
-    [[{ method: 'GET', pattern: '/ok' }, { method: 'GET', pattern: '/x', answer: 'x' }], 'allow[1].answer must be one of customer, account, credential, session, delegatedKey, quote, card, transaction'],
+    [[{ method: 'GET', pattern: '/ok', scope: 'none' }, { method: 'GET', pattern: '/x', scope: 'none', answer: 'x' }], 'allow[1].answer must be one of customer, account, credential, session, delegatedKey, quote, card, transaction'],
   ])('%j → %s', (rules, message) => {
     expect(() => compileRules(rules as never)).toThrow(message);
   });

@@ -217,7 +217,8 @@ describe('S5: facts, not views, are cached; accountIds applies on the next reque
   it('a card whose funding account is outside accountIds is refused', async () => {
     const { call, as } = setup({ records: { '/cards/Card:1': { id: 'Card:1', fundingSource: A2 } }, answer: () => Response.json({ id: 'Card:1', fundingSource: A2 }) });
     as({ customerId: A, accountIds: [A1] });
-    expect((await call('/cards/Card:1')).status).toBe(403);
+    // S11: outside the narrowing answers as an unknown card.
+    expect((await call('/cards/Card:1')).status).toBe(404);
     as({ customerId: A });
     expect((await call('/cards/Card:1')).status).toBe(200);
   });
@@ -260,26 +261,26 @@ describe('S6: Idempotency-Key per customer', () => {
 });
 
 describe('S7: owners the resolver cannot read fail closed, naming the option', () => {
-  it('a card record without fundingSource → 403 OWNER_UNKNOWN, the log line says "set owners.card"', async () => {
-    const { call, lines, entries } = setup({ records: { '/cards/Card:1': { id: 'Card:1', cardholderId: A } } });
+  it('a card record with neither fundingSource nor cardholderId → 403 OWNER_UNKNOWN, the log line says "set owners.card"', async () => {
+    const { call, lines, entries } = setup({ records: { '/cards/Card:1': { id: 'Card:1', status: 'CLOSED' } } });
     const response = await call('/cards/Card:1');
     expect([response.status, ((await response.json()) as { code: string }).code]).toEqual([403, 'OWNER_UNKNOWN']);
     expect(lines.at(-1)).toMatch(/ 403 \d+ms OWNER_UNKNOWN \(set owners\.card\)$/);
     expect(entries.at(-1)?.detail).toBe('set owners.card');
   });
 
-  it('owners.card reading cardholderId makes the same service usable', async () => {
+  it('owners.card naming the cardholder by another field makes such a service usable', async () => {
     const { call } = setup(
-      { records: { '/cards/Card:1': { id: 'Card:1', cardholderId: A } }, answer: () => Response.json({ id: 'Card:1', cardholderId: A }) },
-      { owners: { card: (r) => (typeof r.cardholderId === 'string' ? [{ customerId: r.cardholderId }] : undefined) } },
+      { records: { '/cards/Card:1': { id: 'Card:1', holder: A } }, answer: () => Response.json({ id: 'Card:1', holder: A }) },
+      { owners: { card: (r) => (typeof r.holder === 'string' ? [{ customerId: r.holder }] : undefined) } },
     );
     expect((await call('/cards/Card:1')).status).toBe(200);
   });
 
   it('an answer record without an owner is withheld (502), naming the option', async () => {
-    const { call, lines } = setup({ answer: () => Response.json({ data: [{ id: 'AuthMethod:1' }] }) });
-    expect((await call(`/auth/credentials?accountId=${A1}`)).status).toBe(502);
-    expect(lines.at(-1)).toContain('ANSWER_WITHHELD (set owners.credential)');
+    const { call, lines } = setup({ answer: () => Response.json({ data: [{ id: 'DelegatedKey:1' }] }) });
+    expect((await call(`/auth/delegated-keys?accountId=${A1}`)).status).toBe(502);
+    expect(lines.at(-1)).toContain('ANSWER_WITHHELD (set owners.delegatedKey)');
   });
 
   it('owners must be functions of known kinds', () => {

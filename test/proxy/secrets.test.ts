@@ -64,7 +64,8 @@ function makeProxy(lines: string[]) {
     clientSecret: CLIENT_SECRET,
     prefix: '/api',
     maxBodyBytes: 2048,
-    timeoutMs: 300,
+    // Long enough for a busy machine (only Quote:slow, which never answers, waits it out).
+    timeoutMs: 3_000,
     logger: (line, entry) => lines.push(line, JSON.stringify(entry)),
     authorize: (_request, ctx) => {
       if (ctx.customerId === 'Customer:throws') throw new Error(`cannot check ${CLIENT_SECRET}`);

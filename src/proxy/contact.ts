@@ -1,0 +1,58 @@
+/**
+ * The email/phone membership oracle (S15 of scope.ts). A service answers `409
+ * EMAIL_OTP_EMAIL_ALREADY_EXISTS` / `SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS` when another customer's
+ * wallet holds the email or phone number: on `PATCH /customers/{id}` (a contact change) and on
+ * `POST /auth/credentials {type: EMAIL_OTP | SMS_OTP}` (the credential takes the customer's own
+ * contact; no signature is needed for that first leg), and possibly on routes the app adds.
+ *
+ * Decisions:
+ * - Every route's answer is looked at, not a list of routes: a 409 carrying one of these codes,
+ *   whatever the route, goes to `onContactConflict(request, {code, customerId, method, pattern})`,
+ *   which returns the `Response` to send or `undefined` to pass the service's answer on.
+ * - Without the hook the proxy answers every such conflict with ONE answer, `409
+ *   CONTACT_UNAVAILABLE` "This email address or phone number cannot be used.": the same for an
+ *   email and a phone number, for every route, and for every other customer who may hold it, so
+ *   the answer names neither the kind of contact nor the code the service chose. What the proxy
+ *   cannot do is make it equal to the answer for a free contact: that is the service's signed-retry
+ *   challenge (`202`, its `payloadToSign` made by the service), which the proxy cannot forge. The
+ *   remaining bit (taken or free) is bounded by `contactRateLimit`.
+ * - `contactRateLimit(request, {customerId, method, pattern})` runs before forwarding each request
+ *   of a route that can answer a contact conflict ({@link CONTACT_ROUTES}), after the ownership
+ *   checks: a `Response` (say a `429` with `Retry-After` once the app's limit per customer is
+ *   reached) is sent instead of forwarding; `undefined` forwards.
+ */
+import type { CurrentUser } from './ownership.js';
+import { errorResponse, ProxyRefusal } from './responses.js';
+import { refuse, type Outcome } from './outcome.js';
+import type { CompiledRule } from './routes.js';
+import type { ProxyOptions } from './types.js';
+
+/** The codes that say another customer's wallet holds the email or phone number. */
+export const CONTACT_CONFLICT_CODES: ReadonlySet<string> = new Set(['EMAIL_OTP_EMAIL_ALREADY_EXISTS', 'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS']);
+
+/** `METHOD pattern` of the default routes that can answer a contact conflict (where `contactRateLimit` runs). */
+export const CONTACT_ROUTES: ReadonlySet<string> = new Set(['PATCH /customers/{customerId}', 'POST /auth/credentials']);
+
+/** The one answer to a contact conflict when the app gives no `onContactConflict`. */
+export function contactUnavailable(): Response {
+  return errorResponse('CONTACT_UNAVAILABLE', 'This email address or phone number cannot be used.');
+}
+
+/** S15: a contact conflict from any route, answered by the app's hook or the one default answer. */
+export async function contactConflict(request: Request, hook: ProxyOptions['onContactConflict'], rule: CompiledRule, outcome: Outcome, user: CurrentUser): Promise<Outcome> {
+  if (outcome.response.status !== 409) return outcome;
+  let code: unknown;
+  try {
+    code = ((await outcome.response.clone().json()) as { code?: unknown }).code;
+  } catch {
+    return outcome;
+  }
+  if (typeof code !== 'string' || !CONTACT_CONFLICT_CODES.has(code)) return outcome;
+  if (hook === undefined) return { response: contactUnavailable(), path: outcome.path, code: 'CONTACT_UNAVAILABLE' };
+  try {
+    const replacement = await hook(request, { code, customerId: user.customerId, method: rule.method, pattern: rule.pattern });
+    return replacement === undefined ? outcome : { response: replacement, path: outcome.path };
+  } catch {
+    return refuse(new ProxyRefusal('INTERNAL_ERROR', 'The onContactConflict hook failed.'), outcome.path);
+  }
+}
