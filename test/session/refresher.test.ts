@@ -7,7 +7,7 @@
 // codes and the time left; the oracle is written out beside each property.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deferred, flush, until } from '../helpers/wait-for.js';
+import { deferred, flush, until, type Deferred } from '../helpers/wait-for.js';
 import { WalletError } from '../../src/errors.js';
 import type { RefreshDeps, RefreshResult } from '../../src/session/changes.js';
 import { createRefresher } from '../../src/session/refresher.js';
