@@ -14,6 +14,10 @@ const browserInstances: Record<Engine, { browser: Engine; provider: BrowserProvi
   webkit: { browser: 'webkit', provider: webkitWebDriver() },
 };
 
+// expect.poll gives up after 15 s, not Vitest's 1 s: a wait on a state is bounded to report a
+// failure, never to assume how fast a busy machine is (issue 31; test/helpers/wait-for.ts).
+const expectOptions = { poll: { timeout: 15_000 } };
+
 // One config for the test projects. `node`: unit and integration tests (crypto against the
 // vectors, sandbox over HTTP, flows against the in-process sandbox). `browser`: the same kind of
 // test inside real Chromium, Firefox ESR and WebKitGTK (files named *.browser.test.ts; one project
@@ -30,6 +34,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/**/*.browser.test.ts', 'node_modules/**'],
           testTimeout: 30_000,
+          expect: expectOptions,
           hookTimeout: 30_000,
         },
       },
@@ -44,6 +49,7 @@ export default defineConfig({
           exclude: ['test/**/*.browser.test.ts', 'node_modules/**'],
           env: { SANDBOX_PROFILE: 'service' },
           testTimeout: 30_000,
+          expect: expectOptions,
           hookTimeout: 30_000,
         },
       },
@@ -59,6 +65,7 @@ export default defineConfig({
           exclude: ['test/**/*.browser.test.ts', 'node_modules/**'],
           env: { SANDBOX_PROFILE: 'spec-minimal' },
           testTimeout: 30_000,
+          expect: expectOptions,
           hookTimeout: 30_000,
         },
       },
@@ -69,6 +76,7 @@ export default defineConfig({
           // A sandbox behind a CORS + Basic-auth forwarder for the session tests (inject('sandboxUrl')).
           globalSetup: ['test/setup/sandbox-global.ts'],
           testTimeout: 30_000,
+          expect: expectOptions,
           browser: {
             enabled: true,
             headless: true,

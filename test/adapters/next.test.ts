@@ -130,12 +130,13 @@ export const { GET, POST, PATCH, DELETE } = nextRouteHandlers(proxy);
     const start = run(next, ['start', '-p', String(port), '-H', '127.0.0.1'], app, env);
     server = start.child;
     const origin = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
+    // Polled until it answers (every 200 ms; given up after 120 s, a bound for a busy machine, or when it exits).
+    for (const deadline = Date.now() + 120_000; ; ) {
       try {
         await fetch(`${origin}/api/ready`);
         break;
       } catch {
-        if (i > 100 || server.exitCode !== null) throw new Error(`next start did not come up: ${start.output()}`);
+        if (Date.now() > deadline || server.exitCode !== null) throw new Error(`next start did not come up: ${start.output()}`);
         await new Promise((r) => setTimeout(r, 200));
       }
     }

@@ -152,11 +152,11 @@ describe('key store on IndexedDB (fake-indexeddb)', () => {
       expect(store.persisted).toBeUndefined();
       await store.ready();
       expect(persist).toHaveBeenCalledTimes(1);
-      await vi.waitFor(() => expect(store.persisted).toBe(true));
+      await vi.waitFor(() => expect(store.persisted).toBe(true), { timeout: 15_000 });
       const denied = createKeyStore({ persist: true });
       persist.mockRejectedValueOnce(new Error('denied'));
       await denied.ready();
-      await vi.waitFor(() => expect(denied.persisted).toBe(false));
+      await vi.waitFor(() => expect(denied.persisted).toBe(false), { timeout: 15_000 });
       // A browser that asks the user (Firefox) and gets no answer: the store is ready without it.
       persist.mockImplementationOnce(() => new Promise<boolean>(() => {}));
       const unanswered = createKeyStore({ persist: true });

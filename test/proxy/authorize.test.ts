@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthorizeContext } from '../../src/proxy/index.js';
 import { ACCOUNT, CUSTOMER, errorBody, harness, json } from './harness.js';
 import { startUpstream, type Upstream } from './upstream.js';
+import { flush } from '../helpers/wait-for.js';
 
 let upstream: Upstream;
 beforeAll(async () => {
@@ -166,7 +167,7 @@ describe('authorize hook: verdicts', () => {
 
   it('an async hook and a truthy non-boolean: only `true` lets a request through', async () => {
     const { call } = recording(async () => {
-      await new Promise((r) => setTimeout(r, 5));
+      await flush(); // answers in a later task
       return 1 as unknown as boolean;
     });
     expect((await call(`/internal-accounts/${ACCOUNT}`, PATCH_PRIVATE)).status).toBe(403);

@@ -5,6 +5,7 @@ import { isWalletError } from '../../src/errors.js';
 import { nodeMiddleware, toNodeHandler, type NodeMiddleware } from '../../src/proxy/index.js';
 import { ACCOUNT, BASIC, CUSTOMER, harness } from './harness.js';
 import { startUpstream, type Upstream } from './upstream.js';
+import { until } from '../helpers/wait-for.js';
 
 let upstream: Upstream;
 const servers: Server[] = [];
@@ -203,7 +204,7 @@ describe('toNodeHandler', () => {
     const req = httpRequest({ host: '127.0.0.1', port, method: 'GET', path: `/customers/${CUSTOMER}` });
     req.on('error', () => undefined);
     req.end();
-    while (upstream.received.at(-1)?.url !== `/2025-10-13/customers/${CUSTOMER}`) await new Promise((r) => setTimeout(r, 10));
+    await until(() => upstream.received.at(-1)?.url === `/2025-10-13/customers/${CUSTOMER}`, 'the request upstream');
     req.destroy();
     await closed;
   });

@@ -9,6 +9,7 @@ import { createIndexedDbBackend, createKeyStore, createWallet, type RequestLogEn
 import { WalletProvider, createSignatureRequests, useOAuthLogin, useOtpLogin, usePasskeyLogin, usePendingSignature, useSession, type SessionSnapshot, type SignatureRequests } from '../../src/react/index.js';
 import { createTestWallet } from '../../src/react/testing.js';
 import { cleanup, effectsMarker, holdNextCall, mount, text } from './dom.js';
+import { deferred, type Deferred } from '../helpers/wait-for.js';
 
 const url = inject('sandboxUrl');
 const enclavePublicKey = inject('enclavePublicKey');
@@ -144,12 +145,16 @@ describe('rendering', () => {
   it('no tearing under startTransition: in every commit, every reader shows the same snapshot', async () => {
     const t = createTestWallet();
     await t.wallet.restore();
+    // Told when the transition to `round` has rendered reader `at` (or a later one): it is under way.
+    let rendering: { round: number; at: number; reached: Deferred<void> } | undefined;
+    const renders = (round: number, at: number): Promise<void> => (rendering = { round, at, reached: deferred() }).reached.promise;
     function Slow(props: { i: number; round: number }): ReactNode {
       const id = useSession((s) => s.session?.id ?? 'none');
       const until = performance.now() + 3;
       while (performance.now() < until) {
         // a slow component: the transition yields between readers, and the store changes meanwhile
       }
+      if (rendering && props.round === rendering.round && props.i >= rendering.at) rendering.reached.resolve();
       return h('i', { 'data-round': props.round }, id);
     }
     // After each commit's DOM mutations (layout effects run then), every reader's text must agree.
@@ -172,12 +177,16 @@ describe('rendering', () => {
     }
     const { el } = mount(h(WalletProvider, { wallet: t.wallet, restore: false }, h(App)));
     await expect.poll(() => el.querySelectorAll('i').length).toBe(40);
+    const shown = (round: number): Promise<void> => expect.poll(() => el.querySelector('i')?.getAttribute('data-round')).toBe(String(round)) as Promise<void>;
     for (let round = 1; round <= 5; round++) {
+      // Change the store while the transition renders (40 × 3 ms): once it has rendered a few
+      // readers, and again further on (or once it is on screen, should the change have made React
+      // finish it at once).
+      const early = renders(round, 5);
       startTransition(() => setRound(round));
-      // Change the store while the transition renders (40 × 3 ms).
-      await new Promise((r) => setTimeout(r, 10));
+      await early;
       t.signIn({ accountId: `InternalAccount:${round}` });
-      await new Promise((r) => setTimeout(r, 10));
+      await Promise.race([renders(round, 20), shown(round)]);
       t.signIn({ accountId: `InternalAccount:${round}` });
       await expect.poll(() => el.querySelector('i')?.getAttribute('data-round')).toBe(String(round));
       await expect.poll(() => el.querySelector('i')?.textContent).toBe(t.wallet.getSnapshot().session?.id);
@@ -195,13 +204,24 @@ describe('rendering', () => {
     const SignedIn = (): ReactNode => h('span', null, String(useSession((s) => s.session !== null)));
     const Whole = (): ReactNode => h('span', { 'data-id': 'id' }, useSession().session?.id);
     const counted = (key: keyof typeof renders, node: ReactNode) => h(Profiler, { id: key, onRender: () => void renders[key]++ }, node);
-    const { el } = mount(h(WalletProvider, { wallet: t.wallet, restore: false }, counted('status', h(Status_)), counted('account', h(Account)), counted('signedIn', h(SignedIn)), counted('whole', h(Whole))));
+    // An update of a component of its own, made after a step is on screen, commits only once React
+    // has rendered everything queued before it: any stray render of the readers is counted by then.
+    let bump: (n: number) => void = () => undefined;
+    function Sentinel(): ReactNode {
+      const [n, set] = useState(0);
+      bump = set;
+      return h('b', { 'data-id': 'sentinel' }, String(n));
+    }
+    let bumps = 0;
+    const { el } = mount(h(WalletProvider, { wallet: t.wallet, restore: false }, counted('status', h(Status_)), counted('account', h(Account)), counted('signedIn', h(SignedIn)), counted('whole', h(Whole)), h(Sentinel)));
     await expect.poll(() => text(el, 'st')).toBe('active');
-    // Each step is awaited until it is on screen, then a little more for any stray render.
+    // Each step is awaited until it is on screen, then until React has rendered all it had queued.
     const shows = async (status: string) => {
       await expect.poll(() => text(el, 'st')).toBe(status);
       await expect.poll(() => text(el, 'id')).toBe(t.wallet.getSnapshot().session?.id);
-      await new Promise((r) => setTimeout(r, 50));
+      const n = ++bumps;
+      bump(n);
+      await expect.poll(() => text(el, 'sentinel')).toBe(String(n));
     };
 
     // A refresh this tab makes: active → expiring → refreshing → active with a new session.

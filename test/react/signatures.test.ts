@@ -4,6 +4,7 @@
 // automatic requests never wait; the snapshot is the queue's head and stable until it changes).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { flush } from '../helpers/wait-for.js';
 import { createSignatureRequests, defaultSignaturePolicy } from '../../src/react/signatures.js';
 import type { SignRequest } from '../../src/transport/index.js';
 
@@ -31,7 +32,8 @@ function signRequest(purpose: string, automatic: boolean, payloadToSign: string,
   return { payloadToSign, method: 'POST', path: '/x', purpose, leg: 2, automatic, signal };
 }
 
-const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+// The queue and its answers are promises only: one event-loop turn runs all that is queued.
+const tick = flush;
 
 describe('signature queue: random sequences against a model', () => {
   it('every request is answered once, as the model says; the snapshot is the head of the queue', async () => {

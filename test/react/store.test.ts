@@ -252,7 +252,7 @@ describe('session store over real wallets (two tabs on one storage, in-process s
     const statuses: string[] = [];
     a.wallet.subscribe(() => statuses.push(a.wallet.getSnapshot().status));
     const next = await a.wallet.refresh(accountId);
-    await new Promise((r) => setTimeout(r, 0));
+    await expect.poll(() => statuses.at(-1)).toBe('active');
     expect(statuses[0]).toBe('refreshing');
     expect(statuses.at(-1)).toBe('active');
     expect(a.wallet.getSnapshot().session?.id).toBe(next.id);

@@ -103,7 +103,8 @@ describe('README Express quickstart', () => {
     const user = await provisionCustomer({ baseUrl: sandbox.url, clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET }, { platformCustomerId: `qs-${process.pid}`, email: `qs-${process.pid}@example.com`, fullName: 'Quick Start' });
     const cookie = `user=${encodeURIComponent(JSON.stringify({ id: 'u1', customerId: user.customerId, accountId: user.accountId }))}`;
     let boot: Response | undefined;
-    for (let i = 0; i < 150 && boot === undefined; i++) {
+    // Polled until the app answers (every 200 ms; given up after 60 s, a bound for a busy machine, or when it exits).
+    for (const deadline = Date.now() + 60_000; boot === undefined && Date.now() < deadline && server.exitCode === null; ) {
       boot = await fetch(`${origin}/api/wallet-bootstrap`, { headers: { cookie } }).catch(() => undefined);
       if (boot === undefined) await new Promise((r) => setTimeout(r, 200));
     }

@@ -10,6 +10,7 @@ import { createProxy, toNodeHandler } from '../../src/proxy/index.js';
 import { createClient, type Client } from '../../src/transport/index.js';
 import { deadUrl, startFaultServer, type FaultMode, type FaultServer } from './helpers/fault-server.js';
 import { asyncOutcome, type Outcome } from './helpers/outcome.js';
+import { deferred, flush, until } from '../helpers/wait-for.js';
 
 const PROXY_TIMEOUT_MS = 500;
 const CLIENT_TIMEOUT_MS = 500;
@@ -197,8 +198,11 @@ describe('library → faulty service directly', () => {
       const { result, ms } = await timed(() => asyncOutcome(() => c.request(PLAIN)));
       expectFault(result, ms, { code: 'TIMEOUT' });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
-      const patient = createClient({ baseUrl: 'http://deaf.test', fetch: f, timeoutMs: 60_000 });
+      // The caller aborts once the request is made (fetch called: it hangs from then on).
+      const made = deferred();
+      const watched: typeof fetch = (...args) => (made.resolve(), f(...args));
+      void made.promise.then(flush).then(() => controller.abort());
+      const patient = createClient({ baseUrl: 'http://deaf.test', fetch: watched, timeoutMs: 60_000 });
       const aborted = await timed(() => asyncOutcome(() => patient.request({ ...PLAIN, signal: controller.signal })));
       expectFault(aborted.result, aborted.ms, { code: 'ABORTED' });
     }
@@ -207,7 +211,9 @@ describe('library → faulty service directly', () => {
   it('an aborted call → ABORTED at once, even while the service hangs', async () => {
     fault.mode = 'hang';
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // The caller aborts once the service has the request (it hangs from then on).
+    const hits = fault.hits;
+    void until(() => fault.hits > hits, 'the request at the service').then(() => controller.abort());
     const patient = createClient({ baseUrl: fault.url, timeoutMs: 60_000 });
     const { result, ms } = await timed(() => asyncOutcome(() => patient.request({ ...PLAIN, signal: controller.signal })));
     expectFault(result, ms, { code: 'ABORTED' });

@@ -8,6 +8,7 @@ import { createTabChannel } from '../../src/session/channel.js';
 import { browserHost, type ChannelLike } from '../../src/session/host.js';
 import type { SignRequest } from '../../src/transport/index.js';
 import { codeOf, emailLogin, nextEvent, testWallet, useTestSandbox } from '../flows/helpers/sandbox.js';
+import { flush, until } from '../helpers/wait-for.js';
 
 const env = useTestSandbox();
 const MINUTE = 60;
@@ -111,10 +112,9 @@ describe('cross-tab messages', () => {
     for (const junk of [null, 'x', { account: 'InternalAccount:1' }]) listeners[0]!.onmessage?.({ data: junk });
     expect(syncs).toBe(1);
     finish();
-    await new Promise((r) => setTimeout(r, 0));
-    expect(syncs).toBe(2);
+    await until(() => syncs === 2, 'the one sync the flood left pending');
     finish();
-    await new Promise((r) => setTimeout(r, 0));
+    await flush(); // the channel's bookkeeping only chains promises
     expect(syncs).toBe(2);
     channel.close();
   });

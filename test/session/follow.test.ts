@@ -10,7 +10,8 @@ import { generateSessionKey } from '../../src/crypto/index.js';
 import { isWalletError } from '../../src/errors.js';
 import { requestLogout } from '../../src/session/state.js';
 import type { LogoutReason } from '../../src/session/types.js';
-import { ACCOUNT, OTHER, codeOf, named, platform, settle, until, type Tab } from './tabs-fixture.js';
+import { deferred, flush } from '../helpers/wait-for.js';
+import { ACCOUNT, OTHER, codeOf, named, platform, until, type Tab } from './tabs-fixture.js';
 
 const loggedOut = (t: Tab) => named(t, 'logged-out') as Array<{ accountId: string; reason: LogoutReason }>;
 const watches = (p: ReturnType<typeof platform>, t: Tab) => p.timers.delays(t.id).filter((ms) => ms === 1000).length;
@@ -27,10 +28,11 @@ describe('the 1 s re-read while calls are tracked (no channel)', () => {
     const t2 = await a.manager.signingTicket(ACCOUNT);
     expect(watches(p, a)).toBe(1);
     await b.manager.logout(ACCOUNT);
-    await settle();
+    await flush(); // what a still has in flight only chains promises (in-memory storage, locks)
     expect(t1.signal.aborted).toBe(false);
     p.timers.advance(999);
-    await settle();
+    expect(watches(p, a)).toBe(1); // the re-read has not fired: nothing of a's runs
+    await flush();
     expect(t1.signal.aborted).toBe(false);
     p.timers.advance(1);
     await until(() => t1.signal.aborted && t2.signal.aborted, 'cancelled');
@@ -41,8 +43,8 @@ describe('the 1 s re-read while calls are tracked (no channel)', () => {
     await until(() => watches(p, a) === 1, 're-armed');
     t1.done();
     t2.done();
-    p.timers.advance(1000);
-    await settle();
+    p.timers.advance(1000); // nothing tracked: the timer returns at once, arming nothing
+    await flush();
     expect(watches(p, a)).toBe(0);
   });
 
@@ -54,15 +56,18 @@ describe('the 1 s re-read while calls are tracked (no channel)', () => {
         await p.login(a, ACCOUNT);
         await p.login(a, OTHER);
         p.timers.advance(1000); // the logins' own tracking ends: the watch stops
-        await settle(5);
+        await flush();
         expect(watches(p, a)).toBe(0);
         const open: Array<{ done(): void }> = [];
         let armed = false;
         for (const step of steps) {
           if (step === 'tick') {
+            const tracked = open.length > 0;
             p.timers.advance(1000);
-            await settle(5);
-            armed = open.length > 0;
+            // Re-armed once the re-read (in-memory storage: promises only) is over.
+            if (tracked) await until(() => watches(p, a) === 1, 're-armed after the re-read');
+            else await flush();
+            armed = tracked;
           } else if ('take' in step) {
             open.push(await a.manager.signingTicket(step.take));
             armed = true;
@@ -84,13 +89,15 @@ describe('the 1 s re-read while calls are tracked (no channel)', () => {
     await p.login(a);
     const t = await a.manager.signingTicket(ACCOUNT);
     const get = p.backend.get;
+    const failed = deferred();
     p.backend.get = async () => {
+      failed.resolve();
       throw new DOMException('broken', 'UnknownError');
     };
     p.timers.advance(1000);
-    await settle();
+    await failed.promise;
     p.backend.get = get;
-    expect(watches(p, a)).toBe(1);
+    await until(() => watches(p, a) === 1, 're-armed after the failed re-read');
     await requestLogout(a.keyStore.meta, ACCOUNT);
     p.timers.advance(1000);
     await until(() => t.signal.aborted, 'cancelled after the failed read');
@@ -130,17 +137,21 @@ describe('observe: the picture follows storage', () => {
     // Tab a writes its logout request and closes before carrying it out; someone holds the account's
     // section meanwhile, so b's background finish waits while b is told again and again.
     a.manager.dispose();
+    const held = deferred();
     let release!: () => void;
-    const holding = p.locks.forTab(9).request(`embedded-wallet-signer:account:${ACCOUNT}`, { mode: 'exclusive' }, () => new Promise<void>((r) => (release = r)));
-    await settle(3);
+    const holding = p.locks.forTab(9).request(`embedded-wallet-signer:account:${ACCOUNT}`, { mode: 'exclusive' }, () => new Promise<void>((r) => ((release = r), held.resolve())));
+    await held.promise;
     await requestLogout(a.keyStore.meta, ACCOUNT);
     const poster = p.bus.channel();
     const before = b.lockNames.length;
-    for (let i = 0; i < 3; i++) {
+    const sections = () => b.lockNames.slice(before).filter((n) => n.endsWith(`:account:${ACCOUNT}`));
+    poster.postMessage({ from: 'closed-tab', account: ACCOUNT });
+    await until(() => sections().length === 1, 'b asks for the section to finish the logout');
+    for (let i = 0; i < 2; i++) {
       poster.postMessage({ from: 'closed-tab', account: ACCOUNT });
-      await settle(5);
+      await flush(); // the message and b's read of it (in-memory storage) only chain promises
     }
-    expect(b.lockNames.slice(before).filter((n) => n.endsWith(`:account:${ACCOUNT}`))).toHaveLength(1);
+    expect(sections()).toHaveLength(1);
     release();
     await holding;
     await until(() => !p.service.active(s.id), 'ended by b');
@@ -175,7 +186,7 @@ describe('observe: the picture follows storage', () => {
     const poster = p.bus.channel();
     const before = b.lockNames.length;
     poster.postMessage({ from: 'closed-tab', account: ACCOUNT });
-    await settle();
+    await flush(); // the message and b's read of it (in-memory storage) only chain promises
     expect(b.lockNames.slice(before)).toEqual([]);
     // A tab that loads with a key of that account to end (its login's tab closed before committing)
     // ends it, and writes no account state for the empty account.
@@ -185,7 +196,7 @@ describe('observe: the picture follows storage', () => {
     const c = p.tab();
     await c.manager.restore();
     await until(() => !p.service.active(made.id), 'orphan ended');
-    await settle();
+    await until(async () => (await c.keyStore.get(key.publicKeyHex)) === undefined, "the orphan's key deleted (the finish is over)");
     expect(p.backend.map.has(`meta:account:${ACCOUNT}`)).toBe(false);
     expect(named(c, 'changed')).toEqual([]);
   });
@@ -234,19 +245,29 @@ describe('observe: the picture follows storage', () => {
     const s = await p.login(a);
     p.service.offline = true;
     await a.manager.logout(ACCOUNT);
+    const ends = () => p.service.calls.filter((c) => c.kind === 'end').length;
+    const endsBefore = ends();
     const b = p.tab();
     await b.manager.restore();
-    await settle();
+    // The finish b's load starts asks the service (offline: it fails); b's finishes of the account
+    // run one after another in its section, so the next one is the page coming back's.
+    await until(() => ends() === endsBefore + 1, "the load's finish tried while offline");
     p.service.offline = false;
     const get = p.backend.get;
     // Every read of the pending ends fails: the page comes back, the finish it starts fails.
+    const failed = deferred();
     p.backend.get = async (k: string) => {
-      if (k.startsWith('meta:ending:')) throw new DOMException('broken', 'UnknownError');
+      if (k.startsWith('meta:ending:')) {
+        failed.resolve();
+        throw new DOMException('broken', 'UnknownError');
+      }
       return get(k);
     };
     b.wake?.();
-    await settle();
+    await failed.promise;
     p.backend.get = get;
+    await flush(); // the failed finish unwinds (promises only)
+    expect(ends()).toBe(endsBefore + 1); // it failed at the read: the service was not asked
     expect(p.service.active(s.id)).toBe(true);
     b.wake?.();
     await until(() => !p.service.active(s.id), 'finished on the next try');

@@ -9,6 +9,7 @@
 // after close; a failed download of the fallback is NETWORK_ERROR and tried again; timers, the
 // monotonic clock and ids.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { deferred, flush, until, within } from '../helpers/wait-for.js';
 import { FakeWebLocks } from './web-locks-fake.js';
 import type { LeaseStorage } from '../../src/session/storage-lock.js';
 
@@ -17,11 +18,15 @@ const load = async (): Promise<HostModule> => {
   vi.resetModules();
   return import('../../src/session/host.js');
 };
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-/** Waits until the fallback's code is loaded and has looked at this window's localStorage (its probe). */
-const probed = async (w: { mine: Array<[string, string | null]> }) => {
-  await vi.waitFor(() => expect(w.mine.some(([k]) => k.endsWith(':probe'))).toBe(true), { timeout: 5000 });
-  await sleep(0);
+/** Work done inside a lock: it takes real time, so that requests overlap; what is checked holds at any speed. */
+const holdFor = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/**
+ * Waits until the fallback's code is loaded and has looked at this window's localStorage (its probe;
+ * the channel listens in the same step), and the probe's storage events have reached the other tab.
+ */
+const probed = async (w: { mine: Array<[string, string | null]>; delivered: () => Promise<void> }) => {
+  await until(() => w.mine.some(([k]) => k.endsWith(':probe')), 'the fallback probed localStorage');
+  await w.delivered();
 };
 const errorOf = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as { name?: string; code?: string; cause?: unknown; message?: string });
 
@@ -31,7 +36,21 @@ function fakeWindow(options: { refuse?: (key: string) => boolean } = {}) {
   const target = new EventTarget();
   const otherListeners = new Set<(k: string | null, v: string | null) => void>();
   const mine: Array<[string, string | null]> = [];
-  const toOther = (k: string, v: string | null) => setTimeout(() => otherListeners.forEach((l) => l(k, v)), 0);
+  // Storage events arrive as tasks (as in a browser); `delivered()` resolves once none is queued.
+  let queued = 0;
+  let idle: Array<() => void> = [];
+  const later = (fn: () => void) => {
+    queued++;
+    setTimeout(() => {
+      try {
+        fn();
+      } finally {
+        if (--queued === 0) for (const r of idle.splice(0)) r();
+      }
+    }, 0);
+  };
+  const delivered = (): Promise<void> => (queued === 0 ? Promise.resolve() : new Promise<void>((r) => idle.push(r)));
+  const toOther = (k: string, v: string | null) => later(() => otherListeners.forEach((l) => l(k, v)));
   const ls = {
     getItem: (k: string) => map.get(k) ?? null,
     setItem: (k: string, v: string) => {
@@ -48,7 +67,7 @@ function fakeWindow(options: { refuse?: (key: string) => boolean } = {}) {
     },
   };
   const fireHere = (key: string | null, newValue: string | null, storageArea: unknown = ls) =>
-    setTimeout(() => target.dispatchEvent(Object.assign(new Event('storage'), { key, newValue, storageArea })), 0);
+    later(() => target.dispatchEvent(Object.assign(new Event('storage'), { key, newValue, storageArea })));
   /** The other tab's localStorage: its writes fire `storage` events here. */
   const other: LeaseStorage = {
     get: (k) => map.get(k) ?? null,
@@ -61,7 +80,7 @@ function fakeWindow(options: { refuse?: (key: string) => boolean } = {}) {
     vi.stubGlobal('addEventListener', target.addEventListener.bind(target));
     vi.stubGlobal('removeEventListener', target.removeEventListener.bind(target));
   };
-  return { map, ls, other, fireHere, mine, install };
+  return { map, ls, other, fireHere, mine, install, delivered };
 }
 
 beforeEach(() => {
@@ -107,7 +126,7 @@ describe('locks(): Web Locks, else leases in localStorage, else none', () => {
       const log: string[] = [];
       const job = (label: string, ms: number) => async () => {
         log.push(`${label} in`);
-        await sleep(ms);
+        await holdFor(ms);
         log.push(`${label} out`);
         return label;
       };
@@ -116,7 +135,7 @@ describe('locks(): Web Locks, else leases in localStorage, else none', () => {
       const otherTab = createLeaseLocks({ storage: w.other, owner: 'other-tab', settleMs: 5 });
       const a = first.request('ns:account:A', { mode: 'exclusive' }, job('a', 40));
       const b = host.browserHost.locks()!.request('ns:account:A', { mode: 'shared' }, job('b', 20));
-      await sleep(5);
+      await until(() => w.map.has('lock:ns:account:A'), "the page's lease written"); // the other tab then finds it held
       const c = otherTab.request('ns:account:A', { mode: 'exclusive' }, job('c', 10));
       expect(await Promise.all([a, b, c])).toEqual(['a', 'b', 'c']);
       for (let i = 0; i < log.length; i += 2) expect(log[i + 1]).toBe(log[i]!.replace(' in', ' out'));
@@ -186,7 +205,9 @@ describe('locks(): Web Locks, else leases in localStorage, else none', () => {
     let fail = true;
     const real = await import('../../src/session/storage-lock.js');
     vi.resetModules();
+    let attempts = 0;
     vi.doMock('../../src/session/storage-lock.js', () => {
+      attempts++;
       if (fail) throw new Error('chunk load failed');
       return real;
     });
@@ -200,7 +221,8 @@ describe('locks(): Web Locks, else leases in localStorage, else none', () => {
     vi.stubGlobal('BroadcastChannel', undefined);
     const channel = host.browserHost.openChannel('c')!;
     channel.postMessage('dropped');
-    await sleep(50);
+    await until(() => attempts === 2, "the channel's download tried");
+    await flush(); // its failure is handled, or reported unhandled, before the next task
     process.off('unhandledRejection', onUnhandled);
     expect(unhandled).toEqual([]);
     fail = false;
@@ -231,11 +253,15 @@ describe('openChannel(): BroadcastChannel, else the storage channel, else none',
     b.onmessage = (e) => got.push(e.data);
     c.onmessage = (e) => gotC.push(e.data);
     a.postMessage({ hello: 1 });
-    await vi.waitFor(() => expect(got).toHaveLength(1), { timeout: 5000 });
-    await sleep(20);
-    expect(got).toEqual([{ hello: 1 }]);
-    expect(gotC).toEqual([]);
-    for (const ch of [a, b, c]) ch.close();
+    // A last message from each sender: one sender's messages arrive in order, so anything more of
+    // the first would have come before it.
+    a.postMessage({ last: 1 });
+    const d = host.browserHost.openChannel('other')!;
+    d.postMessage({ last: 'other' });
+    await until(() => got.length >= 2 && gotC.length >= 1, 'the last messages');
+    expect(got).toEqual([{ hello: 1 }, { last: 1 }]);
+    expect(gotC).toEqual([{ last: 'other' }]);
+    for (const ch of [a, b, c, d]) ch.close();
   });
 
   it('is undefined when the BroadcastChannel constructor throws, or without it and without localStorage', async () => {
@@ -257,19 +283,19 @@ describe('openChannel(): BroadcastChannel, else the storage channel, else none',
     const heard: Array<[string | null, string | null]> = [];
     w.other.subscribe((k, v) => heard.push([k, v]));
     channel.postMessage({ m: 1 });
-    await sleep(10);
+    await w.delivered();
     expect(heard.map(([k, v]) => [k, v === null ? null : (JSON.parse(v) as { message: unknown }).message])).toEqual([
       ['channel:ns:sessions', { m: 1 }],
       ['channel:ns:sessions', null],
     ]);
     w.other.set('channel:ns:sessions', JSON.stringify({ message: { from: 'other' } }));
     w.fireHere('channel:ns:sessions', JSON.stringify({ message: 'another storage area' }), {});
-    await sleep(10);
+    await w.delivered();
     expect(got).toEqual([{ from: 'other' }]);
     channel.close();
     w.other.set('channel:ns:sessions', JSON.stringify({ message: 'after close' }));
     channel.postMessage('after close');
-    await sleep(10);
+    await w.delivered();
     expect(got).toEqual([{ from: 'other' }]);
   });
 
@@ -279,15 +305,16 @@ describe('openChannel(): BroadcastChannel, else the storage channel, else none',
     await probed(w);
     w.other.set('channel:ns:sessions', JSON.stringify({ message: 'after close' }));
     channel.postMessage('after close');
-    await sleep(10);
+    await w.delivered();
     expect(got).toEqual([]);
     expect(w.mine.filter(([k]) => k.startsWith('channel:'))).toEqual([]);
 
-    const w2 = fakeWindow({ refuse: () => true });
+    const refused: string[] = [];
+    const w2 = fakeWindow({ refuse: (k) => (refused.push(k), true) });
     w2.install();
     const host2 = await load();
     const silent = host2.browserHost.openChannel('ns:sessions')!;
-    await sleep(10);
+    await until(() => refused.some((k) => k.endsWith(':probe')), 'the fallback probed localStorage (refused)');
     expect(() => silent.postMessage('x')).not.toThrow();
     silent.close();
   });
@@ -301,19 +328,22 @@ describe('timers, clock, ids', () => {
     expect((t as { hasRef(): boolean }).hasRef()).toBe(false);
     const cancelled = browserHost.setTimer(() => calls.push('cancelled'), 5);
     browserHost.clearTimer(cancelled);
-    await sleep(30);
+    // Timers of one delay fire in the order they were set: the cancelled one would come before this.
+    const last = deferred();
+    browserHost.setTimer(() => last.resolve(), 5);
+    await within(last.promise, 'the last timer');
     expect(calls).toEqual(['fired']);
   });
 
   it('setTimer where setTimeout returns a number (a browser): no unref to call, no throw', async () => {
     const { browserHost } = await load();
     const real = globalThis.setTimeout;
-    let fired = false;
+    const fired = deferred();
     vi.stubGlobal('setTimeout', (fn: () => void, ms: number) => (real(fn, ms), 7));
-    expect(browserHost.setTimer(() => void (fired = true), 1)).toBe(7);
+    expect(browserHost.setTimer(() => fired.resolve(), 1)).toBe(7);
     vi.unstubAllGlobals();
-    await sleep(10);
-    expect(fired).toBe(true);
+    await within(fired.promise, 'the timer firing');
+    expect(fired.settled).toBe(true);
   });
 
   it('monotonicNow is performance.now(), or Date.now() without it', async () => {

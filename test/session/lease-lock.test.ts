@@ -245,7 +245,7 @@ describe('lease locks: edges', () => {
       const job = async () => {
         inside++;
         most = Math.max(most, inside);
-        await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 10)); // work inside the lock (fake time)
         inside--;
       };
       const tabs = [0, 1].map((t) => createLeaseLocks({ storage: storage(t), owner: `tab${t}` }));

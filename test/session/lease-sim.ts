@@ -9,6 +9,7 @@ interface Timer { at: number; seq: number; tab: number; fn: () => void; cleared:
 interface Write { at: number; tab: number; value: string | null }
 
 /** Lets every promise chain that is not waiting on a virtual timer run to its end. */
+// The leases, the simulated storage and timers are promises only: a few event-loop turns run all that is queued.
 export const flush = async (): Promise<void> => {
   for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
 };

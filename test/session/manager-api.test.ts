@@ -14,7 +14,8 @@ import { changesChunk, createSessionManager } from '../../src/session/manager.js
 import { ACCOUNT_PREFIX, LOGOUT_PREFIX, requestLogout } from '../../src/session/state.js';
 import type { LogoutReason } from '../../src/session/types.js';
 import { createClient } from '../../src/transport/index.js';
-import { ACCOUNT, LIFETIME_MS, OTHER, codeOf, named, platform, settle, until, type Tab } from './tabs-fixture.js';
+import { deferred, flush } from '../helpers/wait-for.js';
+import { ACCOUNT, LIFETIME_MS, OTHER, codeOf, named, platform, until, type Tab } from './tabs-fixture.js';
 
 const MIN = 60_000;
 const download = changesChunk.load;
@@ -63,7 +64,8 @@ describe('options', () => {
         expect(p.service.calls.filter((c) => c.kind === 'refresh').map((c) => c.id)).toEqual([s.id]);
         expect(named(a, 'refreshing')).toEqual([{ accountId: ACCOUNT, refreshing: true }, { accountId: ACCOUNT, refreshing: false }]);
       } else {
-        await settle();
+        await flush(); // a refresh would have asked for the refresh lock by now (promises only before it)
+        expect(a.lockNames.filter((n) => n.includes(':refresh:'))).toEqual([]);
         expect(p.service.calls.filter((c) => c.kind === 'refresh')).toEqual([]);
         expect(a.manager.current(ACCOUNT)?.id).toBe(s.id);
       }
@@ -135,7 +137,7 @@ describe('coordination on or off', () => {
     const b = p.tab();
     await b.manager.restore();
     const s = await p.login(a);
-    await settle();
+    await flush(); // a's background work after its login (in-memory storage, its own locks) only chains promises
     expect(a.channelsOpened).toEqual([]);
     expect(a.lockNames).toEqual([]);
     expect(b.manager.current(ACCOUNT)).toBeNull();
@@ -183,7 +185,7 @@ describe('events: which, and their origin', () => {
     await b.manager.restore();
     const s1 = await p.login(a, ACCOUNT);
     const s2 = await p.login(a, OTHER);
-    await settle();
+    await flush(); // nothing reaches b (a has no channel); what a still runs only chains promises
     expect(b.manager.all()).toEqual([]);
     const forged = p.bus.channel();
     forged.postMessage({ from: 'another-script' });
@@ -195,7 +197,7 @@ describe('events: which, and their origin', () => {
     await a.manager.logout(ACCOUNT);
     forged.postMessage({ from: 'another-script', account: OTHER });
     await until(() => b.manager.current(OTHER) === null, 'b re-read OTHER');
-    await settle();
+    await flush(); // b's reads (in-memory storage) only chain promises
     expect(b.manager.current(ACCOUNT)?.id).toBe(s1.id);
   });
 
@@ -219,12 +221,14 @@ describe('an expiry the service does not confirm is looked at again 30 s later',
     p.service.offline = true;
     p.timers.advance(LIFETIME_MS);
     await until(() => p.timers.delays(a.id).includes(30_000), 'recheck timer');
-    await settle();
+    await flush(); // the expiry's work (storage, a list call that fails) only chains promises
     expect(p.timers.delays(a.id).filter((ms) => ms === 30_000)).toHaveLength(1);
     expect(a.manager.current(ACCOUNT)?.id).toBe(s.id);
     // Asked again meanwhile (a wake): still no second timer.
+    const listed = p.service.calls.filter((c) => c.kind === 'list').length;
     a.wake?.();
-    await settle();
+    await until(() => p.service.calls.filter((c) => c.kind === 'list').length > listed, 'the service asked again at the wake');
+    await flush(); // the failed list's handling only chains promises
     expect(p.timers.delays(a.id).filter((ms) => ms === 30_000)).toHaveLength(1);
     p.service.offline = false;
     const asked = p.service.calls.filter((c) => c.kind === 'list').length;
@@ -233,7 +237,7 @@ describe('an expiry the service does not confirm is looked at again 30 s later',
     expect(p.service.calls.filter((c) => c.kind === 'list').length).toBeGreaterThan(asked);
     expect(named(a, 'expired')).toEqual([s]);
     expect(loggedOut(a)).toEqual([{ accountId: ACCOUNT, reason: 'expired' }]);
-    await settle();
+    await flush(); // the expiry's end (storage) only chains promises
     expect(p.timers.delays(a.id)).not.toContain(30_000);
   });
 
@@ -252,7 +256,7 @@ describe('an expiry the service does not confirm is looked at again 30 s later',
     await q.login(b);
     q.timers.advance(LIFETIME_MS);
     await until(() => b.manager.current(ACCOUNT) === null, 'dropped');
-    await settle();
+    await flush(); // the expiry's end (storage) only chains promises
     expect(q.timers.delays(b.id)).not.toContain(30_000);
   });
 
@@ -289,12 +293,13 @@ describe('an expiry the service does not confirm is looked at again 30 s later',
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     const list = q.service.list.bind(q.service);
-    q.service.list = async (id) => (await held, list(id));
+    const asked = deferred();
+    q.service.list = async (id) => (asked.resolve(), await held, list(id));
     q.timers.advance(LIFETIME_MS);
-    await settle();
+    await asked.promise; // the expiry's list call is on the wire
     b.manager.dispose();
     release();
-    await settle();
+    await flush(); // the list fails (offline) and its handling only chains promises
     expect(q.timers.delays(b.id)).toEqual([]);
   });
 });
@@ -336,10 +341,11 @@ describe('loading', () => {
     const real = createKeyStore({ backend: p.backend });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const slow = new Proxy(real, { get: (t, prop, r) => (prop === 'ready' ? async () => (await gate, t.ready()) : Reflect.get(t, prop, r)) }) as KeyStore;
+    const loading = deferred();
+    const slow = new Proxy(real, { get: (t, prop, r) => (prop === 'ready' ? async () => (loading.resolve(), await gate, t.ready()) : Reflect.get(t, prop, r)) }) as KeyStore;
     const a = p.tab({ keyStore: slow });
     const restoring = a.manager.restore();
-    await settle(3);
+    await loading.promise; // the load waits for the key store
     a.manager.dispose();
     release();
     await restoring.catch(() => undefined);
@@ -547,7 +553,9 @@ describe('logout', () => {
     await until(() => release !== undefined, 'login in flight');
     let done = false;
     const out = a.manager.logout(ACCOUNT).then(() => void (done = true));
-    await settle();
+    // The logout queues for the logins lock the login in flight holds (shared).
+    await until(() => a.lockNames.filter((n) => n.endsWith(`:logins:${ACCOUNT}`)).length === 2, 'the logout waits for the logins lock');
+    await flush();
     expect(done).toBe(false);
     expect(p.service.active(s.id)).toBe(true);
     release();
@@ -671,8 +679,8 @@ describe('loggingIn', () => {
     expect(seen.logoutNonce).toBe(nonce.nonce);
     expect(seen.signal.aborted).toBe(false);
     // Tracked only while fn runs: the 1 s watch finds nothing to watch and stops.
-    p.timers.advance(1000);
-    await settle();
+    p.timers.advance(1000); // nothing tracked: the timer returns at once, arming nothing
+    await flush();
     expect(p.timers.delays(a.id)).not.toContain(1000);
   });
 
@@ -682,12 +690,13 @@ describe('loggingIn', () => {
     await a.manager.restore();
     let release!: () => void;
     const first = a.manager.loggingIn(ACCOUNT, () => new Promise<void>((r) => (release = r)));
-    await settle();
+    await until(() => release !== undefined, 'the first login in flight');
     // An exclusive hold on the logins lock (as signOutOtherDevices takes) queues the next login.
     const blocker = p.locks.forTab(9).request(`embedded-wallet-signer:logins:${ACCOUNT}`, { mode: 'exclusive' }, async () => undefined);
     let ran = false;
     const second = a.manager.loggingIn(ACCOUNT, async () => (ran = true));
-    await settle();
+    // It waits for its lock (behind the blocker): the first login's request and its own are made.
+    await until(() => a.lockNames.filter((n) => n.endsWith(`:logins:${ACCOUNT}`)).length === 2, 'the second login waits for its lock');
     await requestLogout(a.keyStore.meta, ACCOUNT);
     release();
     await first;
@@ -722,12 +731,13 @@ describe('signingTicket and signer', () => {
     // The account's section busy (another tab's commit): a new tab's load waits for it.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    void p.locks.forTab(99).request(`embedded-wallet-signer:account:${ACCOUNT}`, { mode: 'exclusive' }, () => held);
-    await settle();
+    const holding = deferred();
+    void p.locks.forTab(99).request(`embedded-wallet-signer:account:${ACCOUNT}`, { mode: 'exclusive' }, () => (holding.resolve(), held));
+    await holding.promise;
     const b = p.tab();
     let ticket: Awaited<ReturnType<typeof b.manager.signingTicket>> | undefined;
     const asked = b.manager.signingTicket(ACCOUNT).then((t) => (ticket = t));
-    await settle();
+    await until(() => b.lockNames.some((n) => n.endsWith(`:account:${ACCOUNT}`)), "b's load waits for the section");
     expect(ticket).toBeUndefined(); // still loading
     await requestLogout(a.keyStore.meta, ACCOUNT); // another tab asks for a logout
     release();
@@ -959,7 +969,7 @@ describe('dispose', () => {
     expect(a.wake).toBeUndefined();
     const before = a.events.length;
     await b.manager.logout(ACCOUNT);
-    await settle();
+    await flush(); // a disposed tab has no channel and no timer; what is left only chains promises
     expect(a.events.length).toBe(before);
     // Storage itself is left: the session is gone because b logged out, not because a was disposed.
     expect(await b.keyStore.meta.get(ACCOUNT_PREFIX + ACCOUNT)).toMatchObject({ sessions: [] });

@@ -7,6 +7,7 @@
 // codes and the time left; the oracle is written out beside each property.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { deferred, flush, until, type Deferred } from '../helpers/wait-for.js';
 import { WalletError } from '../../src/errors.js';
 import type { RefreshDeps, RefreshResult } from '../../src/session/changes.js';
 import { createRefresher } from '../../src/session/refresher.js';
@@ -25,22 +26,7 @@ function session(id: string, accountId = ACCOUNT, expiresAt = T0 + LIFETIME_MS):
   return { id, accountId, credentialId: 'AuthMethod:1', credentialType: 'EMAIL_OTP', publicKeyHex: `02${'ab'.repeat(32)}`, createdAt: new Date(T0).toISOString(), expiresAt: new Date(expiresAt).toISOString() };
 }
 
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve: (v: T) => void;
-  reject: (e: unknown) => void;
-}
-function deferred<T>(): Deferred<T> {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
-
+// Everything here is scripted promises (no WebCrypto, no timer): one event-loop turn runs all of it.
 /** A refresher over scripted parts: each refreshSession call waits on a deferred the test settles. */
 function harness(over: { now?: number; busy?: boolean; changes?: () => Promise<void>; refreshing?: () => Promise<void>; disposed?: () => boolean } = {}) {
   const log: string[] = [];
@@ -94,7 +80,7 @@ describe('refresh: resolves once committed; the lock is kept to retire the repla
     const h = harness();
     const plan = { clientPublicKey: 'x', legacy: false, finish: async () => undefined as never };
     const p = h.refresher.refresh(ACCOUNT, plan, true);
-    await settle();
+    await flush();
     expect(h.calls).toHaveLength(1);
     const { deps } = h.calls[0]!;
     expect(deps).toMatchObject({ accountId: ACCOUNT, plan, automatic: true, run: h.run, observe: h.observe });
@@ -107,7 +93,7 @@ describe('refresh: resolves once committed; the lock is kept to retire the repla
     for (const retireFails of [false, true]) {
       const h = harness();
       const p = h.refresher.refresh(ACCOUNT, undefined, false);
-      await settle();
+      await flush();
       const retire = deferred<void>();
       let retired = 0;
       h.calls[0]!.answer.resolve({
@@ -123,7 +109,7 @@ describe('refresh: resolves once committed; the lock is kept to retire the repla
       expect(h.log).toEqual([`busy:${ACCOUNT}:true`, `lock:${ACCOUNT}`, `busy:${ACCOUNT}:false`]);
       if (retireFails) retire.reject(new WalletError('NETWORK_ERROR', 'offline'));
       else retire.resolve();
-      await settle();
+      await flush();
       expect(h.held.get(ACCOUNT)).toBe(0);
       expect(h.log.at(-1)).toBe(`unlock:${ACCOUNT}`);
     }
@@ -139,12 +125,12 @@ describe('refresh: resolves once committed; the lock is kept to retire the repla
       const h = harness(over);
       const p = h.refresher.refresh(ACCOUNT, undefined, false);
       const caught = p.catch((e: unknown) => e);
-      await settle();
+      await flush();
       expect(h.calls.length).toBe(reaches ? 1 : 0);
       if (reaches) h.calls[0]!.answer.reject(new WalletError('SESSION_REVOKED', 'gone'));
       const e = await caught;
       expect(e).toMatchObject({ code: what === 'refresh' ? 'SESSION_REVOKED' : 'NETWORK_ERROR' });
-      await settle();
+      await flush();
       expect(h.log.filter((l) => l.startsWith('busy'))).toEqual([`busy:${ACCOUNT}:true`, `busy:${ACCOUNT}:false`]);
       if (reaches) expect(h.held.get(ACCOUNT)).toBe(0);
     }
@@ -153,11 +139,11 @@ describe('refresh: resolves once committed; the lock is kept to retire the repla
   it('without a busy listener: refreshes all the same', async () => {
     const h = harness({ busy: false });
     const p = h.refresher.refresh(ACCOUNT, undefined, false);
-    await settle();
+    await flush();
     h.calls[0]!.answer.resolve({ session: session('Session:2') });
     await expect(p).resolves.toEqual(session('Session:2'));
     const q = h.refresher.refresh(ACCOUNT, undefined, false).catch((e: unknown) => e);
-    await settle();
+    await flush();
     h.calls[1]!.answer.reject(new WalletError('NETWORK_ERROR', 'x'));
     expect(await q).toMatchObject({ code: 'NETWORK_ERROR' });
   });
@@ -180,7 +166,7 @@ describe('refresh: resolves once committed; the lock is kept to retire the repla
             count.set(s.start, n + 1);
             pending.push(h.refresher.refresh(s.start, undefined, false).catch(() => undefined));
             open.push({ account: s.start, index: started++ });
-            await settle();
+            await flush();
           } else if (open.length > 0) {
             const [o] = open.splice(s.settle % open.length, 1);
             const n = count.get(o!.account)! - 1;
@@ -189,7 +175,7 @@ describe('refresh: resolves once committed; the lock is kept to retire the repla
             const { answer } = h.calls[o!.index]!;
             if (s.ok) answer.resolve({ session: session('Session:x', o!.account) });
             else answer.reject(new WalletError('NETWORK_ERROR', 'x'));
-            await settle();
+            await flush();
           }
           expect(h.log.filter((l) => l.startsWith('busy'))).toEqual(expected);
         }
@@ -215,12 +201,11 @@ describe('auto: one automatic refresh per account at a time; a failed one is hel
           const h = harness({ now });
           const s = session('Session:1', ACCOUNT, now + remaining);
           h.refresher.auto(s);
-          await settle();
+          await flush();
           expect(h.calls.map((c) => c.deps.automatic)).toEqual([true]);
           const foreign = code?.startsWith('foreign:') === true;
           h.calls[0]!.answer.reject(code === null ? new TypeError('not a wallet error') : foreign ? Object.assign(new Error('x'), { code: code.slice(8) }) : new WalletError(code as never, 'x'));
-          await settle();
-          await settle();
+          await flush();
           // Only the library's own errors say a refresh is hopeless.
           const hopeless = code !== null && !foreign && TERMINAL.includes(code);
           const until = now + (hopeless ? remaining : Math.min(60_000, Math.max(5_000, remaining / 4)));
@@ -243,10 +228,9 @@ describe('auto: one automatic refresh per account at a time; a failed one is hel
     ] as const) {
       const h = harness({ now });
       h.refresher.auto(session('Session:1', ACCOUNT, now + remaining));
-      await settle();
+      await flush();
       h.calls[0]!.answer.reject(new WalletError('NETWORK_ERROR', 'x'));
-      await settle();
-      await settle();
+      await flush();
       expect(h.log).toContain(`hold:Session:1:${now + hold}`);
     }
   });
@@ -254,14 +238,13 @@ describe('auto: one automatic refresh per account at a time; a failed one is hel
   it('a success is not held back; the account is planned again, and a later auto runs again', async () => {
     const h = harness();
     h.refresher.auto(session('Session:1'));
-    await settle();
+    await flush();
     h.calls[0]!.answer.resolve({ session: session('Session:2') });
-    await settle();
-    await settle();
+    await flush();
     expect(h.log.filter((l) => l.startsWith('hold'))).toEqual([]);
     expect(h.log.filter((l) => l.startsWith('plan'))).toEqual([`plan:${ACCOUNT}`]);
     h.refresher.auto(session('Session:2'));
-    await settle();
+    await flush();
     expect(h.calls).toHaveLength(2);
   });
 
@@ -270,26 +253,25 @@ describe('auto: one automatic refresh per account at a time; a failed one is hel
     h.refresher.auto(session('Session:1'));
     h.refresher.auto(session('Session:1'));
     h.refresher.auto(session('Session:3', OTHER));
-    await settle();
+    await flush();
     expect(h.calls.map((c) => c.deps.accountId)).toEqual([ACCOUNT, OTHER]);
     h.calls[0]!.answer.reject(new WalletError('NETWORK_ERROR', 'x'));
-    await settle();
-    await settle();
+    await flush();
     // Settled: a new auto runs (held back by the schedule, not here).
     h.refresher.auto(session('Session:1'));
-    await settle();
+    await flush();
     expect(h.calls.map((c) => c.deps.accountId)).toEqual([ACCOUNT, OTHER, ACCOUNT]);
   });
 
   it('a disposed manager starts none', async () => {
     const h = harness({ disposed: () => true });
     h.refresher.auto(session('Session:1'));
-    await settle();
+    await flush();
     expect(h.calls).toEqual([]);
     expect(h.log).toEqual([]);
     // Explicit refreshes are the manager's to refuse: the refresher runs them.
     void h.refresher.refresh(ACCOUNT, undefined, false).catch(() => undefined);
-    await settle();
+    await flush();
     expect(h.calls).toHaveLength(1);
   });
 });
@@ -323,7 +305,8 @@ describe('auto over the real refresh: a commit that fails on storage is tried ag
       disposed: () => false,
     });
     refresher.auto(cur);
-    await expect.poll(() => log.length).toBe(2);
+    await until(() => log.length >= 2, 'the failed auto refresh held back');
+    expect(log).toHaveLength(2);
     // A minute left: a quarter of it (15 s), not the whole minute.
     expect(log).toEqual([`hold:${cur.id}:15000`, `plan:${ACCOUNT}`]);
     expect((await readSnapshot(inner.meta, ACCOUNT)).state.current).toBe(cur.id);

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { createKeyStore, createMemoryBackend, type KeyStoreBackend, type MetadataStore } from '../../src/keys/index.js';
-import { commitState, emptyState, readSnapshot, requestLogout } from '../../src/session/state.js';
+import { commitState, emptyState, readEnding, readSnapshot, requestLogout } from '../../src/session/state.js';
 import { changesChunk } from '../../src/session/manager.js';
 import { generateSessionKey } from '../../src/crypto/index.js';
 import { WalletError } from '../../src/errors.js';
@@ -22,12 +22,18 @@ import { createEmitter } from '../../src/session/emitter.js';
 import type { Session } from '../../src/session/types.js';
 import { OTP } from '../flows/helpers/sandbox.js';
 import { codeOf, emailLogin, testWallet, useTestSandbox } from '../flows/helpers/sandbox.js';
+import { deferred, until } from '../helpers/wait-for.js';
 
 const env = useTestSandbox();
 
 async function active(accountId: string): Promise<Array<{ id: string }>> {
   const answer = await env.admin.call<{ data: Array<{ id: string }> }>('GET', `/auth/sessions?accountId=${encodeURIComponent(accountId)}`);
   return answer.json.data;
+}
+
+/** The pending ends the loading tab finishes in the background are done: none is left stored. */
+async function pendingEndsFinished(backend: KeyStoreBackend, accountId: string): Promise<void> {
+  await until(async () => (await readEnding(createKeyStore({ backend }).meta, accountId)).length === 0, 'the pending ends finished');
 }
 
 function tab(backend: KeyStoreBackend, name: string, extra: Parameters<typeof testWallet>[1] = {}) {
@@ -56,8 +62,10 @@ describe('I1/I5: a login that loses a logout race while the service cannot be re
     let logout: Promise<void> | undefined;
     onVerified = async () => {
       // The service made the session; a logout is requested in tab B, and A loses the network.
+      const { logoutNonce } = await readSnapshot(createKeyStore({ backend }).meta, accountId);
       logout = b.wallet.logout(accountId);
-      await new Promise((r) => setTimeout(r, 100));
+      // B's logout is requested (stored) before A goes on to commit.
+      await until(async () => (await readSnapshot(createKeyStore({ backend }).meta, accountId)).logoutNonce !== logoutNonce, "B's logout requested");
       offline = true;
     };
     expect(await codeOf(emailLogin(a.wallet, accountId))).toBe('NOT_LOGGED_IN');
@@ -206,7 +214,7 @@ describe('I8: a second login with the same credential whose commit fails on stor
     // A tab of the origin loads (it finishes pending ends).
     const c = tab(backend, name);
     await c.wallet.restore();
-    await new Promise((r) => setTimeout(r, 300));
+    await pendingEndsFinished(backend, accountId);
     expect((await active(accountId)).map((s) => s.id)).toEqual([first.id]);
     expect(c.wallet.session(accountId)?.id).toBe(first.id);
     expect(await c.wallet.updateAccount(accountId, { privateEnabled: true })).toBeDefined();
@@ -232,7 +240,7 @@ describe('I8: a refresh whose commit fails on storage', () => {
     failing = false;
     const c = tab(backend, name);
     await c.wallet.restore();
-    await new Promise((r) => setTimeout(r, 300));
+    await pendingEndsFinished(backend, accountId);
     expect((await active(accountId)).map((s) => s.id)).toEqual([first.id]);
     expect(await c.wallet.updateAccount(accountId, { privateEnabled: true })).toBeDefined();
     for (const w of [t, c]) w.wallet.dispose();
@@ -245,20 +253,22 @@ describe('I1/I2: a login still downloading changes.ts when logout() is called', 
     const backend = createMemoryBackend();
     const name = `rev-${randomUUID()}`;
     const download = changesChunk.load;
-    let open!: () => void;
-    const gate = new Promise<void>((r) => (open = r));
+    const gate = deferred();
+    const downloading = deferred();
     changesChunk.load = async () => {
-      await gate;
+      downloading.resolve();
+      await gate.promise;
       return download();
     };
     try {
       const a = tab(backend, name);
       const pending = await a.wallet.startOtpLogin({ accountId });
       const login = codeOf(pending.verify(OTP));
-      await new Promise((r) => setTimeout(r, 50));
+      // The login is downloading changes.ts (verify() reached loggingIn) when logout() is called.
+      await downloading.promise;
       await a.wallet.logout(accountId);
       const before = a.requests.length;
-      open();
+      gate.resolve();
       expect(await login).toBe('NOT_LOGGED_IN');
       expect(a.requests.slice(before).filter((r) => r.path.endsWith('/verify'))).toEqual([]);
       expect(await active(accountId)).toEqual([]);
@@ -404,11 +414,18 @@ describe('I6/I7: a lease left by a closed tab, then the local clock set back an 
     // Written by a tab that closed holding it, just before the clock was corrected back by an hour.
     map.set('lock:ns:account:A', JSON.stringify({ owner: 'closed-tab:1', until: now() + 150 }));
     offset = -60 * 60 * 1000;
-    const b = createLeaseLocks({ storage, owner: 'tab1', leaseMs: 150, settleMs: 5, now });
-    const started = Date.now();
-    const got = await Promise.race([b.request('ns:account:A', { mode: 'exclusive' }, async () => true), new Promise<boolean>((r) => setTimeout(() => r(false), 2000))]);
-    expect(got).toBe(true);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Timers and Date.now are fake (vi.useFakeTimers): the 2 s are the lock's, not the machine's.
+    vi.useFakeTimers();
+    try {
+      const b = createLeaseLocks({ storage, owner: 'tab1', leaseMs: 150, settleMs: 5, now });
+      let got = false;
+      const entered = b.request('ns:account:A', { mode: 'exclusive' }, async () => (got = true));
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(got).toBe(true);
+      expect(await entered).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -208,19 +208,7 @@ export function platform(opts: PlatformOptions = {}) {
   return { timers, locks, bus, backend, service, client, tabs, tab, login };
 }
 
-/** Lets the event loop run (storage, WebCrypto, locks) until nothing is left for `rounds` turns. */
-export async function settle(rounds = 30): Promise<void> {
-  for (let i = 0; i < rounds; i++) await new Promise<void>((r) => setImmediate(r));
-}
-
-/** Waits (real time, bounded) until `cond` holds. */
-export async function until(cond: () => boolean | Promise<boolean>, what = 'condition', ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise<void>((r) => setImmediate(r));
-  }
-}
+export { until } from '../helpers/wait-for.js';
 
 export const named = (t: Tab, name: keyof SessionEvents): unknown[] => t.events.filter(([n]) => n === name).map(([, e]) => e);
 

@@ -7,6 +7,7 @@ import { createSessionManager } from '../../src/session/manager.js';
 import type { WalletContext } from '../../src/session/context.js';
 import { startOtpLogin } from '../../src/flows/otp.js';
 import { BASIC, useTestSandbox } from '../flows/helpers/sandbox.js';
+import { flush } from '../helpers/wait-for.js';
 
 const env = useTestSandbox();
 afterEach(() => {
@@ -17,10 +18,14 @@ function setup() {
   let skipped = 0;
   const now = (): number => Date.now() + skipped;
   const client = createClient({ baseUrl: env.sandbox.url, headers: { Authorization: BASIC } });
-  const keyStore = createKeyStore({ backend: createMemoryBackend() });
+  // Reads of the whole store are counted: a wake re-reads every account (syncAll) first.
+  const reads = { n: 0 };
+  const memory = createMemoryBackend();
+  const backend = { ...memory, entries: () => (reads.n++, memory.entries()) };
+  const keyStore = createKeyStore({ backend });
   const sessions = createSessionManager({ client, keyStore, now, crossTab: false });
   const ctx: WalletContext = { client, sessions, keyStore, trustedKeys: [env.sandbox.enclavePublicKey], passkey: {} };
-  return { ctx, sessions, sleep: (ms: number) => (skipped += ms) };
+  return { ctx, sessions, reads, sleep: (ms: number) => (skipped += ms) };
 }
 
 describe('catching up after timers were throttled', () => {
@@ -49,14 +54,17 @@ describe('catching up after timers were throttled', () => {
     const target = Object.assign(new EventTarget(), { visibilityState: 'hidden' });
     vi.stubGlobal('document', target);
     const { accountId } = await env.admin.customer();
-    const { ctx, sessions, sleep } = setup();
+    const { ctx, sessions, reads, sleep } = setup();
     await sessions.restore();
     const session = await (await startOtpLogin(ctx, { accountId })).verify('000000');
     let refreshed = false;
     sessions.on('refreshed', () => (refreshed = true));
+    const before = reads.n;
     sleep(11 * 60 * 1000);
     target.dispatchEvent(new Event('visibilitychange'));
-    await new Promise((r) => setTimeout(r, 200));
+    // A wake would have read every account by now (in-memory storage: promises only); none was read.
+    await flush();
+    expect(reads.n).toBe(before);
     expect(refreshed).toBe(false);
     expect(sessions.current(accountId)?.id).toBe(session.id);
     sessions.dispose();

@@ -19,8 +19,6 @@ export interface Reply {
   /** An object is sent as JSON; a string as is. */
   body?: unknown;
   headers?: Record<string, string>;
-  /** Delay before answering (ms). */
-  delayMs?: number;
   /** Send no Date header. */
   noDate?: boolean;
 }
@@ -58,7 +56,6 @@ export async function startFakeServer(handler: Handler): Promise<FakeServer> {
       void (async () => {
         try {
           const reply = await handler(entry, received.length - 1);
-          if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
           if (!res.destroyed) send(res, reply);
         } catch (error) {
           if (!res.destroyed) send(res, { status: 500, body: { code: 'TEST_HANDLER_FAILED', reason: String(error) } });

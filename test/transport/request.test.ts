@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type RequestLogEntry } from '../../src/transport/index.js';
 import { walletErrorOf } from '../helpers/errors.js';
+import { deferred } from '../helpers/wait-for.js';
 import { startFakeServer, type FakeServer, type Handler } from './fake-server.js';
 
 const servers: FakeServer[] = [];
@@ -115,20 +116,26 @@ describe('request(): JSON calls', () => {
   });
 
   it('maps a slow answer to TIMEOUT', async () => {
-    const server = await serve(() => ({ status: 200, body: {}, delayMs: 2000 }));
+    // The answer is held until the call has settled: only the client's own timeout can end it.
+    const held = deferred();
+    const server = await serve(async () => (await held.promise, { status: 200, body: {} }));
     const client = createClient({ baseUrl: server.url, timeoutMs: 150 });
-    const started = Date.now();
     const error = await walletErrorOf(client.request({ method: 'GET', path: '/slow' }));
+    held.resolve();
     expect(error.code).toBe('TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it("maps the caller's abort to ABORTED", async () => {
-    const server = await serve(() => ({ status: 200, body: {}, delayMs: 2000 }));
+    const held = deferred();
+    const arrived = deferred();
+    const server = await serve(async () => (arrived.resolve(), await held.promise, { status: 200, body: {} }));
     const client = createClient({ baseUrl: server.url });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const error = await walletErrorOf(client.request({ method: 'GET', path: '/slow', signal: controller.signal }));
+    const call = walletErrorOf(client.request({ method: 'GET', path: '/slow', signal: controller.signal }));
+    await arrived.promise; // on the wire, its answer held
+    controller.abort();
+    const error = await call;
+    held.resolve();
     expect(error.code).toBe('ABORTED');
   });
 

@@ -7,7 +7,7 @@
 // Date headers and the local clock land exactly on the boundaries; stamps are verified with
 // node:crypto. Written from the StrykerJS survivors of signed.ts (test/session/MUTATION.md).
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type SignRequest } from '../../src/transport/index.js';
 import { generateSessionKey, signerFromKey, type SessionKey, type Signer } from '../../src/crypto/index.js';
 import { WalletError, isWalletError } from '../../src/errors.js';
@@ -418,9 +418,15 @@ describe('signed engine: the prompt (confirm)', () => {
     const callStop = new AbortController();
     const signals: AbortSignal[] = [];
     const client = createClient({ baseUrl: BASE, fetch: s.fetch, onBeforeSignTimeoutMs: 30 });
-    await client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', signal: callStop.signal, signingSignal: stop.signal, onBeforeSign: (r) => void signals.push(r.signal) });
-    expect(stampedBy(s.signed()[0], s.issued[0]!.payloadToSign, key.publicKeyHex)).toBe(true);
-    await new Promise((r) => setTimeout(r, 80)); // past the 30 ms bound
+    // Timers are fake: the bound's timer, should one be left, fires when the test moves time.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', signal: callStop.signal, signingSignal: stop.signal, onBeforeSign: (r) => void signals.push(r.signal) });
+      expect(stampedBy(s.signed()[0], s.issued[0]!.payloadToSign, key.publicKeyHex)).toBe(true);
+      await vi.advanceTimersByTimeAsync(80); // past the 30 ms bound
+    } finally {
+      vi.useRealTimers();
+    }
     expect(signals[0]!.aborted).toBe(false);
     stop.abort(new Error('logout'));
     callStop.abort(new Error('gone'));

@@ -3,6 +3,7 @@ import { createClient, type RequestLogEntry, type SignRequest } from '../../src/
 import { generateSessionKey, signerFromKey, type SessionKey, type Signer } from '../../src/crypto/index.js';
 import { WalletError } from '../../src/errors.js';
 import { walletErrorOf } from '../helpers/errors.js';
+import { flush, until } from '../helpers/wait-for.js';
 import { signedService, startFakeServer, verifyStampWithNode, type FakeServer, type SignedServiceOptions } from './fake-server.js';
 
 const servers: FakeServer[] = [];
@@ -329,10 +330,13 @@ describe('signed(): the signed-retry engine', () => {
     const pending = walletErrorOf(
       client.signed({ method: 'PATCH', path: PATH, body: {}, signer: key, purpose: 'p', signingSignal: cancel.signal, onBeforeSign: ({ signal }) => {
         promptSignal = signal;
-        setTimeout(() => cancel.abort(new WalletError('NOT_LOGGED_IN', 'logged out')), 10);
         return new Promise<boolean>(() => undefined);
       } }),
     );
+    // The prompt is open (the library waits on it): the logout comes.
+    await until(() => promptSignal !== undefined, 'the prompt');
+    await flush();
+    cancel.abort(new WalletError('NOT_LOGGED_IN', 'logged out'));
     const error = await pending;
     expect(error.code).toBe('NOT_LOGGED_IN');
     expect(promptSignal?.aborted).toBe(true);

@@ -60,13 +60,12 @@ function answer(mode: FaultMode, req: IncomingMessage, res: ServerResponse): voi
       return;
     case 'truncated':
       res.writeHead(200, { ...json, 'Content-Length': '200' });
-      res.write('{"data":[{"id":"Session:1"');
-      setTimeout(() => req.socket.destroy(), 10);
+      // Reset once the partial body has been handed to the network.
+      res.write('{"data":[{"id":"Session:1"', () => req.socket.destroy());
       return;
     case 'reset-mid-body':
       res.writeHead(200, json); // chunked
-      res.write('{"data":[');
-      setTimeout(() => req.socket.destroy(), 10);
+      res.write('{"data":[', () => req.socket.destroy());
       return;
     case 'reset-before-headers':
       req.socket.destroy();

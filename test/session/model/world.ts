@@ -189,6 +189,7 @@ export class World {
     for (let quiet = 0; quiet < 3; ) {
       const before = this.bus.sent + this.service.pending.length + this.busy.n;
       await new Promise((resolve) => setImmediate(resolve));
+      // Key checks (WebCrypto, off the event loop) in flight: polled every ms until none is (a wait on state).
       if (this.busy.n > 0) await new Promise((resolve) => setTimeout(resolve, 1));
       quiet = this.busy.n === 0 && before === this.bus.sent + this.service.pending.length + this.busy.n ? quiet + 1 : 0;
     }
