@@ -1,0 +1,80 @@
+// Issue 31, the session layer's calls (INVARIANTS.md I3, I1): node, against the sandbox, tabs as
+// wallets on one storage. I3: another tab refreshes while each signed leg of a call is on the wire
+// (held by the test until the refresh committed and the old session is ended): the call starts over
+// for as long as the refusal is explained by this browser's refreshes, up to MAX_RESTARTS, then
+// SESSION_REPLACED_DURING_CALL (the user still logged in). Each fails on the code before its fix
+// (the call started over once: WALLET_SIGNATURE_INVALID or SESSION_REVOKED at the second refusal).
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createMemoryBackend, type KeyStoreBackend } from '../../src/keys/index.js';
+import { MAX_RESTARTS } from '../../src/session/signed-call.js';
+import { codeOf, emailLogin, testWallet, useTestSandbox } from '../flows/helpers/sandbox.js';
+
+const env = useTestSandbox();
+
+async function active(accountId: string): Promise<string[]> {
+  const answer = await env.admin.call<{ data: Array<{ id: string }> }>('GET', `/auth/sessions?accountId=${encodeURIComponent(accountId)}`);
+  return answer.json.data.map((s) => s.id);
+}
+
+function tab(backend: KeyStoreBackend, name: string, extra: Parameters<typeof testWallet>[1] = {}) {
+  return testWallet(env.sandbox, { backend, crossTab: { name }, autoRefresh: false, ...extra });
+}
+
+/**
+ * Tab A, whose signed PATCH legs are held while tab B refreshes (`refreshesPerLeg` times, for the
+ * first `legsHeld` signed legs), each refresh committed and the session it replaced ended on the
+ * service before the leg goes on: the slow network of the issue, without timing.
+ */
+async function twoTabs(legsHeld: number, refreshesPerLeg: number) {
+  const { accountId } = await env.admin.customer();
+  const backend = createMemoryBackend();
+  const name = `calls-${randomUUID()}`;
+  let b: ReturnType<typeof tab> | undefined;
+  let held = 0;
+  const fetchA = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const signed = [...new Headers(init?.headers).keys()].some((k) => k.toLowerCase().includes('signature'));
+    if (init?.method === 'PATCH' && signed && b && held < legsHeld) {
+      held++;
+      for (let i = 0; i < refreshesPerLeg; i++) {
+        const before = b.wallet.session(accountId)!.id;
+        await b.wallet.refresh(accountId);
+        await expect.poll(async () => (await active(accountId)).includes(before)).toBe(false);
+      }
+    }
+    return globalThis.fetch(input, init);
+  }) as typeof fetch;
+  const a = tab(backend, name, { fetch: fetchA });
+  await a.wallet.restore();
+  await emailLogin(a.wallet, accountId);
+  b = tab(backend, name);
+  await b.wallet.restore();
+  const signedLegs = () => a.requests.filter((r) => r.method === 'PATCH' && r.status !== 202);
+  return { accountId, a, b: b, signedLegs, held: () => held };
+}
+
+describe('I3: refreshes of another tab during a call’s signed legs', () => {
+  it('two refreshes during one leg, then one during the retry: the call starts over each time and succeeds', async () => {
+    const { accountId, a, b, signedLegs } = await twoTabs(2, 2);
+    expect(await a.wallet.updateAccount(accountId, { privateEnabled: true })).toBeDefined();
+    // Two refused legs (each signed by a session a refresh of B replaced), then the one accepted.
+    expect(signedLegs().map((r) => r.status)).toEqual([401, 401, 200]);
+    expect(a.wallet.session(accountId)?.id).toBe(b.wallet.session(accountId)?.id);
+    expect(await active(accountId)).toEqual([a.wallet.session(accountId)!.id]);
+    a.wallet.dispose();
+    b.wallet.dispose();
+  });
+
+  it(`a refresh during every leg: ${MAX_RESTARTS} restarts, then SESSION_REPLACED_DURING_CALL; the user is still logged in`, async () => {
+    const { accountId, a, b, signedLegs } = await twoTabs(Number.POSITIVE_INFINITY, 1);
+    expect(MAX_RESTARTS).toBe(3);
+    expect(await codeOf(a.wallet.updateAccount(accountId, { privateEnabled: true }))).toBe('SESSION_REPLACED_DURING_CALL');
+    expect(signedLegs().map((r) => r.status)).toEqual(Array.from({ length: MAX_RESTARTS + 1 }, () => 401));
+    // Nothing was dropped: A holds B's newest session, which is active and signs.
+    const current = a.wallet.session(accountId)!;
+    expect(current.id).toBe(b.wallet.session(accountId)!.id);
+    expect(await active(accountId)).toEqual([current.id]);
+    a.wallet.dispose();
+    b.wallet.dispose();
+  });
+});
