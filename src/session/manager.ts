@@ -19,8 +19,8 @@
  * Decisions where the wire reference is open:
  * - Only the current session of an account is refreshed automatically; other sessions held for the
  *   account (made with other credentials, kept so that a credential can be deleted) run to expiry.
- * - A login loses against a logout requested after it started (`loggingIn`): its session is ended
- *   and NOT_LOGGED_IN thrown. One that started after the logout was requested commits.
+ * - A login loses against a logout requested after it started (`loginStarts`, called first by the
+ *   flow's verify): its session is ended and NOT_LOGGED_IN thrown. One that started after the logout was requested commits.
  * - Logout never fails for server errors: the state is emptied whatever the service answered; what
  *   it could not end stays a pending end (I8), whose key signs nothing else.
  * - A refresh whose answer never arrives leaves a session on the service whose key no one holds;
@@ -90,6 +90,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
   const noSession = (accountId: string): WalletError => noSessionError(view, accountId);
   const cancellers = createCancellers(() => follower.watch());
   const loggingOut = new Set<string>();
+  /** This tab's login and logout calls, numbered in the order they were made; per account, the last logout's. */
+  let calls = 0;
+  const logoutCalls = new Map<string, number>();
   const rechecks = new Map<string, unknown>();
   const ctx: OpsContext = { keyStore, service, host, view, channel, clock, cancellers, refreshFailed: (session, error) => events.emit('refresh-failed', { session, error }), noSession, loggingOut };
   // The tab's picture follows storage (follow.ts): observe, syncAll, finishPending, the 1 s watch.
@@ -264,9 +267,13 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       return refresher.refresh(accountOf(accountId), plan, false);
     },
     async logout(accountId) {
+      const at = ++calls;
       await ready(accountId);
       const account = accountId === undefined ? defaultAccount() : accountOf(accountId);
       if (account === undefined) return;
+      // Before the nonce is written: a login of this tab started before this call loses, even one
+      // whose nonce read comes after the write (loginStarts).
+      logoutCalls.set(account, Math.max(logoutCalls.get(account) ?? 0, at));
       loggingOut.add(account);
       try {
         // First doom whatever is in flight for the account, here and in the other tabs…
@@ -310,25 +317,36 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       return withChanges((m) => m.signOutOthers(ctx, account, { sections, run, resolve }));
     },
     loggingIn(accountId, fn) {
-      if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'a non-empty string');
       if (typeof fn !== 'function') throw invalidArgument('fn', 'a function');
-      // The login is bound to the logout nonce when it is called, not when it gets the lock: a
-      // logout requested while it waited for the lock (behind another login, or a logout) wins.
+      return manager.loginStarts(accountId)(fn);
+    },
+    loginStarts(accountId) {
+      if (typeof accountId !== 'string' || accountId === '') throw invalidArgument('accountId', 'a non-empty string');
+      // The login is bound when it starts (the flow's verify() is called), not when it gets the lock:
+      // a logout called after that in this tab (`logoutCalls`), or requested in another tab while it
+      // waited (the nonce read now), wins, however long the flow works before its verify request.
+      const at = ++calls;
       const started = readSnapshot(meta, accountId);
-      // I5: the code the commit needs is loaded before verify is sent (a failed download fails the
-      // login before the service makes a session).
-      return withChanges(async () => started).then(({ logoutNonce }) => sections.logins(accountId, 'shared', async () => {
-        const guard = cancellers.track(accountId, logoutNonce);
-        cancellers.check(accountId, (await readSnapshot(meta, accountId)).logoutNonce);
-        try {
-          // A logout requested since the login started (it waited for the download or the lock): it
-          // has lost; nothing is sent (an OTP code is not used up, no session is made).
-          if (guard.signal.aborted) throw guard.signal.reason;
-          return await fn({ accountId, logoutNonce, signal: guard.signal });
-        } finally {
-          guard.done();
-        }
-      }));
+      started.catch(() => undefined); // a flow that fails before it runs its login reads nothing more
+      return (fn) => {
+        if (typeof fn !== 'function') throw invalidArgument('fn', 'a function');
+        // I5: the code the commit needs is loaded before verify is sent (a failed download fails the
+        // login before the service makes a session).
+        return withChanges(async () => started).then(({ logoutNonce }) => sections.logins(accountId, 'shared', async () => {
+          const guard = cancellers.track(accountId, logoutNonce);
+          cancellers.check(accountId, (await readSnapshot(meta, accountId)).logoutNonce);
+          try {
+            // A logout called or requested since the login started (it waited for the flow, the
+            // download or the lock): it has lost; nothing is sent (an OTP code is not used up, no
+            // session is made).
+            if ((logoutCalls.get(accountId) ?? 0) > at) throw new WalletError('NOT_LOGGED_IN', 'a logout called after this login started cancelled it');
+            if (guard.signal.aborted) throw guard.signal.reason;
+            return await fn({ accountId, logoutNonce, signal: guard.signal });
+          } finally {
+            guard.done();
+          }
+        }));
+      };
     },
     async restore() {
       const first = loaded === undefined;

@@ -174,6 +174,12 @@ export interface ManagedSessions extends SessionManager {
    */
   loggingIn<T>(accountId: string, fn: (ticket: LoginTicket) => Promise<T>): Promise<T>;
   /**
+   * Starts a login now (call it first in the flow's verify, before any work that may take time) and
+   * returns its `loggingIn`: a logout called in this tab after this, or requested in another tab
+   * after its nonce read, wins (I1), even if it resolved before the flow reached its verify request.
+   */
+  loginStarts(accountId: string): <T>(fn: (ticket: LoginTicket) => Promise<T>) => Promise<T>;
+  /**
    * Builds the Session for a login answer, observes its server time and adopts it. With the
    * `ticket` of `loggingIn`, a logout requested since then undoes it (NOT_LOGGED_IN).
    */

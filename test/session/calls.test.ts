@@ -4,11 +4,14 @@
 // for as long as the refusal is explained by this browser's refreshes, up to MAX_RESTARTS, then
 // SESSION_REPLACED_DURING_CALL (the user still logged in). Each fails on the code before its fix
 // (the call started over once: WALLET_SIGNATURE_INVALID or SESSION_REVOKED at the second refusal).
+// I1: a login loses against a logout called after its verify() (OTP) or complete() (OAuth) was
+// called, however long the flow's work before its verify request takes (gated here until the logout
+// resolved: before the fix, the login then read the logout's nonce and committed after it).
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryBackend, type KeyStoreBackend } from '../../src/keys/index.js';
 import { MAX_RESTARTS } from '../../src/session/signed-call.js';
-import { codeOf, emailLogin, testWallet, useTestSandbox } from '../flows/helpers/sandbox.js';
+import { OTP, codeOf, emailLogin, testWallet, useTestSandbox } from '../flows/helpers/sandbox.js';
 
 const env = useTestSandbox();
 
@@ -76,5 +79,76 @@ describe('I3: refreshes of another tab during a call’s signed legs', () => {
     expect(await active(accountId)).toEqual([current.id]);
     a.wallet.dispose();
     b.wallet.dispose();
+  });
+});
+
+/** A gate: `wait()` resolves once `open()` was called. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, wait: () => opened };
+}
+
+describe('I1: a login loses from the moment its verify() is called', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('OTP: logout() called while verify() still makes its key: the login fails NOT_LOGGED_IN, no verify sent, nothing on the service', async () => {
+    const { accountId } = await env.admin.customer();
+    const a = tab(createMemoryBackend(), `calls-${randomUUID()}`);
+    await a.wallet.restore();
+    const pending = await a.wallet.startOtpLogin({ accountId });
+    // verify() first makes the session key: held here until the logout resolved (a busy machine).
+    const held = gate();
+    const generateKey = crypto.subtle.generateKey.bind(crypto.subtle);
+    vi.spyOn(crypto.subtle, 'generateKey').mockImplementation((async (...args: Parameters<typeof generateKey>) => {
+      await held.wait();
+      return generateKey(...args);
+    }) as typeof crypto.subtle.generateKey);
+    const login = codeOf(pending.verify(OTP));
+    await a.wallet.logout(accountId);
+    held.open();
+    expect(await login).toBe('NOT_LOGGED_IN');
+    expect(a.requests.filter((r) => r.path.endsWith('/verify'))).toEqual([]);
+    expect(a.wallet.session(accountId)).toBeNull();
+    expect(await active(accountId)).toEqual([]);
+    a.wallet.dispose();
+  });
+
+  it('OAuth: logout() called while complete() still looks up the credential: NOT_LOGGED_IN, no verify sent', async () => {
+    const { accountId, email } = await env.admin.customer();
+    const owner = testWallet(env.sandbox);
+    await emailLogin(owner.wallet, accountId);
+    await owner.wallet.addOAuthCredential({ accountId, oidcToken: await env.admin.oidcToken(email, 'x'.repeat(64)) });
+    await owner.wallet.logout(accountId);
+    owner.wallet.dispose();
+    const held = gate();
+    let lookups = 0;
+    const fetchA = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if ((init?.method ?? 'GET') === 'GET' && url.includes('/auth/credentials') && lookups++ === 0) await held.wait();
+      return globalThis.fetch(input, init);
+    }) as typeof fetch;
+    const a = tab(createMemoryBackend(), `calls-${randomUUID()}`, { fetch: fetchA });
+    await a.wallet.restore();
+    const prepared = await a.wallet.prepareOAuth({ accountId });
+    const login = codeOf(prepared.complete(await env.admin.oidcToken(email, prepared.nonce)));
+    await expect.poll(() => lookups).toBe(1);
+    await a.wallet.logout(accountId);
+    held.open();
+    expect(await login).toBe('NOT_LOGGED_IN');
+    expect(a.requests.filter((r) => r.path.endsWith('/verify'))).toEqual([]);
+    expect(await active(accountId)).toEqual([]);
+    a.wallet.dispose();
+  });
+
+  it('a login whose verify() is called after logout() resolved commits', async () => {
+    const { accountId } = await env.admin.customer();
+    const a = tab(createMemoryBackend(), `calls-${randomUUID()}`);
+    const pending = await a.wallet.startOtpLogin({ accountId });
+    await a.wallet.logout(accountId);
+    const session = await pending.verify(OTP);
+    expect(a.wallet.session(accountId)?.id).toBe(session.id);
+    expect(await active(accountId)).toEqual([session.id]);
+    a.wallet.dispose();
   });
 });
