@@ -86,7 +86,15 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     events.emit('changed', { accountId, origin: local ? 'this-tab' : 'other-tab' });
     schedule.plan(accountId);
   });
-  const channel = createTabChannel({ name: `${namespace}:sessions`, host, enabled: shared, onSync: (key) => (key === ALL ? syncAll() : observe(key).then(() => undefined)) });
+  // A tab on the memory store keeps the channel for logouts alone (channel.ts, I1).
+  const channel = createTabChannel({
+    name: `${namespace}:sessions`,
+    host,
+    enabled: () => options.crossTab !== false,
+    shared,
+    onSync: (key) => (key === ALL ? syncAll() : observe(key).then(() => undefined)),
+    onLogout: (account) => void logoutOf(account, false).catch(() => undefined),
+  });
   const noSession = (accountId: string): WalletError => noSessionError(view, accountId);
   const cancellers = createCancellers(() => follower.watch());
   const loggingOut = new Set<string>();
@@ -210,6 +218,28 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     },
   };
 
+  /**
+   * Logs the account out in this tab's storage and on the service: asked for by this tab's user
+   * (`here`: its events say `user`, and tabs on the memory store are told), or by a logout message
+   * this tab must carry out itself (channel.ts).
+   */
+  async function logoutOf(account: string, here: boolean): Promise<void> {
+    await ensureLoaded();
+    if (here) loggingOut.add(account);
+    try {
+      // First doom whatever is in flight for the account, here and in the other tabs…
+      cancellers.check(account, await requestLogout(meta, account));
+      channel.post(account, ...(here ? (['logout'] as const) : []));
+      // …then, once the logins in flight have settled (they lose: their tickets are stale) and a
+      // refresh on the wire has committed or undone itself (its prompt was cancelled), end what is
+      // stored, after whoever holds the section now. No lock taken here waits on a user (I4).
+      await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => run(account, (snap) => endAll(ctx, snap, { sweep: true }))));
+    } finally {
+      if (here) loggingOut.delete(account);
+    }
+    if (lastAccountId === account && !currentOf(view.get(account))) lastAccountId = undefined;
+  }
+
   const manager: ManagedSessions = {
     clock,
     current(accountId) {
@@ -274,19 +304,7 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       // Before the nonce is written: a login of this tab started before this call loses, even one
       // whose nonce read comes after the write (loginStarts).
       logoutCalls.set(account, Math.max(logoutCalls.get(account) ?? 0, at));
-      loggingOut.add(account);
-      try {
-        // First doom whatever is in flight for the account, here and in the other tabs…
-        cancellers.check(account, await requestLogout(meta, account));
-        channel.post(account);
-        // …then, once the logins in flight have settled (they lose: their tickets are stale) and a
-        // refresh on the wire has committed or undone itself (its prompt was cancelled), end what is
-        // stored, after whoever holds the section now. No lock taken here waits on a user (I4).
-        await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => run(account, (snap) => endAll(ctx, snap, { sweep: true }))));
-      } finally {
-        loggingOut.delete(account);
-      }
-      if (lastAccountId === account && !currentOf(view.get(account))) lastAccountId = undefined;
+      await logoutOf(account, true);
     },
     async forget(sessionIds, reason = 'revoked') {
       if (!Array.isArray(sessionIds) || !sessionIds.every((id) => typeof id === 'string')) throw invalidArgument('sessionIds', 'an array of Session ids');

@@ -152,3 +152,49 @@ describe('I1: a login loses from the moment its verify() is called', () => {
     a.wallet.dispose();
   });
 });
+
+/** A backend IndexedDB-like that cannot be opened: the key store falls back to memory. */
+function unopenable(): KeyStoreBackend {
+  const fail = () => Promise.reject(Object.assign(new Error('the database cannot be opened'), { name: 'UnknownError' }));
+  return { kind: 'indexeddb', get: fail, set: fail, delete: fail, entries: fail, clear: fail };
+}
+
+describe('I1: a tab whose IndexedDB cannot be opened (its keys in memory) hears a logout by message', () => {
+  it('a logout in a tab on the shared store ends the memory tab’s session too: in that tab and on the service', async () => {
+    const { accountId } = await env.admin.customer();
+    const name = `calls-${randomUUID()}`;
+    const memory = tab(unopenable(), name);
+    const shared = tab(createMemoryBackend(), name);
+    await memory.wallet.restore();
+    await shared.wallet.restore();
+    expect(memory.keyStore.fallbackReason).toBe('indexeddb-open-failed');
+    const own = await emailLogin(memory.wallet, accountId);
+    const other = await emailLogin(shared.wallet, accountId);
+    expect((await active(accountId)).sort()).toEqual([own.id, other.id].sort());
+    const gone = new Promise((resolve) => memory.wallet.on('logged-out', resolve));
+    await shared.wallet.logout(accountId);
+    expect(await gone).toMatchObject({ accountId, reason: 'other-tab' });
+    expect(memory.wallet.session(accountId)).toBeNull();
+    await expect.poll(() => active(accountId)).toEqual([]);
+    memory.wallet.dispose();
+    shared.wallet.dispose();
+  });
+
+  it('a logout in the memory tab reaches the tabs on the shared store (they log the account out)', async () => {
+    const { accountId } = await env.admin.customer();
+    const name = `calls-${randomUUID()}`;
+    const memory = tab(unopenable(), name);
+    const shared = tab(createMemoryBackend(), name);
+    await memory.wallet.restore();
+    await shared.wallet.restore();
+    await emailLogin(memory.wallet, accountId);
+    await emailLogin(shared.wallet, accountId);
+    const gone = new Promise((resolve) => shared.wallet.on('logged-out', resolve));
+    await memory.wallet.logout(accountId);
+    expect(await gone).toMatchObject({ accountId, reason: 'other-tab' });
+    expect(shared.wallet.session(accountId)).toBeNull();
+    await expect.poll(() => active(accountId)).toEqual([]);
+    memory.wallet.dispose();
+    shared.wallet.dispose();
+  });
+});
