@@ -12,6 +12,9 @@
 import type { Page, Route } from '@playwright/test';
 import { autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, serviceSessions, submitOtp, test, walletAccountId } from './fixtures.js';
 
+// Two or three tabs each, on a machine shared by several runs: three times the default timeout.
+test.slow();
+
 /** A second tab of the same browser on the home screen. */
 async function secondTab(page: Page): Promise<Page> {
   const tab = await page.context().newPage();

@@ -137,7 +137,11 @@ for (const r of rows) if (r.explain) printBreakdown(r);
 // importing errors.ts split Vite's startup chunk in two: storage-lock.ts takes its error from
 // host.ts; bytes.ts holds the byte helpers only lazy code uses) (Turbopack keeps each startup module that a lazy chunk also imports as a
 // module of its own, with its wrapper and export table, hence its larger number).
-const CONSUMER_BUDGET_GZ = { Vite: 20 * KB, 'Next.js': 20 * KB };
+// Issue 31: the manager split at its seams (tab.ts, signing.ts, ending.ts) with the fixes of I1 and
+// I3 brought Vite to 19.98 and Next.js to 20.41 (a login's locked part moved into the lazy
+// changes.ts first: 20.06 and 20.49 before): structure wins over 0.1 KB, and Next.js's budget moved
+// to 20.5 KB, as the issue allowed.
+const CONSUMER_BUDGET_GZ = { Vite: 20 * KB, 'Next.js': 20.5 * KB };
 const consumers = measureConsumers(root, { keep: process.argv.includes('--keep-consumer') });
 console.log(`\nThe packed package in consumer builds (test/size/app/: restore at load; email login and one signed action on a click):\n`);
 const consumerRows = [];

@@ -13,7 +13,8 @@ import { WalletError, invalidArgument, isWalletError } from '../errors.js';
 import { CREDENTIAL_TYPES, type AuthSession, type CredentialType } from '../types.js';
 import { addEnding, committed, endWith, finishEnding, type OpsContext } from './operations.js';
 import { isoOrUndefined, parseAuthSession, parseStoredSession } from './records.js';
-import { LAST_ACCOUNT, commitState, readEnding, writeEnding, type AccountState, type Snapshot } from './state.js';
+import { LAST_ACCOUNT, commitState, readEnding, readSnapshot, writeEnding, type AccountState, type Snapshot } from './state.js';
+import type { CriticalSections } from './critical-section.js';
 import type { KeyPlan, LoginTicket, ManagedSessions, Session } from './types.js';
 import { currentOf } from './view.js';
 import { keyIn, refused, type RunInSection } from './refusal.js';
@@ -209,8 +210,36 @@ export async function refreshSession(ctx: OpsContext, deps: RefreshDeps): Promis
 }
 
 /**
+ * A login's verify and commit (`fn`) holding the account's login lock, shared (`loginStarts` of
+ * ending.ts, which loads this module first: I5). Bound to `started`, the logout nonce read when the
+ * login started: a logout requested since then (`lost`: called in this tab after it started; or the
+ * nonce moved) has won, and nothing is sent (an OTP code is not used up, no session is made).
+ */
+export async function login<T>(
+  ctx: OpsContext,
+  sections: CriticalSections,
+  accountId: string,
+  started: Promise<Snapshot>,
+  lost: () => boolean,
+  fn: (ticket: LoginTicket) => Promise<T>,
+): Promise<T> {
+  const { logoutNonce } = await started;
+  return sections.logins(accountId, 'shared', async () => {
+    const guard = ctx.cancellers.track(accountId, logoutNonce);
+    ctx.cancellers.check(accountId, (await readSnapshot(ctx.keyStore.meta, accountId)).logoutNonce);
+    try {
+      if (lost()) throw new WalletError('NOT_LOGGED_IN', 'a logout called after this login started cancelled it');
+      if (guard.signal.aborted) throw guard.signal.reason;
+      return await fn({ accountId, logoutNonce, signal: guard.signal });
+    } finally {
+      guard.done();
+    }
+  });
+}
+
+/**
  * A login's commit (`manager.establish`): builds the Session for the service's answer, observes its
- * server time and adopts it. Loaded by `loggingIn` before the verify request is sent (I5).
+ * server time and adopts it. Loaded by `loginStarts` before the verify request is sent (I5).
  */
 export async function establish(
   ctx: OpsContext,

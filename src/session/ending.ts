@@ -5,7 +5,7 @@
  * (`loginStarts`), so a logout called after that, or requested in another tab after its nonce read,
  * wins (I1, I2).
  */
-import { WalletError, invalidArgument } from '../errors.js';
+import { invalidArgument } from '../errors.js';
 import { endAll, removeSessions } from './operations.js';
 import { readSnapshot, requestLogout, type Change } from './state.js';
 import type { Tab } from './tab.js';
@@ -91,21 +91,8 @@ export function createEnding(tab: Tab): Ending {
       return (fn) => {
         if (typeof fn !== 'function') throw invalidArgument('fn', 'a function');
         // I5: the code the commit needs is loaded before verify is sent (a failed download fails the
-        // login before the service makes a session).
-        return tab.withChanges(async () => started).then(({ logoutNonce }) => sections.logins(accountId, 'shared', async () => {
-          const guard = cancellers.track(accountId, logoutNonce);
-          cancellers.check(accountId, (await readSnapshot(meta, accountId)).logoutNonce);
-          try {
-            // A logout called or requested since the login started (it waited for the flow, the
-            // download or the lock): it has lost; nothing is sent (an OTP code is not used up, no
-            // session is made).
-            if ((logoutCalls.get(accountId) ?? 0) > at) throw new WalletError('NOT_LOGGED_IN', 'a logout called after this login started cancelled it');
-            if (guard.signal.aborted) throw guard.signal.reason;
-            return await fn({ accountId, logoutNonce, signal: guard.signal });
-          } finally {
-            guard.done();
-          }
-        }));
+        // login before the service makes a session); the login runs there (changes.ts `login`).
+        return tab.withChanges((m) => m.login(ctx, sections, accountId, started, () => (logoutCalls.get(accountId) ?? 0) > at, fn));
       };
     },
   };
