@@ -53,7 +53,7 @@ export function sessionMutationConfig(set: string | undefined) {
       environment: 'node',
       include: set === 'all' ? all : set === 'transport' ? transport : fast,
       exclude: ['test/**/*.browser.test.ts', 'node_modules/**'],
-      env: { SESSION_MODEL_RUNS: '200' },
+      env: { SESSION_MODEL_RUNS: process.env.MUTATION_MODEL_RUNS ?? '200' },
       testTimeout: 30_000,
       hookTimeout: 30_000,
     },
