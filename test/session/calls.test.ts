@@ -159,17 +159,23 @@ function unopenable(): KeyStoreBackend {
   return { kind: 'indexeddb', get: fail, set: fail, delete: fail, entries: fail, clear: fail };
 }
 
+/** A tab on the memory store and one on the shared store, both loaded and logged in to one new account. */
+async function memoryAndShared() {
+  const { accountId } = await env.admin.customer();
+  const name = `calls-${randomUUID()}`;
+  const memory = tab(unopenable(), name);
+  const shared = tab(createMemoryBackend(), name);
+  await memory.wallet.restore();
+  await shared.wallet.restore();
+  const own = await emailLogin(memory.wallet, accountId);
+  const other = await emailLogin(shared.wallet, accountId);
+  return { accountId, memory, shared, own, other };
+}
+
 describe('I1: a tab whose IndexedDB cannot be opened (its keys in memory) hears a logout by message', () => {
   it('a logout in a tab on the shared store ends the memory tab’s session too: in that tab and on the service', async () => {
-    const { accountId } = await env.admin.customer();
-    const name = `calls-${randomUUID()}`;
-    const memory = tab(unopenable(), name);
-    const shared = tab(createMemoryBackend(), name);
-    await memory.wallet.restore();
-    await shared.wallet.restore();
+    const { accountId, memory, shared, own, other } = await memoryAndShared();
     expect(memory.keyStore.fallbackReason).toBe('indexeddb-open-failed');
-    const own = await emailLogin(memory.wallet, accountId);
-    const other = await emailLogin(shared.wallet, accountId);
     expect((await active(accountId)).sort()).toEqual([own.id, other.id].sort());
     const gone = new Promise((resolve) => memory.wallet.on('logged-out', resolve));
     await shared.wallet.logout(accountId);
@@ -181,14 +187,7 @@ describe('I1: a tab whose IndexedDB cannot be opened (its keys in memory) hears 
   });
 
   it('a logout in the memory tab reaches the tabs on the shared store (they log the account out)', async () => {
-    const { accountId } = await env.admin.customer();
-    const name = `calls-${randomUUID()}`;
-    const memory = tab(unopenable(), name);
-    const shared = tab(createMemoryBackend(), name);
-    await memory.wallet.restore();
-    await shared.wallet.restore();
-    await emailLogin(memory.wallet, accountId);
-    await emailLogin(shared.wallet, accountId);
+    const { accountId, memory, shared } = await memoryAndShared();
     const gone = new Promise((resolve) => shared.wallet.on('logged-out', resolve));
     await memory.wallet.logout(accountId);
     expect(await gone).toMatchObject({ accountId, reason: 'other-tab' });
