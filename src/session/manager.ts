@@ -29,7 +29,8 @@
 import type { SessionKey, Signer } from '../crypto/index.js';
 import { WalletError, invalidArgument } from '../errors.js';
 import { loadOnFirstUse } from '../load-on-first-use.js';
-import { ALL, createTabChannel } from './channel.js';
+import { ALL, createTabChannel, type LogoutRequest } from './channel.js';
+import { withHeldRecords } from './held.js';
 import { createCriticalSections } from './critical-section.js';
 import { createEmitter } from './emitter.js';
 import { createFollower } from './follow.js';
@@ -42,7 +43,7 @@ import { createSchedule } from './schedule.js';
 import { createServerClock } from './server-clock.js';
 import { createSignerPicker } from './signer-pick.js';
 import { createSessionService } from './service.js';
-import { readSnapshot, requestLogout, type Change, type Snapshot } from './state.js';
+import { LOGOUT_PREFIX, adoptLogout, readSnapshot, requestLogout, type Change, type Snapshot } from './state.js';
 import type { LoginTicket, LogoutReason, ManagedSessions, Session, SessionEvents, SessionManagerOptions, SignerOptions, SigningTicket } from './types.js';
 import { accountFor, createView, currentOf, defaultAccountOf, noSessionError } from './view.js';
 
@@ -66,7 +67,9 @@ const EXPIRY_RECHECK_MS = 30_000;
  */
 export function createSessionManager(options: SessionManagerOptions): ManagedSessions {
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object');
-  const { client, keyStore } = options;
+  const { client } = options;
+  // A logout's records that storage refuses are held in memory (held.ts): a logout needs no storage.
+  const keyStore = withHeldRecords(options.keyStore, (account) => channel.post(account));
   const fraction = options.refreshWhenRemaining ?? 1 / 3;
   if (typeof fraction !== 'number' || !(fraction > 0 && fraction < 1)) throw invalidArgument('refreshWhenRemaining', 'a number between 0 and 1');
   const autoRefresh = options.autoRefresh ?? true;
@@ -86,12 +89,18 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     events.emit('changed', { accountId, origin: local ? 'this-tab' : 'other-tab' });
     schedule.plan(accountId);
   });
-  const channel = createTabChannel({ name: `${namespace}:sessions`, host, enabled: shared, onSync: (key) => (key === ALL ? syncAll() : observe(key).then(() => undefined)) });
+  const channel = createTabChannel({
+    name: `${namespace}:sessions`,
+    host,
+    enabled: shared,
+    onSync: (key) => (key === ALL ? syncAll() : observe(key).then(() => undefined)),
+    onLogout: (account, logout) => adoptLogout(meta, account, logout).then(() => undefined),
+  });
   const noSession = (accountId: string): WalletError => noSessionError(view, accountId);
   const cancellers = createCancellers(() => follower.watch());
   const loggingOut = new Set<string>();
   const rechecks = new Map<string, unknown>();
-  const ctx: OpsContext = { keyStore, service, host, view, channel, clock, cancellers, refreshFailed: (session, error) => events.emit('refresh-failed', { session, error }), noSession, loggingOut };
+  const ctx: OpsContext = { keyStore, service, host, view, channel, clock, cancellers, refreshFailed: (session, error) => events.emit('refresh-failed', { session, error }), noSession, loggingOut, endRefused: (accountId, sessionId, error) => events.emit('end-refused', { accountId, sessionId, error }) };
   // The tab's picture follows storage (follow.ts): observe, syncAll, finishPending, the 1 s watch.
   const follower = createFollower({ ctx, host, view, cancellers, run: (a, fn) => run(a, fn), disposed: () => disposed });
   const { observe, syncAll, finishPending } = follower;
@@ -163,7 +172,9 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
     if (!started && !disposed) {
       started = true;
       channel.start();
-      detach.push(host.onWake(() => void syncAll().then(() => schedule.planAll(), () => schedule.planAll())));
+      // Back: what a logout could not write is written first, if storage takes it now (held.ts).
+      const back = (): Promise<void> => meta.flush().catch(() => undefined).then(syncAll);
+      detach.push(host.onWake(() => void back().then(() => schedule.planAll(), () => schedule.planAll())));
     }
     const stored = await loadStored(ctx, run);
     lastAccountId = stored.lastAccountId;
@@ -270,8 +281,11 @@ export function createSessionManager(options: SessionManagerOptions): ManagedSes
       loggingOut.add(account);
       try {
         // First doom whatever is in flight for the account, here and in the other tabs…
-        cancellers.check(account, await requestLogout(meta, account));
-        channel.post(account);
+        const nonce = await requestLogout(meta, account);
+        cancellers.check(account, nonce);
+        // Storage refused the request (held in memory): the other tabs get it by message.
+        const held = meta.isHeld(LOGOUT_PREFIX + account) ? await meta.get<LogoutRequest>(LOGOUT_PREFIX + account) : undefined;
+        channel.post(account, held);
         // …then, once the logins in flight have settled (they lose: their tickets are stale) and a
         // refresh on the wire has committed or undone itself (its prompt was cancelled), end what is
         // stored, after whoever holds the section now. No lock taken here waits on a user (I4).
