@@ -53,7 +53,7 @@ export async function addSession(ctx: OpsContext, snap: Snapshot, session: Sessi
       // later; then ended with its own key (no prompt): its key and pending end are dropped only
       // once the service confirmed. Unreachable: the logout that won, or a later one, finishes it.
       await addEnding(ctx, session.accountId, [{ id: session.id, publicKeyHex: key.publicKeyHex, expiresAt: session.expiresAt }]).catch(() => undefined);
-      if (await endWith(ctx, session.id, signerFromKey(key))) {
+      if (await endWith(ctx, session.accountId, session.id, signerFromKey(key))) {
         await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);
         await removeEnding(ctx, session.accountId, session.id).catch(() => undefined);
       }
@@ -196,8 +196,8 @@ export async function refreshSession(ctx: OpsContext, deps: RefreshDeps): Promis
         // Undo: the session this refresh created must not outlive it. Signed with its own key when
         // there is one (the old one may be ended already), else the old one; never a prompt.
         const own = key;
-        if (!own) await endWith(ctx, answer.id, oldSigner);
-        else if (await endWith(ctx, answer.id, signerFromKey(own))) await ctx.keyStore.delete(own.publicKeyHex).catch(() => undefined);
+        if (!own) await endWith(ctx, accountId, answer.id, oldSigner);
+        else if (await endWith(ctx, accountId, answer.id, signerFromKey(own))) await ctx.keyStore.delete(own.publicKeyHex).catch(() => undefined);
         else await deps.run(accountId, () => addEnding(ctx, accountId, [{ id: answer.id, publicKeyHex: own.publicKeyHex, expiresAt: answer.expiresAt }])).catch(() => undefined);
       }
     }
@@ -259,7 +259,7 @@ export async function establish(
     // logout race did so already), no prompt; should the service be unreachable, leave its key
     // as a pending end.
     if (!isWalletError(error, 'NOT_LOGGED_IN')) {
-      const ended = await endWith(ctx, parsed.id, signerFromKey(known.key));
+      const ended = await endWith(ctx, known.accountId, parsed.id, signerFromKey(known.key));
       if (!ended) await deps.run(known.accountId, () => addEnding(ctx, known.accountId, [{ id: parsed.id, publicKeyHex: known.key.publicKeyHex, expiresAt: parsed.expiresAt }])).catch(() => undefined);
     }
     throw error;

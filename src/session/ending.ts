@@ -7,7 +7,8 @@
  */
 import { invalidArgument } from '../errors.js';
 import { endAll, removeSessions } from './operations.js';
-import { readSnapshot, requestLogout, type Change } from './state.js';
+import type { LogoutRequest } from './channel.js';
+import { LOGOUT_PREFIX, readSnapshot, requestLogout, type Change } from './state.js';
 import type { Tab } from './tab.js';
 import type { LogoutReason, ManagedSessions } from './types.js';
 import { currentOf } from './view.js';
@@ -20,8 +21,7 @@ export type Ending = Pick<ManagedSessions, 'logout' | 'forget' | 'loggingIn' | '
 const CHANGE_OF: Record<LogoutReason, Change> = { user: 'logout', 'other-tab': 'logout', expired: 'expired', revoked: 'revoked' };
 
 export function createEnding(tab: Tab): Ending {
-  const { ctx, view, sections, cancellers, loggingOut } = tab;
-  const meta = ctx.keyStore.meta;
+  const { ctx, view, sections, cancellers, loggingOut, meta } = tab;
   /** This tab's login and logout calls, numbered in the order they were made; per account, the last logout's. */
   let calls = 0;
   const logoutCalls = new Map<string, number>();
@@ -47,8 +47,12 @@ export function createEnding(tab: Tab): Ending {
       if (here) loggingOut.add(account);
       try {
         // First doom whatever is in flight for the account, here and in the other tabs…
-        cancellers.check(account, await requestLogout(meta, account));
-        tab.channel.post(account, ...(here ? (['logout'] as const) : []));
+        const nonce = await requestLogout(meta, account);
+        cancellers.check(account, nonce);
+        // Storage refused the request (held in memory): the other tabs get it by message. A logout
+        // this tab's user asked for is announced as one (tabs on the memory store carry it out).
+        const held = meta.isHeld(LOGOUT_PREFIX + account) ? await meta.get<LogoutRequest>(LOGOUT_PREFIX + account) : undefined;
+        tab.channel.post(account, held, here || undefined);
         // …then, once the logins in flight have settled (they lose: their tickets are stale) and a
         // refresh on the wire has committed or undone itself (its prompt was cancelled), end what is
         // stored, after whoever holds the section now. No lock taken here waits on a user (I4).

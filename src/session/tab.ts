@@ -9,6 +9,7 @@
 import { WalletError, invalidArgument } from '../errors.js';
 import { loadOnFirstUse } from '../load-on-first-use.js';
 import { ALL, createTabChannel, type TabChannel } from './channel.js';
+import { withHeldRecords, type HoldingStore } from './held.js';
 import { createCriticalSections, type CriticalSections } from './critical-section.js';
 import { createEmitter, type Emitter } from './emitter.js';
 import { createFollower } from './follow.js';
@@ -20,7 +21,7 @@ import { createRefresher, type Refresher } from './refresher.js';
 import { createSchedule, type Schedule } from './schedule.js';
 import { createServerClock, type ServerClock } from './server-clock.js';
 import { createSessionService } from './service.js';
-import type { Snapshot } from './state.js';
+import { adoptLogout, type Snapshot } from './state.js';
 import type { SessionEvents, SessionManagerOptions } from './types.js';
 import { accountFor, createView, defaultAccountOf, noSessionError, type View } from './view.js';
 
@@ -37,6 +38,8 @@ const EXPIRY_RECHECK_MS = 30_000;
 /** A tab of the manager: what signing.ts, ending.ts and manager.ts share. */
 export interface Tab {
   readonly ctx: OpsContext;
+  /** The key store's records, a logout's held in memory where storage refuses them (held.ts). */
+  readonly meta: HoldingStore;
   readonly events: Emitter<SessionEvents>;
   readonly view: View;
   readonly clock: ServerClock;
@@ -70,12 +73,15 @@ export interface Tab {
 }
 
 /**
- * A tab over the options (validated here). `onLogout` carries out a logout another tab's user asked
+ * A tab over the options (validated here). `onLoggedOut` carries out a logout another tab's user asked
  * for that this tab must make itself (a tab on the memory store: channel.ts).
  */
-export function createTab(options: SessionManagerOptions, onLogout: (accountId: string) => void): Tab {
+export function createTab(options: SessionManagerOptions, onLoggedOut: (accountId: string) => void): Tab {
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object');
-  const { client, keyStore } = options;
+  const { client } = options;
+  // A logout's records that storage refuses are held in memory (held.ts): a logout needs no storage.
+  const keyStore = withHeldRecords(options.keyStore, (account) => channel.post(account));
+  const meta = keyStore.meta;
   const fraction = options.refreshWhenRemaining ?? 1 / 3;
   if (typeof fraction !== 'number' || !(fraction > 0 && fraction < 1)) throw invalidArgument('refreshWhenRemaining', 'a number between 0 and 1');
   const autoRefresh = options.autoRefresh ?? true;
@@ -101,13 +107,26 @@ export function createTab(options: SessionManagerOptions, onLogout: (accountId: 
     enabled: () => options.crossTab !== false,
     shared,
     onSync: (key) => (key === ALL ? syncAll() : observe(key).then(() => undefined)),
-    onLogout,
+    onLogout: (account, logout) => adoptLogout(meta, account, logout).then(() => undefined),
+    onLoggedOut,
   });
   const cancellers = createCancellers(() => follower.watch());
   const loggingOut = new Set<string>();
   const rechecks = new Map<string, unknown>();
   const noSession = (accountId: string): WalletError => noSessionError(view, accountId);
-  const ctx: OpsContext = { keyStore, service, host, view, channel, clock, cancellers, refreshFailed: (session, error) => events.emit('refresh-failed', { session, error }), noSession, loggingOut };
+  const ctx: OpsContext = {
+    keyStore,
+    service,
+    host,
+    view,
+    channel,
+    clock,
+    cancellers,
+    refreshFailed: (session, error) => events.emit('refresh-failed', { session, error }),
+    noSession,
+    loggingOut,
+    endRefused: (accountId, sessionId, error) => events.emit('end-refused', { accountId, sessionId, error }),
+  };
   // The tab's picture follows storage (follow.ts): observe, syncAll, finishPending, the 1 s watch.
   const follower = createFollower({ ctx, host, view, cancellers, run: (a, fn) => run(a, fn), disposed: () => disposed });
   const { observe, syncAll, finishPending } = follower;
@@ -167,7 +186,9 @@ export function createTab(options: SessionManagerOptions, onLogout: (accountId: 
     if (!started && !disposed) {
       started = true;
       channel.start();
-      detach.push(host.onWake(() => void syncAll().then(() => schedule.planAll(), () => schedule.planAll())));
+      // Back: what a logout could not write is written first, if storage takes it now (held.ts).
+      const back = (): Promise<void> => meta.flush().catch(() => undefined).then(syncAll);
+      detach.push(host.onWake(() => void back().then(() => schedule.planAll(), () => schedule.planAll())));
     }
     const stored = await loadStored(ctx, run);
     tab.lastAccountId = stored.lastAccountId;
@@ -180,6 +201,7 @@ export function createTab(options: SessionManagerOptions, onLogout: (accountId: 
 
   const tab: Tab = {
     ctx,
+    meta,
     events,
     view,
     clock,

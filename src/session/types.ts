@@ -36,6 +36,15 @@ export interface SessionEvents {
   'logged-out': { accountId: string; reason: LogoutReason };
   /** Session metadata survived but the browser evicted its key. */
   'key-evicted': { session: Session };
+  /**
+   * The app's backend (its proxy) refused to forward the end of a session this browser still has to
+   * end (a logout's, or the undo of a login or refresh): `401 LOGIN_REQUIRED` (the user's sign-in to
+   * the app expired) or a `403`. The session may still be active on the service: it is kept as a
+   * pending end (its key signs nothing else) and tried again when a tab loads, when the page comes
+   * back, after the account's next login and at the next `logout()`. Ask the user to sign in to the
+   * app again, then call `logout(accountId)` (or reload) to finish it.
+   */
+  'end-refused': { accountId: string; sessionId: string; error: WalletError };
   /** Keys could not be kept in IndexedDB and live in memory only (lost on reload). */
   'storage-fallback': { reason: string };
   /**
