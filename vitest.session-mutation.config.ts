@@ -52,7 +52,7 @@ export function sessionMutationConfig(set: string | undefined) {
     test: {
       environment: 'node',
       include: set === 'all' ? all : set === 'transport' ? transport : fast,
-      exclude: ['test/**/*.browser.test.ts', 'node_modules/**'],
+      exclude: ['test/**/*.browser.test.ts', 'node_modules/**', ...(process.env.MUTATION_EXCLUDE?.split(',') ?? [])],
       env: { SESSION_MODEL_RUNS: process.env.MUTATION_MODEL_RUNS ?? '200' },
       testTimeout: 30_000,
       hookTimeout: 30_000,
