@@ -51,7 +51,7 @@ export function sessionMutationConfig(set: string | undefined) {
   return defineConfig({
     test: {
       environment: 'node',
-      include: set === 'all' ? all : set === 'transport' ? transport : fast,
+      include: process.env.MUTATION_INCLUDE?.split(',') ?? (set === 'all' ? all : set === 'transport' ? transport : fast),
       exclude: ['test/**/*.browser.test.ts', 'node_modules/**', ...(process.env.MUTATION_EXCLUDE?.split(',') ?? [])],
       env: { SESSION_MODEL_RUNS: process.env.MUTATION_MODEL_RUNS ?? '200' },
       testTimeout: 30_000,
