@@ -38,6 +38,8 @@ export const WALLET_ERROR_CODES = {
   WEBAUTHN_UNSUPPORTED: 'This browser does not support passkeys.',
   WEBAUTHN_FAILED: 'The passkey ceremony failed for another reason (see cause).',
   SESSION_REVOKED: 'The service no longer accepts this session (signed out elsewhere, or evicted by the session limit): log in again.',
+  SESSION_REPLACED_DURING_CALL:
+    "The service refused the call's signed leg on each of its 4 tries (the first and 3 restarts) because a refresh of this browser (usually another tab's) replaced the session that signed it while the leg was on its way: nothing was done, the user is still logged in; try the call again.",
   CREDENTIAL_NOT_FOUND: 'The account has no credential of the requested type (or with the given id).',
   OTP_CODE_INVALID: 'The service refused the one-time code as wrong, or without saying whether it was wrong or expired (details.attemptsLeft when it says); ask the user to retype it, or resend.',
   OTP_EXPIRED: 'The one-time code expired, was used already or had too many wrong tries: resend a new one.',

@@ -62,12 +62,14 @@ export async function verifyOAuth(
   const accountId = checkAccountId(args.accountId);
   const oidcToken = checkToken(args.oidcToken);
   const email = readClaims(oidcToken).email;
+  // The login starts now: a logout called from here on wins (I1), however long the lookup takes.
+  const loggingIn = ctx.sessions.loginStarts(accountId);
   // Several OAUTH credentials (Google and Apple, say): the one whose nickname is the token's email.
   const credential = await findCredential(ctx.client, accountId, 'OAUTH', args.credentialId, (list) =>
     typeof email === 'string' ? list.find((c) => c.nickname === email) : undefined,
   );
   // A login in flight holds the account's login lock (shared) until its session is stored.
-  return ctx.sessions.loggingIn(accountId, async (ticket) => {
+  return loggingIn(async (ticket) => {
     let answer: AuthSession;
     try {
       answer = parseAuthSession(await ctx.client.request<unknown>({

@@ -99,6 +99,8 @@ function otpLogin(ctx: WalletContext, args: { accountId: string; credentialId: s
     type: args.type,
     async verify(code) {
       if (typeof code !== 'string' || code.trim() === '') throw invalidArgument('code', 'the one-time code (a non-empty string)');
+      // The login starts now: a logout called from here on wins (I1), however long the key takes.
+      const loggingIn = ctx.sessions.loginStarts(args.accountId);
       const plan = await createKeyPlan();
       const encryptedOtpBundle = await buildEncryptedOtpBundle({
         targetBundle: bundle,
@@ -107,7 +109,7 @@ function otpLogin(ctx: WalletContext, args: { accountId: string; credentialId: s
         trustedKeys: ctx.trustedKeys,
       });
       // A login in flight holds the account's login lock (shared) until its session is stored.
-      return ctx.sessions.loggingIn(args.accountId, async (ticket) => {
+      return loggingIn(async (ticket) => {
         let answer: unknown;
         const usedBefore = codeUsed;
         try {

@@ -196,9 +196,12 @@ export async function preparePasskeyLogin(
     credentialId: credential.id,
     expiresAt: challenge.expiresAt,
     async login() {
+      // The login starts now (synchronously: the ceremony still starts inside the click); a logout
+      // called during the ceremony wins (I1).
+      const loggingIn = ctx.sessions.loginStarts(accountId);
       const response = await ceremony(() => startAuthentication({ optionsJSON }));
       // After the ceremony (it must start inside the click): the login lock, shared, until stored.
-      return ctx.sessions.loggingIn(accountId, async (ticket) => {
+      return loggingIn(async (ticket) => {
         const { clientDataJSON, authenticatorData, signature, userHandle } = response.response;
         let answer: AuthSession;
         try {

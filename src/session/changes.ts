@@ -13,7 +13,8 @@ import { WalletError, invalidArgument, isWalletError } from '../errors.js';
 import { CREDENTIAL_TYPES, type AuthSession, type CredentialType } from '../types.js';
 import { addEnding, committed, endWith, finishEnding, type OpsContext } from './operations.js';
 import { isoOrUndefined, parseAuthSession, parseStoredSession } from './records.js';
-import { LAST_ACCOUNT, commitState, readEnding, writeEnding, type AccountState, type Snapshot } from './state.js';
+import { LAST_ACCOUNT, commitState, readEnding, readSnapshot, writeEnding, type AccountState, type Snapshot } from './state.js';
+import type { CriticalSections } from './critical-section.js';
 import type { KeyPlan, LoginTicket, ManagedSessions, Session } from './types.js';
 import { currentOf } from './view.js';
 import { keyIn, refused, type RunInSection } from './refusal.js';
@@ -52,7 +53,7 @@ export async function addSession(ctx: OpsContext, snap: Snapshot, session: Sessi
       // later; then ended with its own key (no prompt): its key and pending end are dropped only
       // once the service confirmed. Unreachable: the logout that won, or a later one, finishes it.
       await addEnding(ctx, session.accountId, [{ id: session.id, publicKeyHex: key.publicKeyHex, expiresAt: session.expiresAt }]).catch(() => undefined);
-      if (await endWith(ctx, session.id, signerFromKey(key))) {
+      if (await endWith(ctx, session.accountId, session.id, signerFromKey(key))) {
         await ctx.keyStore.delete(key.publicKeyHex).catch(() => undefined);
         await removeEnding(ctx, session.accountId, session.id).catch(() => undefined);
       }
@@ -195,8 +196,8 @@ export async function refreshSession(ctx: OpsContext, deps: RefreshDeps): Promis
         // Undo: the session this refresh created must not outlive it. Signed with its own key when
         // there is one (the old one may be ended already), else the old one; never a prompt.
         const own = key;
-        if (!own) await endWith(ctx, answer.id, oldSigner);
-        else if (await endWith(ctx, answer.id, signerFromKey(own))) await ctx.keyStore.delete(own.publicKeyHex).catch(() => undefined);
+        if (!own) await endWith(ctx, accountId, answer.id, oldSigner);
+        else if (await endWith(ctx, accountId, answer.id, signerFromKey(own))) await ctx.keyStore.delete(own.publicKeyHex).catch(() => undefined);
         else await deps.run(accountId, () => addEnding(ctx, accountId, [{ id: answer.id, publicKeyHex: own.publicKeyHex, expiresAt: answer.expiresAt }])).catch(() => undefined);
       }
     }
@@ -209,8 +210,36 @@ export async function refreshSession(ctx: OpsContext, deps: RefreshDeps): Promis
 }
 
 /**
+ * A login's verify and commit (`fn`) holding the account's login lock, shared (`loginStarts` of
+ * ending.ts, which loads this module first: I5). Bound to `started`, the logout nonce read when the
+ * login started: a logout requested since then (`lost`: called in this tab after it started; or the
+ * nonce moved) has won, and nothing is sent (an OTP code is not used up, no session is made).
+ */
+export async function login<T>(
+  ctx: OpsContext,
+  sections: CriticalSections,
+  accountId: string,
+  started: Promise<Snapshot>,
+  lost: () => boolean,
+  fn: (ticket: LoginTicket) => Promise<T>,
+): Promise<T> {
+  const { logoutNonce } = await started;
+  return sections.logins(accountId, 'shared', async () => {
+    const guard = ctx.cancellers.track(accountId, logoutNonce);
+    ctx.cancellers.check(accountId, (await readSnapshot(ctx.keyStore.meta, accountId)).logoutNonce);
+    try {
+      if (lost()) throw new WalletError('NOT_LOGGED_IN', 'a logout called after this login started cancelled it');
+      if (guard.signal.aborted) throw guard.signal.reason;
+      return await fn({ accountId, logoutNonce, signal: guard.signal });
+    } finally {
+      guard.done();
+    }
+  });
+}
+
+/**
  * A login's commit (`manager.establish`): builds the Session for the service's answer, observes its
- * server time and adopts it. Loaded by `loggingIn` before the verify request is sent (I5).
+ * server time and adopts it. Loaded by `loginStarts` before the verify request is sent (I5).
  */
 export async function establish(
   ctx: OpsContext,
@@ -230,7 +259,7 @@ export async function establish(
     // logout race did so already), no prompt; should the service be unreachable, leave its key
     // as a pending end.
     if (!isWalletError(error, 'NOT_LOGGED_IN')) {
-      const ended = await endWith(ctx, parsed.id, signerFromKey(known.key));
+      const ended = await endWith(ctx, known.accountId, parsed.id, signerFromKey(known.key));
       if (!ended) await deps.run(known.accountId, () => addEnding(ctx, known.accountId, [{ id: parsed.id, publicKeyHex: known.key.publicKeyHex, expiresAt: parsed.expiresAt }])).catch(() => undefined);
     }
     throw error;

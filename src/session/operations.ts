@@ -70,6 +70,8 @@ export interface OpsContext {
   noSession(accountId: string): WalletError;
   /** Accounts whose logout this tab asked for (their `logged-out` says `user`, else `other-tab`). */
   loggingOut: ReadonlySet<string>;
+  /** Emits end-refused: the app's backend refused to forward the end of a session still to end (`endWith`). */
+  endRefused(accountId: string, sessionId: string, error: WalletError): void;
 }
 
 export const isExpired = (s: Session, now: number): boolean => now >= expiresAtMs(s);
@@ -126,26 +128,59 @@ const ENDING_GRACE_MS = 60 * 60 * 1000;
 
 /**
  * Ends one session with the key kept for it, never asking onBeforeSign (the logout that dropped it
- * was the approval). True when there is nothing left to do: the service ended it, or answered that
- * it is not active (4xx), or no key is left, or it could not be asked and the session is past its
- * expiry by an hour; false when it could not be asked (network, 5xx).
+ * was the approval). True when there is nothing left to do: the service ended it or says it is gone
+ * (`endWith`), or no key is left, or it could not be ended and is past its expiry by an hour on a
+ * clock the service set; false otherwise (kept for the next try).
  */
-async function endOne(ctx: OpsContext, e: Ending): Promise<boolean> {
+async function endOne(ctx: OpsContext, accountId: string, e: Ending): Promise<boolean> {
   const key = await ctx.keyStore.get(e.publicKeyHex);
   if (!key) return true;
   // Asked first: the estimate alone (a local clock hours off, before any answer of the service)
-  // never drops a session the service still holds (I6); given up only when it cannot be asked.
-  if (await endWith(ctx, e.id, signerFromKey(key))) return true;
-  return ctx.clock.now() > Date.parse(e.expiresAt) + ENDING_GRACE_MS;
+  // never drops a session the service still holds (I6); given up only when it cannot be ended.
+  if (await endWith(ctx, accountId, e.id, signerFromKey(key))) return true;
+  // Before the service told its time (no sample: unreachable since this tab loaded), the estimate
+  // is the local clock, which may be hours fast: the end is kept until the service answers (I8).
+  return ctx.clock.sampled && ctx.clock.now() > Date.parse(e.expiresAt) + ENDING_GRACE_MS;
 }
 
-/** Ends a session signed by `signer` without a prompt; true unless the service could not be asked. */
-export async function endWith(ctx: OpsContext, sessionId: string, signer: Signer): Promise<boolean> {
+/**
+ * What a failed end of a session means: `gone` (the service says it is not active: nothing left to
+ * do), `refused` (the app's backend would not forward it: the session may be active; the user must
+ * sign in to the app again), `kept` (anything else: it stays to end and is tried again).
+ *
+ * Decision (I1, I8), from what the wire reference and the spec guarantee and from the proxy's own
+ * documented answers (src/proxy/responses.ts), never from a message:
+ * - `404` is the one answer the wire reference gives `DELETE /auth/sessions/{id}` for a session that
+ *   is not active (unknown, expired, revoked; the sandbox answers it on either leg). The proxy's own
+ *   404 `SESSION_NOT_FOUND` says the same of the signed-in user's wallets (its lookup lists their
+ *   active sessions); its `NOT_FOUND` is for a route off its allowlist, and this one is on it.
+ * - `401 LOGIN_REQUIRED` is the proxy's (no signed-in user: the app's own login expired), and a
+ *   `403` is never the service's (its statuses in use, spec §7, include none): the proxy's
+ *   `FORBIDDEN` / `OWNER_UNKNOWN` or the app's `authorize` hook. Either way the service was not asked.
+ * - Every other answer leaves the session to end: offline, a timeout, 408, 429, 5xx, and the other
+ *   4xx (the service's 401s — the platform's credentials, a signature the service did not accept,
+ *   e.g. a session that ended between the two legs, which the next try's first leg answers 404 —,
+ *   400, 409, 422): none of them says the session is gone.
+ */
+export function endFailure(error: unknown): 'gone' | 'refused' | 'kept' {
+  if (!isWalletError(error)) return 'kept';
+  if (error.status === 404) return 'gone';
+  return error.status === 403 || (error.status === 401 && error.code === 'LOGIN_REQUIRED') ? 'refused' : 'kept';
+}
+
+/**
+ * Ends a session signed by `signer` without a prompt; true when nothing is left to do (ended, or the
+ * service says it is gone: `endFailure`). A refusal by the app's backend is told to the app
+ * (`end-refused`) and, like every other failure, leaves it to end (false).
+ */
+export async function endWith(ctx: OpsContext, accountId: string, sessionId: string, signer: Signer): Promise<boolean> {
   try {
     await ctx.service.end(sessionId, signer, { automatic: true, approved: true });
     return true;
   } catch (error) {
-    return isWalletError(error) && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+    const failure = endFailure(error);
+    if (failure === 'refused') ctx.endRefused(accountId, sessionId, error as WalletError);
+    return failure === 'gone';
   }
 }
 
@@ -160,7 +195,7 @@ export async function finishEnding(ctx: OpsContext, accountId: string): Promise<
   if (list.length === 0) return;
   const left: Ending[] = [];
   const done: Ending[] = [];
-  for (const e of list) ((await endOne(ctx, e)) ? done : left).push(e);
+  for (const e of list) ((await endOne(ctx, accountId, e)) ? done : left).push(e);
   if (done.length === 0) return;
   await writeEnding(meta, accountId, left);
   for (const e of done) {

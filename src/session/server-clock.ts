@@ -24,6 +24,8 @@ export interface ServerClock {
   now(): number;
   /** Current estimate of server − local (ms). */
   readonly offsetMs: number;
+  /** Whether the service told its time yet (before that, `now()` is the local clock, which may be hours off). */
+  readonly sampled: boolean;
   /** Records a `Date` header value seen at local time `receivedAt`; returns true when the estimate moved. */
   observeDateHeader(value: string | null, receivedAt?: number): boolean;
   /** Records an exact server timestamp (e.g. a session's createdAt) seen at `receivedAt`. */
@@ -58,6 +60,9 @@ export function createServerClock(localNow: () => number = Date.now, onChange?: 
     now,
     get offsetMs() {
       return now() - localNow();
+    },
+    get sampled() {
+      return samples.length > 0;
     },
     observeDateHeader(value, receivedAt) {
       if (value === null || value === '') return false;

@@ -3,9 +3,18 @@
  * The session is resolved only when the service asks for a signature (an answer that needs none
  * needs no session), and a refusal that means "this session is gone" becomes SESSION_REVOKED.
  */
-import { isWalletError, type WalletError } from '../errors.js';
+import { WalletError, isWalletError } from '../errors.js';
 import type { Client, SignedRequestOptions } from '../transport/index.js';
 import type { ManagedSessions, Session, SignerOptions, SigningTicket } from './types.js';
+
+/**
+ * How many times a call starts over when the service refused its signed leg because this browser's
+ * own refreshes replaced the session that signed it (I3): each refusal so explained starts it over,
+ * up to this many times; the next is SESSION_REPLACED_DURING_CALL. Three: a session is refreshed when
+ * a third of its life is left, so four refreshes during one call mean a leg slower than any refresh
+ * (or a tab refreshing by hand in a loop): starting over again would not end.
+ */
+export const MAX_RESTARTS = 3;
 
 /** A signed call's options, less the signer: {@link signedWithSession} signs with a session. */
 export type SessionCallOptions = Omit<SignedRequestOptions, 'signer' | 'getSigner'>;
@@ -16,8 +25,9 @@ export type SessionCallOptions = Omit<SignedRequestOptions, 'signer' | 'getSigne
  * signature and again after onBeforeSign answered (the session current when the leg is sent signs:
  * I3). The call is bound to the account's logout nonce when it starts: a logout requested after
  * that, in any tab, cancels its prompt and refuses its signature (NOT_LOGGED_IN) if not sent yet
- * (I2). A signed leg refused because the session that signed it was replaced by a refresh meanwhile
- * starts the call over, once. A refusal that means the session is gone becomes SESSION_REVOKED (and
+ * (I2). A signed leg refused because the session that signed it was replaced by a refresh of this
+ * browser meanwhile starts the call over, each time, up to three times (`MAX_RESTARTS`), then fails
+ * SESSION_REPLACED_DURING_CALL (the user is still logged in: nothing was dropped). A refusal that means the session is gone becomes SESSION_REVOKED (and
  * the session is dropped). For a signed endpoint the wallet has no method for; reach `client` and
  * `sessions` with `walletContext(wallet)`.
  */
@@ -55,8 +65,10 @@ export async function signedBySession<T>(
         return { answer, session: used };
       } catch (error) {
         if (used === undefined || !isWalletError(error)) throw error;
-        if (attempt === 0 && (await replaced(sessions, ticket, options, used, error))) continue;
-        throw await sessions.rejected(used, error);
+        if (!(await replaced(sessions, ticket, options, used, error))) throw await sessions.rejected(used, error);
+        if (attempt === MAX_RESTARTS) {
+          throw new WalletError('SESSION_REPLACED_DURING_CALL', `refreshes of this browser replaced the signing session during each of ${MAX_RESTARTS + 1} tries: nothing was done`, { cause: error });
+        }
       }
     }
   } finally {

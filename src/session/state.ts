@@ -140,6 +140,18 @@ export async function commitState(meta: MetadataStore, from: Snapshot, next: Nex
   return state;
 }
 
+/**
+ * A logout request another tab could not store (it came by message: channel.ts, held.ts), recorded
+ * here as if read from storage — unless storage shows it already, or a commit newer than what that
+ * logout saw (a late message must not log out a later login).
+ */
+export async function adoptLogout(meta: MetadataStore, accountId: string, logout: { nonce: string; generation: number }): Promise<boolean> {
+  const { state, logoutNonce } = await readSnapshot(meta, accountId);
+  if (logoutNonce === logout.nonce || state.generation > logout.generation) return false;
+  await meta.put(LOGOUT_PREFIX + accountId, { nonce: logout.nonce, generation: logout.generation });
+  return true;
+}
+
 /** Records that a logout of the account was requested (at the generation it sees); returns the new nonce. */
 export async function requestLogout(meta: MetadataStore, accountId: string): Promise<string> {
   const { state } = await readSnapshot(meta, accountId);

@@ -36,6 +36,15 @@ export interface SessionEvents {
   'logged-out': { accountId: string; reason: LogoutReason };
   /** Session metadata survived but the browser evicted its key. */
   'key-evicted': { session: Session };
+  /**
+   * The app's backend (its proxy) refused to forward the end of a session this browser still has to
+   * end (a logout's, or the undo of a login or refresh): `401 LOGIN_REQUIRED` (the user's sign-in to
+   * the app expired) or a `403`. The session may still be active on the service: it is kept as a
+   * pending end (its key signs nothing else) and tried again when a tab loads, when the page comes
+   * back, after the account's next login and at the next `logout()`. Ask the user to sign in to the
+   * app again, then call `logout(accountId)` (or reload) to finish it.
+   */
+  'end-refused': { accountId: string; sessionId: string; error: WalletError };
   /** Keys could not be kept in IndexedDB and live in memory only (lost on reload). */
   'storage-fallback': { reason: string };
   /**
@@ -173,6 +182,12 @@ export interface ManagedSessions extends SessionManager {
    * ceremony (it may wait).
    */
   loggingIn<T>(accountId: string, fn: (ticket: LoginTicket) => Promise<T>): Promise<T>;
+  /**
+   * Starts a login now (call it first in the flow's verify, before any work that may take time) and
+   * returns its `loggingIn`: a logout called in this tab after this, or requested in another tab
+   * after its nonce read, wins (I1), even if it resolved before the flow reached its verify request.
+   */
+  loginStarts(accountId: string): <T>(fn: (ticket: LoginTicket) => Promise<T>) => Promise<T>;
   /**
    * Builds the Session for a login answer, observes its server time and adopts it. With the
    * `ticket` of `loggingIn`, a logout requested since then undoes it (NOT_LOGGED_IN).

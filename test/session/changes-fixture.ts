@@ -8,8 +8,11 @@ import type { KeyStore, MetadataStore } from '../../src/keys/index.js';
 import type { SessionService, SessionSigner, SigningOptions } from '../../src/session/service.js';
 import type { AuthSession } from '../../src/types.js';
 
-/** How the service answers one call: done, not active (404), refused (401), or unreachable / busy. */
-export type Answer = 'ok' | 'gone' | 'refused' | 'notFound' | 'offline' | 'busy' | 'server';
+/**
+ * How the service answers one call: done, not active (404), refused (401 of the service), the app's
+ * proxy refusing (401 LOGIN_REQUIRED, 403), or unreachable / busy.
+ */
+export type Answer = 'ok' | 'gone' | 'refused' | 'notFound' | 'loginRequired' | 'forbidden' | 'offline' | 'busy' | 'server';
 
 export function failure(a: Exclude<Answer, 'ok' | 'gone'>): WalletError {
   switch (a) {
@@ -17,6 +20,10 @@ export function failure(a: Exclude<Answer, 'ok' | 'gone'>): WalletError {
       return new WalletError('WALLET_SIGNATURE_INVALID', 'refused', { status: 401 });
     case 'notFound':
       return new WalletError('SESSION_NOT_FOUND', 'not found', { status: 404 });
+    case 'loginRequired':
+      return new WalletError('LOGIN_REQUIRED' as never, 'Sign in first.', { status: 401 });
+    case 'forbidden':
+      return new WalletError('FORBIDDEN' as never, 'not yours', { status: 403 });
     case 'busy':
       return new WalletError('RATE_LIMITED', 'later', { status: 429 });
     case 'server':

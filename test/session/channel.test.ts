@@ -2,6 +2,9 @@
 // string `from`, or this tab's own `from`) is ignored without throwing; every well-formed one
 // schedules a sync of its account (or of ALL when the hint is missing or empty). The coalescer runs
 // at most one sync per key at a time and at most one more after it, whatever arrives meanwhile.
+// Logouts (issue 31, I1): a tab on the memory store hears only `loggedOut` messages (and carries each out);
+// a shared tab carries out a memory tab's logout and treats a shared tab's as a sync; a memory tab
+// posts only its user's logouts.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ALL, createCoalescer, createTabChannel } from '../../src/session/channel.js';
@@ -89,6 +92,61 @@ describe('tab channel: parsing what other tabs send', () => {
     await flush();
     expect(s.synced).toEqual(['acct', ALL, ALL, ALL]);
     expect(ALL).toBe('*');
+  });
+});
+
+function setupAs(memory: boolean) {
+  const { host, opened } = fakeChannelHost();
+  const synced: string[] = [];
+  const logouts: string[] = [];
+  const tab = createTabChannel({ name: 'n', host, enabled: () => true, shared: () => !memory, onSync: async (a) => void synced.push(a), onLoggedOut: (a) => void logouts.push(a) });
+  tab.start();
+  return { tab, ch: opened[0]!, synced, logouts };
+}
+
+describe('tab channel: logouts and tabs on the memory store (I1)', () => {
+  it('which messages a shared or memory tab syncs on, carries out as a logout, or ignores (generated)', async () => {
+    const message = fc.record(
+      { from: fc.constantFrom('other', 7), account: fc.constantFrom('acct', '', 3), loggedOut: fc.constantFrom(true, 'yes', false), memory: fc.constantFrom(true, 1, false) },
+      { requiredKeys: ['from'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), message, async (memory, data) => {
+        const s = setupAs(memory);
+        deliver(s.ch, data);
+        await flush();
+        const wellFormed = data.from === 'other';
+        const account = data.account === 'acct' ? 'acct' : undefined;
+        const logout = wellFormed && data.loggedOut === true && account !== undefined;
+        const carriedOut = logout && (memory || data.memory === true);
+        expect(s.logouts).toEqual(carriedOut ? ['acct'] : []);
+        expect(s.synced).toEqual(!wellFormed || memory || carriedOut ? [] : [account ?? ALL]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('posts: a shared tab posts every change (a logout flagged); a memory tab only its logouts, flagged as from memory', () => {
+    const shared = setupAs(false);
+    shared.tab.post('a');
+    shared.tab.post('b', undefined, true);
+    const id = (shared.ch.posted[0] as { from: string }).from;
+    expect(shared.ch.posted).toEqual([{ from: id, account: 'a' }, { from: id, account: 'b', loggedOut: true }]);
+    const memory = setupAs(true);
+    memory.tab.post('a');
+    memory.tab.post('b', undefined, true);
+    const mid = (memory.ch.posted[0] as { from: string }).from;
+    expect(memory.ch.posted).toEqual([{ from: mid, account: 'b', loggedOut: true, memory: true }]);
+  });
+
+  it('a channel without onLoggedOut: a logout a memory tab hears is ignored without throwing', async () => {
+    const { host, opened } = fakeChannelHost();
+    const synced: string[] = [];
+    const tab = createTabChannel({ name: 'n', host, enabled: () => true, shared: () => false, onSync: async (a) => void synced.push(a) });
+    tab.start();
+    expect(() => deliver(opened[0]!, { from: 'other', account: 'a', loggedOut: true })).not.toThrow();
+    await flush();
+    expect(synced).toEqual([]);
   });
 });
 

@@ -22,9 +22,9 @@ beforeAll(async () => {
   keys = await makeKeys(8);
 });
 
-/** Whether the service's answer to an end leaves nothing to do (endWith: done, 404, or another 4xx but 408/429). */
-const settles = (a: Answer): boolean => a === 'ok' || a === 'gone' || a === 'refused' || a === 'notFound';
-const ANSWERS: Answer[] = ['ok', 'gone', 'refused', 'notFound', 'offline', 'busy', 'server'];
+/** Whether the service's answer to an end leaves nothing to do (endWith: done, or 404: the session is gone). */
+const settles = (a: Answer): boolean => a === 'ok' || a === 'gone' || a === 'notFound';
+const ANSWERS: Answer[] = ['ok', 'gone', 'refused', 'notFound', 'loginRequired', 'forbidden', 'offline', 'busy', 'server'];
 
 const ticketOf = (logoutNonce: string | null, accountId = ACCOUNT): LoginTicket => ({ accountId, logoutNonce, signal: new AbortController().signal });
 

@@ -69,6 +69,7 @@ export function contextOf(keyStore: KeyStore, service: SessionService, now: () =
     refreshFailed: () => undefined,
     noSession: () => new WalletError('NOT_LOGGED_IN', 'fixture: no session'),
     loggingOut: new Set(),
+    endRefused: (accountId, sessionId, error) => void events.push(['end-refused', { accountId, sessionId, error }]),
     events,
     posted,
   };

@@ -23,8 +23,8 @@ beforeAll(async () => {
   keys = await makeKeys(6);
 });
 
-const settles = (a: Answer): boolean => a === 'ok' || a === 'gone' || a === 'refused' || a === 'notFound';
-const ANSWERS: Answer[] = ['ok', 'gone', 'refused', 'notFound', 'offline', 'busy', 'server'];
+const settles = (a: Answer): boolean => a === 'ok' || a === 'gone' || a === 'notFound';
+const ANSWERS: Answer[] = ['ok', 'gone', 'refused', 'notFound', 'loginRequired', 'forbidden', 'offline', 'busy', 'server'];
 const ANSWER_AT = T0 + 120_000;
 
 function answerFor(id: string, over: Partial<AuthSession> = {}): AuthSession {

@@ -346,6 +346,7 @@ describe('I2: the signer picker never hands out a signer once a logout was reque
       refreshFailed: () => undefined,
       noSession: () => new WalletError('NOT_LOGGED_IN'),
       loggingOut: new Set<string>(),
+      endRefused: () => undefined,
     };
     const observe = async (a: string) => {
       const snap = await readSnapshot(meta, a);

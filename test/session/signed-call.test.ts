@@ -1,6 +1,6 @@
 // signedWithSession / signedBySession (signed-call.ts): a signed action bound to its session and to
 // the account's logout nonce (I2), signed by the session current when the leg is sent (I3), started
-// over once when a refresh replaced the session that signed a refused leg. The client is real (the
+// over when a refresh replaced the session that signed a refused leg (up to MAX_RESTARTS times). The client is real (the
 // signed-retry engine) over an in-process service whose answers are the test's input; the sessions
 // side is a small scripted ManagedSessions over real session keys: its storage changes become
 // visible only when resolveFor reads storage again (as the manager's do), its ticket's signal is a
@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSessionKey, signerFromKey, type SessionKey } from '../../src/crypto/index.js';
 import { WalletError, isWalletError } from '../../src/errors.js';
-import { signedBySession, signedWithSession } from '../../src/session/signed-call.js';
+import { MAX_RESTARTS, signedBySession, signedWithSession } from '../../src/session/signed-call.js';
 import type { ManagedSessions, Session, SignerOptions, SigningTicket } from '../../src/session/types.js';
 import { createClient, type Client, type SignRequest } from '../../src/transport/index.js';
 import { verifyStampWithNode } from '../transport/fake-server.js';
@@ -212,21 +212,63 @@ describe('signedBySession: a refused signed leg, and what storage holds then (I3
     }
   });
 
-  it('a refresh replaced the session, then the replacement was replaced too before the retry: the retry signs with the newest, the third session never starts a third attempt', async () => {
-    const [s0, s1, s2] = [session(0), session(1), session(2)];
-    const fake = sessionsOf({ sessions: [s0], current: { [A]: s0.id } });
-    const payloads: string[] = [];
-    let signedLegs = 0;
-    const s = service((leg) => {
-      if (leg.signature === null) return challengeLeg(payloads);
-      signedLegs++;
-      fake.write(signedLegs === 1 ? { sessions: [s1], current: { [A]: s1.id } } : { sessions: [s2], current: { [A]: s2.id } });
-      return { status: 401, body: { code: 'WALLET_SIGNATURE_INVALID', message: 'replaced' } };
-    });
-    const out = await settle(signedBySession(createClient({ baseUrl: BASE, fetch: s.fetch }), fake, {}, REQUEST));
-    expect(s.signed().map((leg, i) => signerOfLeg(leg, payloads[i]!))).toEqual([s0.publicKeyHex, s1.publicKeyHex]);
-    expect(fake.log.rejected.map((r) => r.session.id)).toEqual([s1.id]);
-    expect(out).toEqual({ error: fake.log.rejected[0]!.thrown });
+  it(`starts over after each refusal a refresh of this browser explains, up to MAX_RESTARTS (${MAX_RESTARTS}) times, then SESSION_REPLACED_DURING_CALL; a refusal not so explained is judged`, async () => {
+    // Each signed leg is refused after storage changed to: a refresh ('refresh', the next key), or
+    // nothing ('none'), or a logout; or the leg is accepted ('ok'). Up to 6 legs.
+    const legs = fc.array(fc.constantFrom('refresh', 'refresh', 'refresh', 'none', 'logged-out', 'ok'), { minLength: 1, maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(legs, async (plan) => {
+        const all = Array.from({ length: 5 }, (_, i) => session(i));
+        const fake = sessionsOf({ sessions: [all[0]!], current: { [A]: all[0]!.id } });
+        const payloads: string[] = [];
+        let signedLegs = 0;
+        let holder = 0;
+        const s = service((leg) => {
+          if (leg.signature === null) return challengeLeg(payloads);
+          const what = plan[signedLegs++] ?? 'ok';
+          if (what === 'ok') return { status: 200, body: { done: signedLegs } };
+          if (what === 'refresh') {
+            holder = (holder + 1) % all.length;
+            fake.write({ sessions: [all[holder]!], current: { [A]: all[holder]!.id } });
+          } else if (what === 'logged-out') fake.write({ sessions: [], current: { [A]: null } });
+          return { status: 401, body: { code: 'WALLET_SIGNATURE_INVALID', message: 'refused' } };
+        });
+        const out = await settle(signedBySession(createClient({ baseUrl: BASE, fetch: s.fetch }), fake, {}, REQUEST));
+        // The oracle: walk the plan; each refresh-explained refusal starts over while restarts are left.
+        const expected: string[] = [all[0]!.publicKeyHex];
+        let k = 0;
+        let result: 'ok' | 'judged' | 'replaced' = 'ok';
+        let key = 0;
+        for (;;) {
+          const what = plan[k] ?? 'ok';
+          if (what === 'ok') break;
+          if (what !== 'refresh') {
+            result = 'judged';
+            break;
+          }
+          key = (key + 1) % all.length;
+          if (k === MAX_RESTARTS) {
+            result = 'replaced';
+            break;
+          }
+          k++;
+          expected.push(all[key]!.publicKeyHex);
+        }
+        expect(s.signed().map((leg, i) => signerOfLeg(leg, payloads[i]!))).toEqual(expected);
+        expect(s.signed()).toHaveLength(Math.min(expected.length, MAX_RESTARTS + 1));
+        if (result === 'ok') expect(out).toEqual({ value: { answer: { done: expected.length }, session: all[key]! } });
+        if (result === 'judged') {
+          expect(fake.log.rejected.map((r) => r.session.publicKeyHex)).toEqual([expected.at(-1)]);
+          expect(out).toEqual({ error: fake.log.rejected[0]!.thrown });
+        } else expect(fake.log.rejected).toEqual([]);
+        if (result === 'replaced') {
+          const error = (out as { error: WalletError }).error;
+          expect([error.code, (error.cause as WalletError).code]).toEqual(['SESSION_REPLACED_DURING_CALL', 'WALLET_SIGNATURE_INVALID']);
+        }
+        expect(fake.log.tickets.map((t) => t.done)).toEqual([1]);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
 

@@ -68,6 +68,7 @@ function context(keyStore: KeyStore, svc: SessionService, now = () => T0): OpsCo
     channel: { start: () => undefined, post: (a) => void posted.push(a), close: () => undefined },
     clock: createServerClock(now),
     cancellers: createCancellers(),
+    endRefused: () => undefined,
     refreshFailed: () => undefined,
     noSession: () => new WalletError('NOT_LOGGED_IN'),
     loggingOut: new Set(),
@@ -164,8 +165,8 @@ describe('endAll and pending ends (I1, I8)', () => {
         expect(snap.logoutPending).toBe(false);
         expect(ctx.posted).toEqual([ACCOUNT]);
         expect(ended.map((e) => [e.id, e.key, e.approved])).toEqual(sessions.map((s) => [s.id, s.publicKeyHex, true]));
-        // Not answered (offline, 429): still to end, key kept; answered (ended, 404, 401): key gone.
-        const retry = (a: string): boolean => a === 'offline' || a === 'busy';
+        // Ended, or gone (404): key gone; anything else (offline, 429, a 401 that does not say it is gone): still to end, key kept.
+        const retry = (a: string): boolean => a === 'offline' || a === 'busy' || a === 'refused';
         expect((await readEnding(keyStore.meta, ACCOUNT)).map((e) => e.id)).toEqual(sessions.filter((_, i) => retry(drawn[i]!)).map((s) => s.id));
         for (const [i, s] of sessions.entries()) expect((await keyStore.get(s.publicKeyHex)) !== undefined).toBe(retry(drawn[i]!));
         // Back online: finished, every key gone.
@@ -179,14 +180,20 @@ describe('endAll and pending ends (I1, I8)', () => {
     );
   });
 
-  it('a pending end the service cannot be asked about is dropped once past its expiry by more than an hour (the service is asked first: I6); one without its key at once', async () => {
+  it('a pending end the service cannot be asked about is dropped once past its expiry by more than an hour on a clock the service set (asked first: I6); one without its key at once', async () => {
     const keyStore = createKeyStore({ backend: createMemoryBackend() });
     const old = session(0, { expiresAt: new Date(T0 - 61 * 60_000).toISOString() });
     const recent = session(1, { expiresAt: new Date(T0 - 59 * 60_000).toISOString() });
     await store(keyStore, [old, recent]);
     await writeEnding(keyStore.meta, ACCOUNT, [old, recent, { id: 'Session:nokey', publicKeyHex: `03${'cd'.repeat(32)}`, expiresAt: new Date(T0 + 60_000).toISOString() }].map(({ id, publicKeyHex, expiresAt }) => ({ id, publicKeyHex, expiresAt })));
     const { svc, ended } = service(() => 'offline');
+    // No server sample yet: the estimate is the local clock, which alone drops nothing (I8).
     await finishEnding(context(keyStore, svc), ACCOUNT);
+    expect((await readEnding(keyStore.meta, ACCOUNT)).map((e) => e.id)).toEqual([old.id, recent.id]);
+    ended.length = 0;
+    const sampled = context(keyStore, svc);
+    sampled.clock.observeServerTime(T0, T0);
+    await finishEnding(sampled, ACCOUNT);
     expect(ended.map((e) => e.id)).toEqual([old.id, recent.id]);
     expect((await readEnding(keyStore.meta, ACCOUNT)).map((e) => e.id)).toEqual([recent.id]);
     expect(await keyStore.get(old.publicKeyHex)).toBeUndefined();
@@ -375,8 +382,8 @@ describe('what the mutation run found undefended (test/session/MUTATION.md)', ()
     expect((await readSnapshot(keyStore.meta, ACCOUNT)).state.sessions).toEqual([]);
   });
 
-  it('the service’s answer decides whether a pending end is done: 4xx yes (but 408, 429), 5xx and no answer no', async () => {
-    for (const [status, done] of [[400, true], [401, true], [403, true], [404, true], [408, false], [429, false], [499, true], [500, false], [503, false], [undefined, false]] as const) {
+  it('the service’s answer decides whether a pending end is done: 404 yes, every other 4xx, 5xx and no answer no', async () => {
+    for (const [status, done] of [[400, false], [401, false], [403, false], [404, true], [408, false], [429, false], [499, false], [500, false], [503, false], [undefined, false]] as const) {
       const keyStore = createKeyStore({ backend: createMemoryBackend() });
       await store(keyStore, [session(0)]);
       const svc: SessionService = {

@@ -74,6 +74,8 @@ export class FakeService implements SessionService {
   /** Every call: kind, session id (or account), the key that signed, the options given. */
   readonly calls: Array<{ kind: 'list' | 'end' | 'refresh'; id: string; key?: string; options?: SigningOptions }> = [];
   offline = false;
+  /** When set, every call fails with it without reaching the service (the app's proxy refusing: 401 LOGIN_REQUIRED, 403). */
+  refusal: WalletError | undefined;
   /** Refreshes wait for this (when set) before answering: a refresh on the wire. */
   gate: Promise<void> | undefined;
   private ids = 0;
@@ -101,6 +103,7 @@ export class FakeService implements SessionService {
 
   async list(accountId: string): Promise<AuthSession[]> {
     this.calls.push({ kind: 'list', id: accountId });
+    if (this.refusal) throw this.refusal;
     if (this.offline) throw new WalletError('NETWORK_ERROR', 'offline');
     return [...this.held.values()].filter((h) => h.auth.accountId === accountId && this.active(h.auth.id)).map((h) => h.auth);
   }
@@ -108,6 +111,7 @@ export class FakeService implements SessionService {
   async end(sessionId: string, signer: SessionSigner, options?: SigningOptions): Promise<boolean> {
     const key = await this.signer(signer);
     this.calls.push({ kind: 'end', id: sessionId, key, ...(options && { options }) });
+    if (this.refusal) throw this.refusal;
     if (this.offline) throw new WalletError('NETWORK_ERROR', 'offline');
     if (!this.active(sessionId)) return false;
     this.held.get(sessionId)!.ended = true;
@@ -118,6 +122,7 @@ export class FakeService implements SessionService {
     const key = await this.signer(signer);
     this.calls.push({ kind: 'refresh', id: sessionId, key, ...(options && { options }) });
     await this.gate;
+    if (this.refusal) throw this.refusal;
     if (this.offline) throw new WalletError('NETWORK_ERROR', 'offline');
     const old = this.held.get(sessionId);
     if (!old || !this.active(sessionId) || old.publicKeyHex !== key) throw new WalletError('WALLET_SIGNATURE_INVALID', 'not signed by an active session', { status: 401 });
@@ -144,7 +149,7 @@ export interface PlatformOptions {
   channel?: boolean;
 }
 
-const EVENTS: Array<keyof SessionEvents> = ['session', 'expiring', 'expired', 'refreshed', 'refresh-failed', 'logged-out', 'key-evicted', 'storage-fallback', 'refreshing', 'changed'];
+const EVENTS: Array<keyof SessionEvents> = ['session', 'expiring', 'expired', 'refreshed', 'refresh-failed', 'logged-out', 'key-evicted', 'storage-fallback', 'refreshing', 'changed', 'end-refused'];
 
 /** One browser: shared storage, locks, channel and clock; `tab()` opens a manager over them. */
 export function platform(opts: PlatformOptions = {}) {

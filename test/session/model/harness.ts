@@ -200,11 +200,14 @@ export interface ServiceSession {
   orphaned: boolean;
   /** A request of this browser to end it never arrived (refused at the prompt, dropped, or its tab closed first). */
   endLost: boolean;
+  /** A request of this browser to end it was refused by the app's proxy (401 LOGIN_REQUIRED, 403): it must stay a pending end. */
+  endRefused?: boolean;
   /** For a refresh's session: the session it refreshed. */
   refreshedFrom?: string;
 }
 
-export type Answer = 'deliver' | 'lose' | 'drop' | 'refuse' | 'timeout';
+/** `forbid`: the app's proxy refuses a request on the wire (401 LOGIN_REQUIRED or 403 FORBIDDEN), the service never sees it. */
+export type Answer = 'deliver' | 'lose' | 'drop' | 'refuse' | 'timeout' | 'forbid';
 
 export interface Pending {
   tab: number;
@@ -364,8 +367,9 @@ export class ScriptedService {
       end: (sessionId, signer, options?: SigningOptions) => {
         const p: Omit<Pending, 'resolve' | 'reject'> = { tab, kind: 'end', stage: options?.approved ? 'signing' : 'prompt', signer, endOf: sessionId, approved: options?.approved === true, account: this.sessions.get(sessionId)?.accountId ?? '', startedAt: this.step, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
           const s = this.sessions.get(sessionId);
-          if (!s || !this.signerOk(s.accountId, p.signedBy!)) throw new WalletError('WALLET_SIGNATURE_INVALID', 'no active session has this key', { status: 401 });
-          if (!this.active(s)) return false;
+          // Not active (unknown, expired, ended): 404, as the wire reference says (and the sandbox, on either leg).
+          if (!s || !this.active(s)) throw new WalletError('SESSION_NOT_FOUND', 'not active', { status: 404 });
+          if (!this.signerOk(s.accountId, p.signedBy!)) throw new WalletError('WALLET_SIGNATURE_INVALID', 'no active session has this key', { status: 401 });
           s.ended = { by: 'browser', at: this.clock.now };
           // A refresh undone (its commit could not happen): refreshing that session again is no double refresh.
           if (s.refreshedFrom !== undefined && this.refreshState.get(s.refreshedFrom) === 'done') this.refreshState.delete(s.refreshedFrom);
@@ -404,6 +408,16 @@ export class ScriptedService {
       return;
     }
     this.pending.splice(this.pending.indexOf(p), 1);
+    if (how === 'forbid') {
+      const target = p.endOf === undefined ? undefined : this.sessions.get(p.endOf);
+      if (target) target.endRefused = true;
+      // The undo of a refresh refused: that refresh is over (as when its undo is lost), the session it refreshed may be refreshed again.
+      if (target && this.isStored) this.refreshesOver(target.tab, this.isStored, target.id);
+      if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
+      this.onAnswer?.(p.tab);
+      this.forbidden++;
+      return p.reject(this.forbidden % 2 === 0 ? new WalletError('LOGIN_REQUIRED' as never, 'Sign in first.', { status: 401 }) : new WalletError('FORBIDDEN' as never, 'refused by the app', { status: 403 }));
+    }
     if (how === 'drop') {
       this.lostEnd(p);
       if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
@@ -435,6 +449,9 @@ export class ScriptedService {
     // over (S4 judges refreshes at the same time); the session it refreshed may be refreshed again.
     if (target && this.isStored) this.refreshesOver(target.tab, this.isStored, target.id);
   }
+
+  /** How many requests the app's proxy refused (`forbid`). */
+  forbidden = 0;
 
   /** Whether a session is stored in the browser (set by the model's world). */
   isStored?: (sessionId: string) => boolean;

@@ -212,21 +212,28 @@ export class World {
     }
   }
 
-  /** S5, checked when a logout resolves (called at step `calledAt`). */
-  logoutResolved(account: string, calledAt: number): void {
+  /** S5, checked when a logout resolves (called at step `calledAt` in `tab`). */
+  logoutResolved(account: string, calledAt: number, tab: Tab): void {
     const later = (id: string): boolean => {
       const s = this.service.sessions.get(id);
       return s !== undefined && s.origin === 'login' && s.startedAt > calledAt;
     };
     const stored = this.stored(account);
-    for (const s of stored.sessions) if (!later(s.id)) this.violations.push(`S5: ${s.id} still stored after logout`);
-    const allowedKeys = new Set([...stored.sessions.map((s) => s.publicKeyHex), ...this.ending(account).map((e) => e.publicKeyHex)]);
-    for (const k of this.storedKeys(account)) if (!allowedKeys.has(k)) this.violations.push(`S5: key ${k.slice(0, 8)} left after logout`);
+    // Storage refused a write: the logout's records may be held in the tab's memory (held.ts); the
+    // tab then shows none of the account's sessions (later logins aside), whatever storage holds.
+    const shown = tab.manager.all().filter((s) => s.accountId === account && !later(s.id));
+    const held = this.failedWrite && shown.length === 0;
+    if (!held) {
+      for (const s of stored.sessions) if (!later(s.id)) this.violations.push(`S5: ${s.id} still stored after logout`);
+      const allowedKeys = new Set([...stored.sessions.map((s) => s.publicKeyHex), ...this.ending(account).map((e) => e.publicKeyHex)]);
+      for (const k of this.storedKeys(account)) if (!allowedKeys.has(k)) this.violations.push(`S5: key ${k.slice(0, 8)} left after logout`);
+    }
     const pendingEnd = new Set(this.ending(account).map((e) => e.id));
     for (const s of this.service.sessions.values()) {
       if (s.accountId !== account || s.origin === 'elsewhere' || !this.service.active(s) || !s.delivered || s.orphaned || s.endLost || later(s.id)) continue;
-      // Ended, or a pending end whose request could not be made (I8: finished later, checked at settle).
-      if (pendingEnd.has(s.id)) continue;
+      // Ended, or a pending end whose request could not be made or the app's proxy refused (I8:
+      // finished later, checked at settle; held in memory when storage refused it).
+      if (pendingEnd.has(s.id) || (held && s.endRefused === true)) continue;
       this.violations.push(`S5: ${s.id} (${s.origin}) still active on the service after logout`);
     }
     this.resolvedLogouts.push({ account, calledAt });
@@ -247,8 +254,21 @@ export class World {
       // S10: a pending end never names a session still stored (ending it would log the user out).
       const storedIds = new Set(stored.sessions.map((s) => s.id));
       for (const e of this.ending(account)) if (storedIds.has(e.id)) this.violations.push(`S10: pending end ${e.id} is a stored session of ${account}`);
+      // S11 (I8): a pending end leaves the list only once the service no longer holds its session
+      // (ended, gone, expired) or it is stored again (a commit that listed it did not happen); one
+      // whose key was never stored (its write refused) cannot be ended by anyone.
+      const keysNow = new Set(this.storedKeys(account));
+      for (const { id, keyed } of this.lastEnding.get(account) ?? []) {
+        const s = this.service.sessions.get(id);
+        if (keyed && !this.ending(account).some((e) => e.id === id) && s !== undefined && this.service.active(s) && !storedIds.has(id)) {
+          this.violations.push(`S11: pending end ${id} dropped while the service holds it`);
+        }
+      }
+      this.lastEnding.set(account, this.ending(account).map((e) => ({ id: e.id, keyed: keysNow.has(e.publicKeyHex) })));
       if (this.coordination.channel) {
         for (const tab of this.tabs.filter((t) => t.open && t.loaded)) {
+          // A logout whose records storage refused: the tab shows the account logged out (held.ts).
+          if (this.failedWrite && tab.manager.all().every((s) => s.accountId !== account)) continue;
           expect(tab.manager.current(account)?.id ?? null, `S3: tab ${tab.id} current`).toBe(stored.current);
           expect(tab.manager.all().filter((s) => s.accountId === account).map((s) => s.id).sort(), `S3: tab ${tab.id} sessions`).toEqual(stored.sessions.map((s) => s.id).sort());
         }
@@ -302,6 +322,9 @@ export class World {
     // (the undo of its refresh arrived, the tab did not live on): the next load clears it (I8).
     return s !== undefined && (s.ended === undefined || (s.ended.by === 'browser' && this.tabs[s.tab]?.open === false));
   }
+
+  /** Pending ends of each account at the last check (S11). */
+  private readonly lastEnding = new Map<string, Array<{ id: string; keyed: boolean }>>();
 
   /** A storage write failed at some point: S2 is then only "no session without its key". */
   failedWrite = false;
@@ -375,7 +398,9 @@ export class World {
       }
       for (const s of this.service.sessions.values()) {
         if (s.accountId !== account) continue;
-        if (s.origin !== 'elsewhere' && this.service.active(s) && s.delivered && !s.orphaned && !s.endLost) expect(stored.has(s.id), `no leak: ${s.id} (${s.origin}) active but not stored`).toBe(true);
+        // An end the app's proxy refused for a session whose key storage refused: no one can end it.
+        const unendable = s.endRefused === true && !this.storedKeys(account).includes(s.publicKeyHex);
+        if (s.origin !== 'elsewhere' && this.service.active(s) && s.delivered && !s.orphaned && !s.endLost && !unendable) expect(stored.has(s.id), `no leak: ${s.id} (${s.origin}) active but not stored`).toBe(true);
         if (stored.has(s.id)) expect(s.ended?.by, `${s.id} stored but ended by this browser`).not.toBe('browser');
       }
     }
