@@ -102,7 +102,8 @@ export type WalletEvents = SessionEvents;
 export interface Wallet {
   /**
    * Calls `listener` on each `event` (`session`, `expiring`, `expired`, `refreshed`,
-   * `refresh-failed`, `logged-out`, `key-evicted`, `storage-fallback`, `refreshing`, `changed`; see
+   * `refresh-failed`, `logged-out`, `key-evicted`, `storage-fallback`, `refreshing`, `changed`,
+   * `end-refused`; see
    * {@link SessionEvents}; UIs usually want {@link Wallet.subscribe} instead);
    * returns the function that removes it. Attach before `restore()` to hear what it finds.
    */

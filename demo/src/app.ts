@@ -102,6 +102,9 @@ export class App {
       }),
       wallet.on('key-evicted', () => toLogin('The browser deleted the session key. Log in again.')),
       wallet.on('refresh-failed', ({ error }) => this.banners.notice(`Automatic session refresh failed: ${humanMessage(error)}`, 'warn')),
+      // The demo's proxy refused to end a wallet session (the demo sign-in expired): it stays to end,
+      // and is ended once the user signs in to the demo again (the new wallet finishes it at load).
+      wallet.on('end-refused', () => this.banners.notice('The demo’s server refused to end your wallet session: sign in to the demo again to finish logging out.', 'warn')),
       // Logged in from another tab while this one waits at login.
       wallet.on('session', () => {
         if (this.route() === 'login' && !this.loggingIn) this.go('home');

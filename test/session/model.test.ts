@@ -5,8 +5,9 @@
 // prompt approved, declined or timed out). Each run draws how the browser coordinates tabs (Web Locks or localStorage leases,
 // with or without a channel: I7), then fast-check draws random interleavings over two accounts and
 // two credentials of: login, refresh, logout, sign out other devices, resolving a signer, a signed
-// action of the app with its prompt, the page coming back, time passing, the local clock set ±1 h,
-// storage writes failing, the session-changes chunk (changes.ts, loaded on first use by each tab)
+// action of the app with its prompt, the page coming back, time passing, the local clock set ±1 h
+// or 3 h fast (and a tab loaded so while the service is unreachable), storage writes failing (also
+// every write during a logout), the app's proxy refusing a request (401 LOGIN_REQUIRED, 403), the session-changes chunk (changes.ts, loaded on first use by each tab)
 // failing to download, the account's section held busy for a while, another device's login,
 // revocation, tabs opened and closed at any step (a tab with an operation still running, a logout
 // first, and a tab closed right after its logout was called, are drawn often). Most runs start with the
@@ -34,7 +35,10 @@
 //      was refused after refreshes of this browser replaced its signer (refreshesDuringLeg: one or
 //      two refreshes committed while the leg is on the wire) starts over, or after MAX_RESTARTS
 //      restarts fails SESSION_REPLACED_DURING_CALL, and only then;
-//   I5 a login whose commit code could not be downloaded failed before its verify was sent.
+//   I5 a login whose commit code could not be downloaded failed before its verify was sent;
+//   S11 (I8) a pending end leaves the list only once the service no longer holds its session (or it
+//      is stored again): not on a refusal of the app's proxy, not on a local clock hours fast;
+//   S13 (I1) a logout never fails because storage refuses writes (issue 31).
 // After settling (every request answered, every tab woken, leases lapsed): the same, every operation
 // of an open tab has settled, no logout is left pending and no pending end unfinished (I8), every
 // active session this browser made is stored (no leak), and no stored session was ended by it.
@@ -212,6 +216,48 @@ const logout = (w: World, t: Tab, a: string): void => {
 };
 const logoutCmd = (i: number, a: string): Command => onTab(`logout(${a.slice(-1)})`, i, (w, t) => logout(w, t, a));
 /**
+ * A logout while storage refuses every write (issue 31): it must not fail for storage (S13), it
+ * sends its ends, and the tabs show the account logged out (S3, S5 read their picture then).
+ */
+const logoutStorageFullCmd = (i: number, a: string): Command =>
+  onTab(`logoutStorageFull(${a.slice(-1)})`, i, (w, t) => {
+    w.backend.failWrites = 1_000;
+    w.failedWrite = true;
+    const calledAt = w.service.step;
+    w.logoutCalls.push({ account: a, at: calledAt, nonceBefore: w.logoutRecord(a)?.nonce, held: w.stored(a).sessions.map((s) => s.id) });
+    void w.track(t, 'logout', t.manager.logout(a).then(() => w.logoutResolved(a, calledAt, t), (error: unknown) => {
+      w.violations.push(`S13: logout(${a}) in a tab whose storage refuses writes failed: ${String(error)}`);
+      throw error;
+    }), (ok) => {
+      if (ok) w.logoutsDone.push({ account: a, at: calledAt });
+    });
+    // Storage takes writes again once this step is checked (what was held reaches it then).
+    w.storageFullThisStep = true;
+  });
+/**
+ * A tab loads with its local clock 3 h fast while the service is unreachable (issue 31): the ends
+ * it tries are dropped before arriving; no answer has told it the server's time, so it must not
+ * give a pending end up on its own clock's word (S11).
+ */
+const fastClockOfflineLoadCmd = (): Command => ({
+  check: () => true,
+  async run(_m, world) {
+    world.jumpMs = 3 * HOUR;
+    if (world.tabs.filter((t) => t.open).length < 4) world.openTab();
+    const tab = world.tabs.at(-1)!;
+    world.service.step++;
+    for (let n = 0; n < 6; n++) {
+      await world.flush();
+      const next = world.service.pending.findIndex((p) => p.tab === tab.id && p.stage !== 'signing');
+      if (next < 0) break;
+      world.service.answer(next, 'drop');
+    }
+    await world.flush();
+    world.checkStep();
+  },
+  toString: () => 'fastClockOfflineLoad',
+});
+/**
  * The user logs out, then closes the tab at once: if the logout still waits (behind a login in
  * flight, a refresh on the wire, the section held), its nonce is written and nothing of it done
  * yet: another tab must carry it out (I8). Checked after the logout's step and after the close.
@@ -294,6 +340,8 @@ const commands = [
   { weight: 3, arbitrary: fc.tuple(fc.nat(), account, fc.boolean()).map(([i, a, busy]) => refreshAnsweredCmd(i, a, busy)) },
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => logoutCmd(i, a)) },
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account, fc.boolean()).map(([i, a, arrived]) => logoutThenCloseCmd(i, a, arrived)) },
+  { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => logoutStorageFullCmd(i, a)) },
+  { weight: 1, arbitrary: fc.constant(fastClockOfflineLoadCmd()) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`signOutOtherDevices(${a.slice(-1)})`, i, (w, t) => void w.track(t, 'signOut', t.manager.signOutOtherDevices(a)))) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`sign(${a.slice(-1)})`, i, (w, t) => void w.track(t, 'sign', t.manager.resolve(a)))) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`action(${a.slice(-1)})`, i, (w, t) => action(w, t, a))) },

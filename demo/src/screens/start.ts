@@ -67,6 +67,9 @@ export const startScreen: Screen = (app: App, container: HTMLElement) => {
     void busy(cont, 'Looking…', async () => {
       try {
         app.setMe(await demoApi.signin(existing.value));
+        // The customer's wallet loads now: it finishes what a logout left to end (e.g. an end the
+        // proxy refused while the demo sign-in had expired: the wallet's 'end-refused').
+        await app.wallet?.restore().catch(() => undefined);
         app.go('login');
       } catch (e) {
         app.fail(s2, e);

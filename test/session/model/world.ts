@@ -239,7 +239,14 @@ export class World {
     this.resolvedLogouts.push({ account, calledAt });
   }
 
+  /** Storage refuses every write until this step is checked (logoutStorageFull). */
+  storageFullThisStep = false;
+
   checkStep(): void {
+    if (this.storageFullThisStep) {
+      this.storageFullThisStep = false;
+      this.backend.failWrites = 0;
+    }
     for (const account of ACCOUNTS) {
       const stored = this.stored(account);
       const last = this.lastGeneration.get(account) ?? 0;

@@ -1,10 +1,10 @@
 /**
- * Journeys 40–42 (issue 31; src/session/INVARIANTS.md I1, I3), in real Chromium on the demo. 40: a
+ * Journeys 43–45 (issue 31; src/session/INVARIANTS.md I1, I3), in real Chromium on the demo. 43: a
  * tab whose IndexedDB cannot be opened (its keys in memory, a wallet of its own) logs in beside a tab
  * on IndexedDB; a logout in the IndexedDB tab logs the memory tab out too, and the service lists no
- * session of the account. 41: another tab refreshes while tab A's signed leg is on a slow network,
+ * session of the account. 44: another tab refreshes while tab A's signed leg is on a slow network,
  * and again while its retry is: the call starts over each time and succeeds with the newest session
- * (before: WALLET_SIGNATURE_INVALID at the second refusal). 42: a login whose verify was clicked
+ * (before: WALLET_SIGNATURE_INVALID at the second refusal). 45: a login whose verify was clicked
  * loses against a logout in another tab made while the login was still making its key: no verify is
  * sent, nothing is made on the service. Requests are held with page.route until the event the
  * journey needs happened (never a fixed sleep).
@@ -23,7 +23,7 @@ async function secondTab(page: Page): Promise<Page> {
   return tab;
 }
 
-test('40 · a tab whose IndexedDB cannot be opened (keys in memory) is logged out by a logout in another tab: nothing left on the service', async ({ page: tabA, context }) => {
+test('43 · a tab whose IndexedDB cannot be opened (keys in memory) is logged out by a logout in another tab: nothing left on the service', async ({ page: tabA, context }) => {
   await autoApprove(context);
   await newLoggedInCustomer(tabA);
   const accountId = await walletAccountId(tabA);
@@ -49,7 +49,7 @@ test('40 · a tab whose IndexedDB cannot be opened (keys in memory) is logged ou
   await expect.poll(() => serviceSessions(accountId)).toEqual([]);
 });
 
-test('41 · another tab refreshes while tab A’s signed leg is on a slow network, then again during the retry: the call starts over each time and succeeds', async ({ page: tabA, context }) => {
+test('44 · another tab refreshes while tab A’s signed leg is on a slow network, then again during the retry: the call starts over each time and succeeds', async ({ page: tabA, context }) => {
   await autoApprove(context);
   await newLoggedInCustomer(tabA);
   const accountId = await walletAccountId(tabA);
@@ -82,7 +82,7 @@ test('41 · another tab refreshes while tab A’s signed leg is on a slow networ
   expect(await serviceSessions(accountId)).toEqual([newest]);
 });
 
-test('42 · a login whose verify was clicked loses against a logout made in another tab while it still makes its key: no verify sent, nothing on the service', async ({ page: tabA, context }) => {
+test('45 · a login whose verify was clicked loses against a logout made in another tab while it still makes its key: no verify sent, nothing on the service', async ({ page: tabA, context }) => {
   await autoApprove(context);
   await newLoggedInCustomer(tabA);
   const accountId = await walletAccountId(tabA);
