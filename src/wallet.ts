@@ -23,6 +23,7 @@ import { createSessionManager, type ManagedSessions } from './session/manager.js
 import { createSessionStore } from './session/store.js';
 import { createClient } from './transport/index.js';
 import type { Wallet, WalletConfig } from './wallet-api.js';
+import { unconfiguredWallet } from './wallet-unconfigured.js';
 
 export type { Wallet, WalletConfig, WalletEvents } from './wallet-api.js';
 
@@ -45,7 +46,10 @@ function checkTrustedKeys(value: unknown): TrustedKeys {
 
 /**
  * Makes the wallet of this browser. Nothing is opened or requested until the first call; call
- * `restore()` at startup to pick up the sessions kept here. Bad config → `INVALID_ARGUMENT`.
+ * `restore()` at startup to pick up the sessions kept here. Bad config → `INVALID_ARGUMENT`; a
+ * missing `baseUrl` or `trustedKeys` (undefined or empty, an unset environment variable, also inside
+ * the array) does not throw here: the wallet fails when used (every call rejects INVALID_ARGUMENT
+ * naming it), so a module that makes it at import time still loads.
  *
  * @example
  * ```ts
@@ -69,6 +73,10 @@ export function createWallet(config: WalletConfig): Wallet {
   if (typeof config !== 'object' || config === null) throw invalidArgument('config', 'an object');
   // Frame mode has its own createWallet, which bundles none of the key or session code below.
   if ('signer' in config) throw invalidArgument('config.signer', "absent here: for frame mode import { createWallet, signerFrame } from 'embedded-wallet-signer/frame'");
+  // An unset environment variable leaves these undefined or empty: the wallet fails when used, not at import.
+  const unset = (v: unknown): boolean => v === undefined || v === '';
+  const missing = [unset(config.baseUrl) && 'config.baseUrl', (unset(config.trustedKeys) || (Array.isArray(config.trustedKeys) && config.trustedKeys.some(unset))) && 'config.trustedKeys'].filter((m): m is string => m !== false);
+  if (missing.length > 0) return unconfiguredWallet(missing);
   const trustedKeys = checkTrustedKeys(config.trustedKeys);
   if (config.fetch !== undefined && typeof config.fetch !== 'function') throw invalidArgument('config.fetch', 'a function');
   const crossTabName = typeof config.crossTab === 'object' && config.crossTab !== null ? config.crossTab.name : undefined;
