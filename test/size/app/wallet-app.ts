@@ -2,10 +2,9 @@
 // library. At load: open the wallet (./scenario.ts, generated per scenario by
 // scripts/size-consumers.mjs from scripts/size-scenarios.mjs) and restore the sessions kept in this
 // browser. On a click: an email login (start, then verify the code) and one signed action.
-import type { Wallet } from 'embedded-wallet-signer';
-import { openWallet } from './scenario';
+import { openWallet, verifyCode } from './scenario';
 
-export function startWallet(log: (line: string) => void): { wallet: Wallet; loginAndSign: (accountId: string, code: string) => Promise<void> } {
+export function startWallet(log: (line: string) => void): { wallet: ReturnType<typeof openWallet>; loginAndSign: (accountId: string, code: string) => Promise<void> } {
   const wallet = openWallet();
   wallet.restore().then(
     (sessions) => log(`restored ${sessions.length} session(s)`),
@@ -13,7 +12,7 @@ export function startWallet(log: (line: string) => void): { wallet: Wallet; logi
   );
   async function loginAndSign(accountId: string, code: string): Promise<void> {
     const login = await wallet.startOtpLogin({ accountId });
-    await login.verify(code);
+    await verifyCode(login, code);
     await wallet.updateAccount(accountId, { privateEnabled: true });
     log('signed');
   }
