@@ -4,7 +4,6 @@
 // automatic requests never wait; the snapshot is the queue's head and stable until it changes).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { flush } from '../helpers/wait-for.js';
 import { createSignatureRequests, defaultSignaturePolicy } from '../../src/react/signatures.js';
 import type { SignRequest } from '../../src/transport/index.js';
 
@@ -32,8 +31,10 @@ function signRequest(purpose: string, automatic: boolean, payloadToSign: string,
   return { payloadToSign, method: 'POST', path: '/x', purpose, leg: 2, automatic, signal };
 }
 
-// The queue and its answers are promises only: one event-loop turn runs all that is queued.
-const tick = flush;
+// The queue answers by promises, and a released prompt's refusal waits one macrotask
+// (setTimeout 0, src/react/signatures.ts): a zero-delay timer set after it fires after it (timers of
+// one delay run in the order they were set), with every promise queued before it settled.
+const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
 describe('signature queue: random sequences against a model', () => {
   it('every request is answered once, as the model says; the snapshot is the head of the queue', async () => {

@@ -88,6 +88,8 @@ describe('README code blocks', () => {
             'embedded-wallet-signer/testing': entry('src/testing/index.ts'),
             'embedded-wallet-signer/react': entry('src/react/index.ts'),
             'embedded-wallet-signer/react/testing': entry('src/react/testing.ts'),
+            'embedded-wallet-signer/frame': entry('src/signer/parent/index.ts'),
+            'embedded-wallet-signer/signer-host': entry('src/signer/host/index.ts'),
           },
         },
         files,
