@@ -9,8 +9,17 @@
  */
 import { defineConfig, devices } from '@playwright/test';
 import { partitionedLaunchOptions } from './scripts/chromium.mjs';
+import { selectedEngines, type Engine } from './scripts/engines/engines.js';
 
-export default defineConfig({
+// Chromium runs every spec; Firefox ESR and WebKitGTK (which partition third-party storage by
+// default) run e2e/frame/portable/, written against the driver of e2e/drivers/. TEST_ENGINES narrows.
+const projects = {
+  chromium: { name: 'chromium', use: { browserName: 'chromium', engine: 'chromium' } },
+  firefox: { name: 'firefox', testMatch: 'portable/**/*.spec.ts', use: { engine: 'firefox' } },
+  webkit: { name: 'webkit', testMatch: 'portable/**/*.spec.ts', use: { engine: 'webkit' } },
+} as const;
+
+export default defineConfig<object, { engine: Engine }>({
   testDir: 'e2e/frame',
   testMatch: '**/*.spec.ts',
   outputDir: 'e2e/artifacts/frame',
@@ -29,5 +38,5 @@ export default defineConfig({
     actionTimeout: 15_000,
     navigationTimeout: 20_000,
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  projects: selectedEngines().map((engine) => projects[engine]),
 });
