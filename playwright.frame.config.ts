@@ -5,7 +5,8 @@
  *
  * Chromium runs with third-party storage partitioning ON, as users have it: Playwright turns it off
  * by default (playwright issue 32230); scripts/chromium.mjs's `partitionedLaunchOptions` turns it
- * back on, and e2e/frame/00-partitioning.spec.ts fails when it is off.
+ * back on, and e2e/frame/00-partitioning.spec.ts fails when it is off. e2e/frame/portable/ runs in
+ * Chromium (partitioning on), Firefox ESR and WebKitGTK through e2e/drivers/, with the same canary.
  */
 import { defineConfig, devices } from '@playwright/test';
 import { partitionedLaunchOptions } from './scripts/chromium.mjs';

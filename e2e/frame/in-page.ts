@@ -153,3 +153,18 @@ export function scriptClickInFrame(): void {
   button.click();
   button.dispatchEvent(new MouseEvent('click', { bubbles: true }));
 }
+
+/** The partitioning canary's write: 'written', or why the frame's localStorage refused ('blocked: …'). */
+export function writeCanary(marker: string): string {
+  try {
+    localStorage.setItem('partition-canary', marker);
+    return 'written';
+  } catch (e) {
+    return `blocked: ${String(e)}`;
+  }
+}
+
+/** The partitioning canary's read (null: this storage never saw the write). */
+export function readCanary(): string | null {
+  return localStorage.getItem('partition-canary');
+}
