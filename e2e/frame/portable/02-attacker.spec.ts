@@ -7,7 +7,7 @@
  */
 import { accountPrivateInPage, connectAsAttacker, connectThroughLibrary, scriptClickInFrame, startUpdateInPage, syntheticClicksFromParent } from '../in-page.js';
 import { useFrameStack } from '../stack.js';
-import { expect, loggedInCustomer, openApp, outcome, shown, signerIn, test, visibleIn } from './steps.js';
+import { expect, loggedInCustomer, openApp, outcome, shown, SIGNER_IFRAME, signerIn, test, visibleIn } from './steps.js';
 
 const frameStack = useFrameStack();
 
@@ -35,6 +35,29 @@ test('P1: synthetic clicks and messages do not approve; only the user can, here 
   expect(await visibleIn(frame, 'signer-approval')).toBe(true);
   await frame.click('signer-decline');
   expect(await outcome(tab, 'update')).toEqual({ ok: false, code: 'SIGNER_DECLINED' });
+  expect(frameStack().signed().slice(signedBefore)).toEqual([]);
+  expect(await tab.evaluate(accountPrivateInPage, accountId)).not.toBe(true);
+});
+
+test('P1: the frame removed while it asks: the call fails SIGNER_FRAME_UNREACHABLE; a payload smuggled in by the parent is refused before any request; nothing is signed', async ({ openDevice }) => {
+  const tab = await (await openDevice()).newTab();
+  const accountId = await loggedInCustomer(tab, frameStack());
+  const signedBefore = frameStack().signed().length;
+  // A payload to sign smuggled in as a field: the frame's own checks refuse it.
+  expect(
+    await tab.evaluate(
+      (id) =>
+        (window.t.wallet as { updateAccount(id: string, patch: object): Promise<unknown> }).updateAccount(id, { privateEnabled: true, payloadToSign: '{"evil":true}' }).then(
+          () => 'signed',
+          (e: { code?: string }) => e.code,
+        ),
+      accountId,
+    ),
+  ).toBe('INVALID_ARGUMENT');
+  await tab.evaluate(startUpdateInPage, [accountId, true] as const);
+  await shown(signerIn(tab), 'signer-approval');
+  await tab.evaluate((s) => document.querySelector(s)?.remove(), SIGNER_IFRAME);
+  expect(await outcome(tab, 'update')).toEqual({ ok: false, code: 'SIGNER_FRAME_UNREACHABLE' });
   expect(frameStack().signed().slice(signedBefore)).toEqual([]);
   expect(await tab.evaluate(accountPrivateInPage, accountId)).not.toBe(true);
 });
