@@ -5,12 +5,22 @@
  *
  * Chromium runs with third-party storage partitioning ON, as users have it: Playwright turns it off
  * by default (playwright issue 32230); scripts/chromium.mjs's `partitionedLaunchOptions` turns it
- * back on, and e2e/frame/00-partitioning.spec.ts fails when it is off.
+ * back on, and e2e/frame/00-partitioning.spec.ts fails when it is off. e2e/frame/portable/ runs in
+ * Chromium (partitioning on), Firefox ESR and WebKitGTK through e2e/drivers/, with the same canary.
  */
 import { defineConfig, devices } from '@playwright/test';
 import { partitionedLaunchOptions } from './scripts/chromium.mjs';
+import { selectedEngines, type Engine } from './scripts/engines/engines.js';
 
-export default defineConfig({
+// Chromium runs every spec; Firefox ESR and WebKitGTK (which partition third-party storage by
+// default) run e2e/frame/portable/, written against the driver of e2e/drivers/. TEST_ENGINES narrows.
+const projects = {
+  chromium: { name: 'chromium', use: { browserName: 'chromium', engine: 'chromium' } },
+  firefox: { name: 'firefox', testMatch: 'portable/**/*.spec.ts', use: { engine: 'firefox' } },
+  webkit: { name: 'webkit', testMatch: 'portable/**/*.spec.ts', use: { engine: 'webkit' } },
+} as const;
+
+export default defineConfig<object, { engine: Engine }>({
   testDir: 'e2e/frame',
   testMatch: '**/*.spec.ts',
   outputDir: 'e2e/artifacts/frame',
@@ -29,5 +39,5 @@ export default defineConfig({
     actionTimeout: 15_000,
     navigationTimeout: 20_000,
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  projects: selectedEngines().map((engine) => projects[engine]),
 });

@@ -4,16 +4,22 @@
  * WebDriver for WebKitGTK. Elements are found by `data-testid`; anything else a journey wants to
  * know it reads in the page with `evaluate` (a self-contained function and one JSON argument).
  */
-export interface Tab {
-  /** Opens `path` (relative to the demo's URL) and waits for the load. */
-  goto(path: string): Promise<void>;
-  reload(): Promise<void>;
+/** Where a journey acts: a tab's page, or a frame in it (of any origin). */
+export interface Scope {
   /** Clicks the element with this test id once it is visible (real input events). */
   click(testId: string): Promise<void>;
   /** Replaces the value of the input with this test id by typing `value`. */
   fill(testId: string, value: string): Promise<void>;
-  /** Runs `fn(arg)` in the page (awaited) and returns its JSON result. */
+  /** Runs `fn(arg)` in the page or frame (awaited) and returns its JSON result. */
   evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T>;
+}
+
+export interface Tab extends Scope {
+  /** Opens `path` (relative to the demo's URL) and waits for the load. */
+  goto(path: string): Promise<void>;
+  reload(): Promise<void>;
+  /** The frame shown by the iframe this CSS selector finds in the page (looked up at each action). */
+  frame(selector: string): Scope;
   /** Uncaught errors the page has thrown so far (engines that cannot report them: always []). */
   errors(): string[];
 }

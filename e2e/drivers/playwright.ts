@@ -1,6 +1,6 @@
 /** The journey driver over Playwright (Chromium). */
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import type { Device, Tab } from './driver.js';
+import type { Device, Scope, Tab } from './driver.js';
 
 class PlaywrightTab implements Tab {
   private readonly pageErrors: string[] = [];
@@ -28,6 +28,20 @@ class PlaywrightTab implements Tab {
 
   evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {
     return this.page.evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>;
+  }
+
+  frame(selector: string): Scope {
+    const frame = this.page.frameLocator(selector);
+    const content = async () => {
+      const found = await (await this.page.locator(selector).elementHandle())?.contentFrame();
+      if (found == null) throw new Error(`no frame in ${selector}`);
+      return found;
+    };
+    return {
+      click: (testId) => frame.getByTestId(testId).click(),
+      fill: (testId, value) => frame.getByTestId(testId).fill(value),
+      evaluate: async <T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A) => (await content()).evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>,
+    };
   }
 
   errors(): string[] {

@@ -1,6 +1,6 @@
 /** The journey driver over puppeteer-core (Firefox ESR over WebDriver BiDi). */
-import type { Browser, Page } from 'puppeteer-core';
-import type { Device, Tab } from './driver.js';
+import type { Browser, Frame, Page } from 'puppeteer-core';
+import type { Device, Scope, Tab } from './driver.js';
 
 const TIMEOUT = 10_000;
 const byTestId = (testId: string): string => `[data-testid="${testId}"]`;
@@ -39,6 +39,20 @@ class PuppeteerTab implements Tab {
 
   evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {
     return this.page.evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>;
+  }
+
+  frame(selector: string): Scope {
+    const content = async (): Promise<Frame> => {
+      await this.page.bringToFront();
+      const found = await (await this.page.waitForSelector(selector))?.contentFrame();
+      if (found == null) throw new Error(`no frame in ${selector}`);
+      return found;
+    };
+    return {
+      click: async (testId) => (await content()).locator(byTestId(testId)).click(),
+      fill: async (testId, value) => (await content()).locator(byTestId(testId)).fill(value),
+      evaluate: async <T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A) => (await content()).evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>,
+    };
   }
 
   errors(): string[] {

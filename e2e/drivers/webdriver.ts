@@ -1,6 +1,6 @@
 /** The journey driver over W3C WebDriver (WebKitGTK's MiniBrowser, scripts/engines/webkit.ts). */
 import { ELEMENT, startWebKit, WebDriverError, type WebDriverSession } from '../../scripts/engines/webkit.js';
-import { callSource, type Device, type Tab } from './driver.js';
+import { callSource, type Device, type Scope, type Tab } from './driver.js';
 
 const TIMEOUT = 10_000;
 /** Errors worth another try while the app renders (the element is not there or not usable yet). */
@@ -31,7 +31,27 @@ class WebDriverTab implements Tab {
     private readonly windows: Windows,
     private readonly handle: string,
     private readonly baseURL: string,
+    /** The iframe whose frame this scope acts in (none: the page). */
+    private readonly frameSelector?: string,
   ) {}
+
+  /** Runs `action` in this tab's window, inside the frame if this scope is one (back at the top after). */
+  private run<T>(action: (session: WebDriverSession) => Promise<T>): Promise<T> {
+    const selector = this.frameSelector;
+    if (selector === undefined) return this.windows.in(this.handle, action);
+    return this.windows.in(this.handle, async (s) => {
+      await s.switchToFrame(await s.find(selector));
+      try {
+        return await action(s);
+      } finally {
+        await s.switchToFrame(null);
+      }
+    });
+  }
+
+  frame(selector: string): Scope {
+    return new WebDriverTab(this.windows, this.handle, this.baseURL, selector);
+  }
 
   async goto(path: string): Promise<void> {
     await this.windows.in(this.handle, (s) => s.navigate(new URL(path, this.baseURL).href));
@@ -46,7 +66,7 @@ class WebDriverTab implements Tab {
     const deadline = Date.now() + TIMEOUT;
     for (;;) {
       try {
-        await this.windows.in(this.handle, async (s) => {
+        await this.run(async (s) => {
           const element = await s.find(`[data-testid="${testId}"]`);
           const visible = await s.execute<boolean>('return arguments[0].checkVisibility();', [{ [ELEMENT]: element }]);
           if (!visible) throw new WebDriverError('element not interactable', `${testId} is not visible`);
@@ -67,7 +87,11 @@ class WebDriverTab implements Tab {
   fill(testId: string, value: string): Promise<void> {
     return this.onElement(testId, async (s, element) => {
       await s.clear(element);
-      await s.type(element, value);
+      if (this.frameSelector === undefined) return void (await s.type(element, value));
+      // WebKitWebDriver refuses "Element Send Keys" inside a frame (not focusable): a click
+      // focuses the input, then the keys are pressed (both real input events).
+      await s.click(element);
+      await s.pressKeys(value);
     });
   }
 
@@ -76,7 +100,7 @@ class WebDriverTab implements Tab {
 Promise.resolve(arguments[0]).then(${callSource(fn as (arg: never) => unknown)}).then(
   (value) => done({ value }),
   (error) => done({ error: String(error && error.stack || error) }));`;
-    const result = await this.windows.in(this.handle, (s) => s.executeAsync<{ value?: T; error?: string }>(body, [arg ?? null]));
+    const result = await this.run((s) => s.executeAsync<{ value?: T; error?: string }>(body, [arg ?? null]));
     if (result.error !== undefined) throw new Error(`in the page: ${result.error}`);
     return result.value as T;
   }

@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { embedSigner } from './helpers.js';
+import { readCanary, writeCanary } from './in-page.js';
 import { useFrameStack } from './stack.js';
 
 const frameStack = useFrameStack();
@@ -17,18 +18,11 @@ test('third-party storage partitioning is on: the frame under another site has s
   if (embedded === undefined) throw new Error('the signer frame did not load');
   const marker = `canary-${Date.now()}`;
   // Off and third-party storage blocked: reading localStorage throws (SecurityError); fail with why.
-  const wrote = await embedded.evaluate((m) => {
-    try {
-      localStorage.setItem('partition-canary', m);
-      return 'written';
-    } catch (e) {
-      return `blocked: ${String(e)}`;
-    }
-  }, marker);
+  const wrote = await embedded.evaluate(writeCanary, marker);
   expect(wrote, 'the frame under another site must have (partitioned) storage').toBe('written');
-  expect(await embedded.evaluate(() => localStorage.getItem('partition-canary'))).toBe(marker);
+  expect(await embedded.evaluate(readCanary)).toBe(marker);
 
   const top = await context.newPage();
   await top.goto(frameStack().signerUrl);
-  expect(await top.evaluate(() => localStorage.getItem('partition-canary'))).toBeNull();
+  expect(await top.evaluate(readCanary)).toBeNull();
 });

@@ -6,31 +6,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import fc from 'fast-check';
 import { accountPrivate, embedSigner, loggedInCustomer, newCustomer, signedRequests, signer, startUpdate, updateOutcome } from './helpers.js';
+import { connectAsAttacker, connectThroughLibrary, scriptClickInFrame, syntheticClicksFromParent } from './in-page.js';
 import { useFrameStack } from './stack.js';
 
 const frameStack = useFrameStack();
 
 /** The attacker's own connection: it embeds the signer and says hello first; messages received go to `window.t.got`. */
-async function attackerConnect(page: Page, signerUrl: string, options: { sandbox?: string } = {}): Promise<unknown> {
-  return page.evaluate(
-    ([url, sandbox]) =>
-      new Promise((resolve) => {
-        const frame = document.createElement('iframe');
-        if (sandbox !== '') frame.setAttribute('sandbox', sandbox);
-        frame.src = url;
-        const channel = new MessageChannel();
-        const got: unknown[] = [];
-        window.t.got = got;
-        window.t.port = channel.port1;
-        channel.port1.onmessage = (e) => {
-          got.push(e.data);
-          if ((e.data as { type?: string }).type !== 'state') resolve(e.data);
-        };
-        frame.addEventListener('load', () => frame.contentWindow?.postMessage({ protocol: 'embedded-wallet-signer.frame/1', type: 'hello' }, sandbox === '' ? new URL(url).origin : '*', [channel.port2]), { once: true });
-        document.body.append(frame);
-      }),
-    [signerUrl, options.sandbox ?? ''] as const,
-  );
+function attackerConnect(page: Page, signerUrl: string, options: { sandbox?: string } = {}): Promise<unknown> {
+  return page.evaluate(connectAsAttacker, [signerUrl, options.sandbox ?? ''] as const);
 }
 
 /** Posts `message` on the attacker's port, then a valid call; resolves to the answers received after. */
@@ -66,22 +49,10 @@ test('P4: a page of a foreign origin cannot use the frame: the browser refuses i
   const refused = await attackerConnect(page, frameStack().signerNoAncestorsUrl);
   expect(refused).toEqual({ type: 'refused', code: 'SIGNER_ORIGIN_NOT_ALLOWED' });
   // Through the library: the typed error.
-  const code = await page.evaluate(async (url) => {
-    const { createWallet, signerFrame } = window.frameLib;
-    return createWallet({ signer: signerFrame({ url }) }).restore().then(
-      () => 'connected',
-      (e: { code?: string }) => e.code,
-    );
-  }, frameStack().signerNoAncestorsUrl);
+  const code = await page.evaluate(connectThroughLibrary, [frameStack().signerNoAncestorsUrl, 15_000] as const);
   expect(code).toBe('SIGNER_ORIGIN_NOT_ALLOWED');
   // With the recommended headers the browser does not even show the page to a foreign parent.
-  const blocked = await page.evaluate(async (url) => {
-    const { createWallet, signerFrame } = window.frameLib;
-    return createWallet({ signer: signerFrame({ url, connectTimeoutMs: 3_000 }) }).restore().then(
-      () => 'connected',
-      (e: { code?: string }) => e.code,
-    );
-  }, frameStack().signerUrl);
+  const blocked = await page.evaluate(connectThroughLibrary, [frameStack().signerUrl, 3_000] as const);
   expect(blocked).toBe('SIGNER_FRAME_UNREACHABLE');
 });
 
@@ -162,21 +133,9 @@ test('P1: synthetic clicks and messages do not approve; only the user can, here 
   if (frame === undefined) throw new Error('no signer frame');
   await expect(signer(page).getByTestId('signer-approval')).toBeVisible();
   // The parent's script: clicks dispatched at the iframe, and messages posted to its window.
-  await page.evaluate(() => {
-    const iframe = document.querySelector('iframe[title="Wallet signer"]') as HTMLIFrameElement;
-    const box = iframe.getBoundingClientRect();
-    for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
-      iframe.dispatchEvent(new MouseEvent(type, { bubbles: true, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 }));
-    }
-    iframe.contentWindow?.postMessage({ type: 'approve' }, '*');
-    iframe.contentWindow?.postMessage({ type: 'call', id: 5, method: 'updateAccount', args: [] }, '*');
-  });
+  await page.evaluate(syntheticClicksFromParent);
   // A click made by script inside the frame itself (as a bug or injection there would): not trusted, ignored.
-  await frame.evaluate(() => {
-    const button = document.querySelector('[data-testid="signer-approve"]') as HTMLButtonElement;
-    button.click();
-    button.dispatchEvent(new MouseEvent('click', { bubbles: true }));
-  });
+  await frame.evaluate(scriptClickInFrame);
   await expect(signer(page).getByTestId('signer-approval')).toBeVisible();
   await signer(page).getByTestId('signer-decline').click();
   expect(await updateOutcome(page)).toEqual({ ok: false, code: 'SIGNER_DECLINED' });

@@ -6,21 +6,21 @@
  */
 import type { BrowserContext, FrameLocator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
+import { accountPrivateInPage, makeFrameWallet, recordInPage, seenInPage, signUpInPage, startLoginInPage, startUpdateInPage } from './in-page.js';
 import type { FrameStack } from './stack.js';
 
 export const OTP = '000000';
+
+/** A fresh customer's email. */
+export function newEmail(): string {
+  return `frame-${Math.random().toString(36).slice(2, 10)}@example.com`;
+}
 
 /** Opens the app (same site as the signer unless `base`), signs up a customer; resolves to its wallet account. */
 export async function newCustomer(page: Page, stack: FrameStack, base?: string): Promise<string> {
   await page.goto(stack.appPage(base));
   await page.locator('body[data-ready="true"]').waitFor();
-  const id = Math.random().toString(36).slice(2, 10);
-  return page.evaluate(async (email) => {
-    const res = await fetch('/demo/signup', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ fullName: 'Frame Tester', email, phoneNumber: '+14155550123' }) });
-    if (!res.ok) throw new Error(`signup ${res.status} ${await res.text()}`);
-    const me = (await res.json()) as { walletAccountId: string };
-    return me.walletAccountId;
-  }, `frame-${id}@example.com`);
+  return page.evaluate(signUpInPage, newEmail());
 }
 
 /** Embeds the signer page at `url` in the page (as an attacker's script would) and waits for it to load. */
@@ -43,10 +43,7 @@ export async function loggedInCustomer(page: Page, stack: FrameStack): Promise<s
 
 /** Whether the account is private, as the service has it now (the demo backend reads it upstream). */
 export async function accountPrivate(page: Page, accountId: string): Promise<boolean | undefined> {
-  return page.evaluate(async (id) => {
-    const me = (await (await fetch('/demo/me')).json()) as { accounts: { id: string; privateEnabled?: boolean }[] };
-    return me.accounts.find((a) => a.id === id)?.privateEnabled;
-  }, accountId);
+  return page.evaluate(accountPrivateInPage, accountId);
 }
 
 /** Every request the signer frame sent with a wallet signature (method and path). */
@@ -60,12 +57,7 @@ export function signedRequests(page: Page, signerOrigin: string): string[] {
 
 /** Makes `window.t.wallet` in frame mode and restores it. */
 export async function frameWallet(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const { createWallet, signerFrame } = window.frameLib;
-    const wallet = createWallet({ signer: signerFrame({ url: window.signerUrl }) });
-    window.t.wallet = wallet;
-    await wallet.restore();
-  });
+  await page.evaluate(makeFrameWallet);
 }
 
 export function signer(page: Page): FrameLocator {
@@ -74,14 +66,7 @@ export function signer(page: Page): FrameLocator {
 
 /** Starts the OTP login; the verify waits in `window.t.verifying`. */
 export async function startLogin(page: Page, accountId: string): Promise<void> {
-  await page.evaluate(async (accountId) => {
-    const wallet = window.t.wallet as ReturnType<typeof window.frameLib.createWallet>;
-    const login = await wallet.startOtpLogin({ accountId });
-    window.t.verifying = login.verify().then(
-      (session) => ({ ok: true as const, session }),
-      (error: { code?: string }) => ({ ok: false as const, code: error.code }),
-    );
-  }, accountId);
+  await page.evaluate(startLoginInPage, accountId);
 }
 
 /** Types `code` in the frame's code entry and submits it (a trusted click). */
@@ -102,16 +87,7 @@ export async function loginInFrame(page: Page, accountId: string): Promise<strin
 
 /** Starts `updateAccount(accountId, {privateEnabled})`; its outcome waits in `window.t.update`. */
 export async function startUpdate(page: Page, accountId: string, privateEnabled: boolean): Promise<void> {
-  await page.evaluate(
-    ([accountId, privateEnabled]) => {
-      const wallet = window.t.wallet as ReturnType<typeof window.frameLib.createWallet>;
-      window.t.update = wallet.updateAccount(accountId, { privateEnabled }).then(
-        (account) => ({ ok: true as const, account }),
-        (error: { code?: string }) => ({ ok: false as const, code: error.code }),
-      );
-    },
-    [accountId, privateEnabled] as const,
-  );
+  await page.evaluate(startUpdateInPage, [accountId, privateEnabled] as const);
 }
 
 export async function updateOutcome(page: Page): Promise<{ ok: boolean; account?: { privateEnabled?: boolean }; code?: string }> {
@@ -134,37 +110,10 @@ export async function recordParent(context: BrowserContext, page: Page, appOrigi
       (async () => `${r.url()} ${JSON.stringify(r.request().headers())} ${r.request().postData() ?? ''} ${await r.text().catch(() => '')}`)(),
     );
   });
-  await context.addInitScript((origin) => {
-    if (location.origin !== origin) return;
-    const seen: string[] = [];
-    (window as unknown as { __seen: string[] }).__seen = seen;
-    const record = (data: unknown) => {
-      try {
-        seen.push(JSON.stringify(data));
-      } catch {
-        seen.push(String(data));
-      }
-    };
-    const descriptor = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
-    Object.defineProperty(MessagePort.prototype, 'onmessage', {
-      configurable: true,
-      get() {
-        return descriptor?.get?.call(this);
-      },
-      set(listener: ((e: MessageEvent) => void) | null) {
-        descriptor?.set?.call(this, listener === null ? null : (e: MessageEvent) => {
-          record(e.data);
-          listener(e);
-        });
-      },
-    });
-    window.addEventListener('message', (e) => record(e.data), true);
-  }, appOrigin);
+  await context.addInitScript(recordInPage, appOrigin);
   return {
     async seen() {
-      const messages = await page.evaluate(() => (window as unknown as { __seen?: string[] }).__seen ?? []);
-      const dom = await page.evaluate(() => document.documentElement.outerHTML);
-      return [...console, ...messages, dom, ...(await Promise.all(network))].join('\n');
+      return [...console, await page.evaluate(seenInPage), ...(await Promise.all(network))].join('\n');
     },
   };
 }

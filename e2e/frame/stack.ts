@@ -38,6 +38,11 @@ export interface FrameStack {
    * check at work where the browser's would have stopped the page first.
    */
   readonly signerNoAncestorsUrl: string;
+  /**
+   * Every request that reached the app's proxy with a wallet signature, as `METHOD /path`, oldest
+   * first: what was signed, seen by the server, whatever the engine.
+   */
+  signed(): string[];
   /** The app page with the signer's URL (default the stack's) in `?signer=`. */
   appPage(base?: string, signerUrl?: string): string;
   close(): Promise<void>;
@@ -111,8 +116,10 @@ export async function startFrameStack(): Promise<FrameStack> {
   });
   const script = appScript.outputFiles[0]?.text ?? '';
   const page = '<!doctype html><html><head><meta charset="utf-8"><title>Frame test app</title><script type="module" src="/app.js"></script></head><body><h1>Test app</h1></body></html>';
+  const signed: string[] = [];
   handler = (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (req.headers['service-wallet-signature'] !== undefined) signed.push(`${req.method} ${path}`);
     if (path === '/api' || path.startsWith('/api/')) return api(req, res);
     if (path.startsWith('/demo/')) return void demoApi(req, res);
     if (path === '/app.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(script);
@@ -127,6 +134,7 @@ export async function startFrameStack(): Promise<FrameStack> {
     signerOrigin,
     foreignUrl: `http://localhost:${foreignPort}`,
     signerNoAncestorsUrl: signerNoAncestors.url,
+    signed: () => [...signed],
     appPage: (base = appUrl, signerUrl = signer.url) => `${base}/?signer=${encodeURIComponent(signerUrl)}`,
     close: async () => {
       await Promise.allSettled([

@@ -7,7 +7,7 @@
  * Firefox ESR through puppeteer-core (one browser per worker, a fresh BiDi user context per device),
  * WebKitGTK through WebKitWebDriver (a fresh MiniBrowser per device).
  */
-import { chromium, test as base, expect, type Browser as PlaywrightBrowser } from '@playwright/test';
+import { chromium, test as base, expect, type Browser as PlaywrightBrowser, type BrowserContext } from '@playwright/test';
 import puppeteer, { type Browser as PuppeteerBrowser } from 'puppeteer-core';
 import { launchOptions } from '../../scripts/chromium.mjs';
 import { assertInstalled, FIREFOX_PATH, type Engine } from '../../scripts/engines/engines.js';
@@ -20,14 +20,17 @@ import { isolateFromDevServer, OTP, uniqueContact } from '../fixtures.js';
 export { expect, OTP };
 
 type Launched = { engine: 'chromium'; browser: PlaywrightBrowser } | { engine: 'firefox'; browser: PuppeteerBrowser } | { engine: 'webkit' };
+type LaunchOptions = Parameters<typeof chromium.launch>[0];
 
-export const test = base.extend<{ openDevice: () => Promise<Device> }, { engine: Engine; launched: Launched }>({
+/** The project's engine, launched once per worker (`chromiumLaunch`: how Chromium starts; default scripts/chromium.mjs's). */
+export const engineTest = base.extend<object, { engine: Engine; chromiumLaunch: LaunchOptions; launched: Launched }>({
   engine: ['chromium', { option: true, scope: 'worker' }],
+  chromiumLaunch: [launchOptions(), { option: true, scope: 'worker' }],
   launched: [
-    async ({ engine }, use) => {
+    async ({ engine, chromiumLaunch }, use) => {
       assertInstalled(engine);
       if (engine === 'chromium') {
-        const browser = await chromium.launch({ ...launchOptions(), headless: true });
+        const browser = await chromium.launch({ ...chromiumLaunch, headless: true });
         await use({ engine, browser });
         await browser.close();
       } else if (engine === 'firefox') {
@@ -40,18 +43,25 @@ export const test = base.extend<{ openDevice: () => Promise<Device> }, { engine:
     },
     { scope: 'worker' },
   ],
-  openDevice: async ({ launched }, use) => {
-    const baseURL = process.env.DEMO_URL;
-    if (!baseURL) throw new Error('DEMO_URL is not set: run the suite with `npx playwright test` (e2e/global-setup.ts starts the demo).');
+});
+
+/**
+ * The `openDevice` fixture: fresh profiles of the launched engine, relative paths resolved against
+ * `baseURL()`; closed after the test, and uncaught errors in their pages fail it (but those that
+ * match one of `expected`: reports a test provokes on purpose).
+ */
+export function deviceOpener(baseURL: () => string, prepare: (context: BrowserContext) => Promise<void>, expected: readonly RegExp[] = []) {
+  return async ({ launched }: { launched: Launched }, use: (open: () => Promise<Device>) => Promise<void>): Promise<void> => {
     const devices: Device[] = [];
     const tabs: Tab[] = [];
     await use(async () => {
+      const url = baseURL();
       const device =
         launched.engine === 'chromium'
-          ? await playwrightDevice(launched.browser, baseURL, isolateFromDevServer)
+          ? await playwrightDevice(launched.browser, url, prepare)
           : launched.engine === 'firefox'
-            ? await puppeteerDevice(launched.browser, baseURL)
-            : await webDriverDevice(baseURL);
+            ? await puppeteerDevice(launched.browser, url)
+            : await webDriverDevice(url);
       devices.push(device);
       return {
         newTab: async () => {
@@ -63,10 +73,20 @@ export const test = base.extend<{ openDevice: () => Promise<Device> }, { engine:
       };
     });
     // Browser-side errors fail the test: a journey that "passes" with an exception in the page is not green.
-    const errors = tabs.flatMap((t) => t.errors());
+    const errors = tabs.flatMap((t) => t.errors()).filter((e) => !expected.some((r) => r.test(e)));
     await Promise.all(devices.map((d) => d.close()));
     expect(errors, 'uncaught errors in the page').toEqual([]);
-  },
+  };
+}
+
+function demoUrl(): string {
+  const baseURL = process.env.DEMO_URL;
+  if (!baseURL) throw new Error('DEMO_URL is not set: run the suite with `npx playwright test` (e2e/global-setup.ts starts the demo).');
+  return baseURL;
+}
+
+export const test = engineTest.extend<{ openDevice: () => Promise<Device> }>({
+  openDevice: deviceOpener(demoUrl, isolateFromDevServer),
 });
 
 /** Whether the element with this test id is rendered and visible. */

@@ -76,6 +76,21 @@ export class WebDriverSession {
     return this.command('POST', '/window', { handle });
   }
 
+  /** Presses and releases each character's key, in order, on the focused element (the Actions API). */
+  async pressKeys(text: string): Promise<void> {
+    const actions = [...text].flatMap((value) => [
+      { type: 'keyDown', value },
+      { type: 'keyUp', value },
+    ]);
+    await this.command('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions }] });
+    await this.command('DELETE', '/actions');
+  }
+
+  /** Makes the frame shown by this iframe element the current browsing context; `null`: the top one. */
+  switchToFrame(element: string | null): Promise<unknown> {
+    return this.command('POST', '/frame', { id: element === null ? null : { [ELEMENT]: element } });
+  }
+
   closeWindow(): Promise<unknown> {
     return this.command('DELETE', '/window');
   }

@@ -1,0 +1,170 @@
+/**
+ * What the frame tests run inside the pages, as self-contained functions of one JSON argument, so
+ * that Playwright's `page.evaluate` (Chromium specs) and the portable driver's `tab.evaluate`
+ * (e2e/frame/portable/, every engine) run the same code. The parent's are what an app's code, or an
+ * attacker's script in the app's origin, would do; `window.t` keeps values between calls.
+ */
+
+type FrameWallet = ReturnType<typeof window.frameLib.createWallet>;
+
+/** Signs up a demo customer (the demo's /demo/signup sets its cookie); resolves to its wallet account. */
+export async function signUpInPage(email: string): Promise<string> {
+  const res = await fetch('/demo/signup', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ fullName: 'Frame Tester', email, phoneNumber: '+14155550123' }) });
+  if (!res.ok) throw new Error(`signup ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { walletAccountId: string }).walletAccountId;
+}
+
+/** Makes `window.t.wallet` in frame mode and restores it. */
+export async function makeFrameWallet(): Promise<void> {
+  const { createWallet, signerFrame } = window.frameLib;
+  const wallet = createWallet({ signer: signerFrame({ url: window.signerUrl }) });
+  window.t.wallet = wallet;
+  await wallet.restore();
+}
+
+/** Starts an email-code login; the verify's outcome waits in `window.t.verifying`. */
+export async function startLoginInPage(accountId: string): Promise<void> {
+  const wallet = window.t.wallet as FrameWallet;
+  const login = await wallet.startOtpLogin({ accountId });
+  window.t.verifying = login.verify().then(
+    (session) => ({ ok: true as const, session }),
+    (error: { code?: string }) => ({ ok: false as const, code: error.code }),
+  );
+}
+
+/** Starts `updateAccount(accountId, {privateEnabled})`; its outcome waits in `window.t.update`. */
+export function startUpdateInPage([accountId, privateEnabled]: readonly [string, boolean]): void {
+  const wallet = window.t.wallet as FrameWallet;
+  window.t.update = wallet.updateAccount(accountId, { privateEnabled }).then(
+    (account) => ({ ok: true as const, account }),
+    (error: { code?: string }) => ({ ok: false as const, code: error.code }),
+  );
+}
+
+/** The wallet's status and its sessions' count. */
+export function walletState(): { status: string; sessions: number } {
+  const wallet = window.t.wallet as FrameWallet;
+  return { status: wallet.getSnapshot().status, sessions: wallet.sessions().length };
+}
+
+/** Whether the account is private, as the service has it now (the demo backend reads it upstream). */
+export async function accountPrivateInPage(accountId: string): Promise<boolean | undefined> {
+  const me = (await (await fetch('/demo/me')).json()) as { accounts: { id: string; privateEnabled?: boolean }[] };
+  return me.accounts.find((a) => a.id === accountId)?.privateEnabled;
+}
+
+/**
+ * Records what the parent's script can see arriving: every message delivered to a port's
+ * `onmessage` or to the window, and what is logged to its console; `window.__seen` holds them.
+ * Install it in the parent before the wallet opens its channel.
+ */
+export function recordInPage(origin: string): void {
+  if (location.origin !== origin) return;
+  const seen: string[] = [];
+  (window as unknown as { __seen: string[] }).__seen = seen;
+  const record = (data: unknown) => {
+    try {
+      seen.push(JSON.stringify(data));
+    } catch {
+      seen.push(String(data));
+    }
+  };
+  const descriptor = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage');
+  Object.defineProperty(MessagePort.prototype, 'onmessage', {
+    configurable: true,
+    get() {
+      return descriptor?.get?.call(this);
+    },
+    set(listener: ((e: MessageEvent) => void) | null) {
+      descriptor?.set?.call(
+        this,
+        listener === null
+          ? null
+          : (e: MessageEvent) => {
+              record(e.data);
+              listener(e);
+            },
+      );
+    },
+  });
+  window.addEventListener('message', (e) => record(e.data), true);
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    const original = console[level].bind(console);
+    console[level] = (...args: unknown[]) => {
+      record(args.map(String));
+      original(...args);
+    };
+  }
+}
+
+/** What `recordInPage` recorded, and the parent's DOM, as one text to search. */
+export function seenInPage(): string {
+  return [...((window as unknown as { __seen?: string[] }).__seen ?? []), document.documentElement.outerHTML].join('\n');
+}
+
+/**
+ * The attacker's own connection: it embeds the signer at `url` (sandboxed if `sandbox` is not '')
+ * and says hello first; resolves to the first answer that is not a state; every message received
+ * is in `window.t.got`, its port in `window.t.port`.
+ */
+export function connectAsAttacker([url, sandbox]: readonly [string, string]): Promise<unknown> {
+  return new Promise((resolve) => {
+    const frame = document.createElement('iframe');
+    if (sandbox !== '') frame.setAttribute('sandbox', sandbox);
+    frame.src = url;
+    const channel = new MessageChannel();
+    const got: unknown[] = [];
+    window.t.got = got;
+    window.t.port = channel.port1;
+    channel.port1.onmessage = (e) => {
+      got.push(e.data);
+      if ((e.data as { type?: string }).type !== 'state') resolve(e.data);
+    };
+    frame.addEventListener('load', () => frame.contentWindow?.postMessage({ protocol: 'embedded-wallet-signer.frame/1', type: 'hello' }, sandbox === '' ? new URL(url).origin : '*', [channel.port2]), { once: true });
+    document.body.append(frame);
+  });
+}
+
+/** Through the library, from this page: how connecting to the signer at `url` ends ('connected' or the error's code). */
+export function connectThroughLibrary([url, connectTimeoutMs]: readonly [string, number]): Promise<string | undefined> {
+  const { createWallet, signerFrame } = window.frameLib;
+  return createWallet({ signer: signerFrame({ url, connectTimeoutMs }) })
+    .restore()
+    .then(
+      () => 'connected',
+      (e: { code?: string }) => e.code,
+    );
+}
+
+/** The parent's script fakes the user: clicks dispatched at the signer's iframe, and messages posted to its window. */
+export function syntheticClicksFromParent(): void {
+  const iframe = document.querySelector('iframe[title="Wallet signer"]') as HTMLIFrameElement;
+  const box = iframe.getBoundingClientRect();
+  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
+    iframe.dispatchEvent(new MouseEvent(type, { bubbles: true, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 }));
+  }
+  iframe.contentWindow?.postMessage({ type: 'approve' }, '*');
+  iframe.contentWindow?.postMessage({ type: 'call', id: 5, method: 'updateAccount', args: [] }, '*');
+}
+
+/** A click made by script inside the frame itself (as a bug or an injection there would): not trusted. */
+export function scriptClickInFrame(): void {
+  const button = document.querySelector('[data-testid="signer-approve"]') as HTMLButtonElement;
+  button.click();
+  button.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+}
+
+/** The partitioning canary's write: 'written', or why the frame's localStorage refused ('blocked: …'). */
+export function writeCanary(marker: string): string {
+  try {
+    localStorage.setItem('partition-canary', marker);
+    return 'written';
+  } catch (e) {
+    return `blocked: ${String(e)}`;
+  }
+}
+
+/** The partitioning canary's read (null: this storage never saw the write). */
+export function readCanary(): string | null {
+  return localStorage.getItem('partition-canary');
+}
