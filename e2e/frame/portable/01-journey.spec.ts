@@ -33,9 +33,10 @@ test('login with the code typed in the frame, an action approved there, one decl
   await tab.evaluate(startUpdateInPage, [accountId, true] as const);
   await shown(frame, 'signer-approval');
   const approval = await textIn(frame, 'signer-approval');
-  expect(approval).toContain('Change your account settings');
+  expect(approval).toContain('Change your wallet settings');
   expect(approval).toContain(accountId);
-  expect(approval).toContain('privateEnabled');
+  expect(approval).toContain('Private mode');
+  expect(approval).toContain('→ On');
   await frame.click('signer-approve');
   expect(await outcome<{ ok: boolean; account?: { privateEnabled?: boolean } }>(tab, 'update')).toMatchObject({ ok: true, account: { privateEnabled: true } });
   await expect.poll(() => tab.evaluate((s) => (document.querySelector(s) as HTMLElement | null)?.checkVisibility({ visibilityProperty: true }) ?? false, SIGNER_IFRAME)).toBe(false);
