@@ -9,8 +9,8 @@
  *
  * One exception, a logout whose request storage refused (held.ts): its message carries the request
  * (`logout: {nonce, generation}`), which the receiver records as if it had read it (state.ts
- * `adoptLogout`: only while its stored state is not newer than what that logout saw, so a late
- * message never undoes a later login). A forged one can only log the account out, which any script
+ * `adoptLogout`: unless a state newer than what that logout saw holds sessions, so a late message
+ * never undoes a later login). A forged one can only log the account out, which any script
  * of the origin can do anyway.
  *
  * Decision (issue 31, I1): a tab whose key store fell back to memory (IndexedDB could not be opened)

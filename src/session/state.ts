@@ -143,11 +143,14 @@ export async function commitState(meta: MetadataStore, from: Snapshot, next: Nex
 /**
  * A logout request another tab could not store (it came by message: channel.ts, held.ts), recorded
  * here as if read from storage — unless storage shows it already, or a commit newer than what that
- * logout saw (a late message must not log out a later login).
+ * logout saw holds sessions (a late message must not log out a later login). A newer state with no
+ * sessions is a logout's (or every session dropped): nothing to undo, and it may be a logout this
+ * tab holds in memory, which the requesting tab could not see (storage refused it: held.ts), so
+ * its generation says nothing of the request's age; refusing it would leave this tab's calls signing (I2).
  */
 export async function adoptLogout(meta: MetadataStore, accountId: string, logout: { nonce: string; generation: number }): Promise<boolean> {
   const { state, logoutNonce } = await readSnapshot(meta, accountId);
-  if (logoutNonce === logout.nonce || state.generation > logout.generation) return false;
+  if (logoutNonce === logout.nonce || (state.generation > logout.generation && state.sessions.length > 0)) return false;
   await meta.put(LOGOUT_PREFIX + accountId, { nonce: logout.nonce, generation: logout.generation });
   return true;
 }

@@ -11,7 +11,7 @@ import { keyIn, removeEnding } from '../../src/session/changes.js';
 import { addEnding, createCancellers, endAll, expireSessions, finishEnding, isExpired, removeSessions, successor, type OpsContext } from '../../src/session/operations.js';
 import { createServerClock } from '../../src/session/server-clock.js';
 import type { SessionService } from '../../src/session/service.js';
-import { ENDING_PREFIX, commitState, emptyState, parseAccountState, readAll, readEnding, readSnapshot, requestLogout, writeEnding, type AccountState } from '../../src/session/state.js';
+import { ENDING_PREFIX, adoptLogout, commitState, emptyState, parseAccountState, readAll, readEnding, readSnapshot, requestLogout, writeEnding, type AccountState } from '../../src/session/state.js';
 import type { Session } from '../../src/session/types.js';
 import { createView } from '../../src/session/view.js';
 import { createEmitter } from '../../src/session/emitter.js';
@@ -116,6 +116,24 @@ describe('commitState: a commit happens only from what is still stored', () => {
     const next = await readSnapshot(keyStore.meta, ACCOUNT);
     await commitState(keyStore.meta, next, { sessions: [], current: null, change: 'logout' });
     expect((await readSnapshot(keyStore.meta, ACCOUNT)).logoutPending).toBe(false);
+  });
+});
+
+describe('adoptLogout: a logout request that came by message (held.ts, channel.ts)', () => {
+  it('is recorded unless already stored, or a state newer than what it saw holds sessions (a later login: I2) (drawn)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: 4 }), fc.nat({ max: 4 }), fc.boolean(), fc.boolean(), async (stored, seen, withSessions, known) => {
+        const keyStore = createKeyStore({ backend: createMemoryBackend() });
+        const sessions = withSessions ? [session(1)] : [];
+        await keyStore.meta.put(`account:${ACCOUNT}`, { ...emptyState(ACCOUNT), generation: stored, sessions, current: sessions[0]?.id ?? null, change: withSessions ? 'login' : 'logout' });
+        if (known) await keyStore.meta.put(`logout:${ACCOUNT}`, { nonce: 'n1', generation: seen });
+        const adopted = await adoptLogout(keyStore.meta, ACCOUNT, { nonce: 'n1', generation: seen });
+        const expected = !known && !(stored > seen && withSessions);
+        expect(adopted).toBe(expected);
+        expect((await readSnapshot(keyStore.meta, ACCOUNT)).logoutNonce).toBe(expected || known ? 'n1' : null);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 
