@@ -6,7 +6,7 @@ import { canonicalSegments } from './path.js';
 import { ProxyRefusal } from './responses.js';
 import { ownership, type CurrentUserResolver, type Ownership } from './ownership.js';
 import { DEFAULT_OWNERS, type OwnerResolvers } from './owners.js';
-import { idempotencyKeys } from './scope.js';
+import { idempotencyKeys } from './idempotency-key.js';
 import { serviceClient, serviceCredentials } from './service.js';
 import type { AuthorizeHook, ProxyLogger, ProxyOptions } from './types.js';
 

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { narrowedList } from '../../src/proxy/narrowed-list.js';
 import { DETAILS_WITHHELD, type Outcome } from '../../src/proxy/outcome.js';
 import type { CompiledRule } from '../../src/proxy/routes.js';
-import { checkAnswer, checkErrorAnswer, idempotencyKeys } from '../../src/proxy/scope.js';
+import { checkErrorAnswer } from '../../src/proxy/error-answer.js';
+import { idempotencyKeys } from '../../src/proxy/idempotency-key.js';
+import { checkAnswer } from '../../src/proxy/scope.js';
 import type { CurrentUser, Ownership } from '../../src/proxy/ownership.js';
 
 const rule = (...names: string[]) => ({ query: new Map(names.map((n) => [n, null])) }) as unknown as CompiledRule;
