@@ -53,14 +53,15 @@ if (process.env.SANDBOX_CLIENT_SECRET) options.sandboxClientSecret = process.env
 
 try {
   const stack = await startDemoStack(options);
-  console.info(stack.sandbox ? `Sandbox:  ${stack.sandboxUrl} (OTP code 000000)` : `Service:  ${stack.sandboxUrl}`);
-  console.info(`Demo:     ${stack.url}`);
-  console.info(stack.signerUrl ? `Signer:   ${stack.signerUrl} (frame mode; DEMO_MODE=in-origin for the wallet in the app's page)` : 'Mode:     in-origin (every script of the app can sign; DEMO_MODE=frame for the signer frame)');
+  // Stop handlers before the lines a parent waits for, so a stop right after them exits cleanly.
   const stop = () => {
     void stack.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  console.info(stack.sandbox ? `Sandbox:  ${stack.sandboxUrl} (OTP code 000000)` : `Service:  ${stack.sandboxUrl}`);
+  console.info(`Demo:     ${stack.url}`);
+  console.info(stack.signerUrl ? `Signer:   ${stack.signerUrl} (frame mode; DEMO_MODE=in-origin for the wallet in the app's page)` : 'Mode:     in-origin (every script of the app can sign; DEMO_MODE=frame for the signer frame)');
 } catch (e) {
   const message = e instanceof Error ? e.message : String(e);
   console.error(`The demo could not start: ${message}`);

@@ -25,6 +25,14 @@ if (request.help) {
 const { options, clientSecretFromEnv } = request;
 const sandbox = await startSandbox(options).catch((e: unknown) => fail(e instanceof Error ? e.message : String(e)));
 
+// The stop handlers are in place before anything is printed: a parent that stops the sandbox as
+// soon as it reads the key (as the tests do) must get a clean exit 0, not a kill by SIGTERM.
+const stop = (): void => {
+  void sandbox.close().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
 process.stdout.write(
   [
     `sandbox listening: ${sandbox.url}`,
@@ -38,9 +46,3 @@ process.stdout.write(
     '',
   ].join('\n'),
 );
-
-const stop = (): void => {
-  void sandbox.close().then(() => process.exit(0));
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);

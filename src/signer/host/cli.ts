@@ -18,10 +18,11 @@ if (values.config === undefined) {
 try {
   const config = parseSignerConfig(JSON.parse(readFileSync(values.config, 'utf8')));
   const server = await serveSignerPage({ dir: values.dir ?? packagedSignerPage(), config, port: Number(values.port), host: values.host });
-  console.info(`Signer page: ${server.url} (parents allowed: ${config.allowedParentOrigins.join(', ')})`);
+  // Stop handlers before the line a parent waits for, so a stop right after it exits cleanly.
   const stop = () => void server.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  console.info(`Signer page: ${server.url} (parents allowed: ${config.allowedParentOrigins.join(', ')})`);
 } catch (error) {
   console.error(`The signer page could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
