@@ -8,6 +8,8 @@
 export interface Scope {
   /** Clicks the element with this test id once it is visible (real input events). */
   click(testId: string): Promise<void>;
+  /** Moves the mouse onto the element with this test id once it is visible, and leaves it there. */
+  hover(testId: string): Promise<void>;
   /** Replaces the value of the input with this test id by typing `value`. */
   fill(testId: string, value: string): Promise<void>;
   /** Runs `fn(arg)` in the page or frame (awaited) and returns its JSON result. */

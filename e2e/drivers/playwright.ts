@@ -22,6 +22,10 @@ class PlaywrightTab implements Tab {
     await this.page.getByTestId(testId).click();
   }
 
+  async hover(testId: string): Promise<void> {
+    await this.page.getByTestId(testId).hover();
+  }
+
   async fill(testId: string, value: string): Promise<void> {
     await this.page.getByTestId(testId).fill(value);
   }
@@ -39,6 +43,7 @@ class PlaywrightTab implements Tab {
     };
     return {
       click: (testId) => frame.getByTestId(testId).click(),
+      hover: (testId) => frame.getByTestId(testId).hover(),
       fill: (testId, value) => frame.getByTestId(testId).fill(value),
       evaluate: async <T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A) => (await content()).evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>,
     };

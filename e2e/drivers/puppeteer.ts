@@ -32,6 +32,11 @@ class PuppeteerTab implements Tab {
     await this.page.locator(byTestId(testId)).click();
   }
 
+  async hover(testId: string): Promise<void> {
+    await this.page.bringToFront();
+    await this.page.locator(byTestId(testId)).hover();
+  }
+
   async fill(testId: string, value: string): Promise<void> {
     await this.page.bringToFront();
     await this.page.locator(byTestId(testId)).fill(value);
@@ -50,6 +55,7 @@ class PuppeteerTab implements Tab {
     };
     return {
       click: async (testId) => (await content()).locator(byTestId(testId)).click(),
+      hover: async (testId) => (await content()).locator(byTestId(testId)).hover(),
       fill: async (testId, value) => (await content()).locator(byTestId(testId)).fill(value),
       evaluate: async <T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A) => (await content()).evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>,
     };

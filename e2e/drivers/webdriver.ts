@@ -84,6 +84,10 @@ class WebDriverTab implements Tab {
     return this.onElement(testId, (s, element) => s.click(element));
   }
 
+  hover(testId: string): Promise<void> {
+    return this.onElement(testId, (s, element) => s.hover(element));
+  }
+
   fill(testId: string, value: string): Promise<void> {
     return this.onElement(testId, async (s, element) => {
       await s.clear(element);

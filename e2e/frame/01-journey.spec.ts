@@ -6,7 +6,7 @@
  * page's console, messages, DOM and network are then searched for the codes typed in the frame.
  */
 import { expect, test } from '@playwright/test';
-import { frameWallet, newCustomer, recordParent, signer, startLogin, startUpdate, typeCode, updateOutcome, OTP } from './helpers.js';
+import { approveInFrame, frameWallet, newCustomer, recordParent, signer, startLogin, startUpdate, typeCode, updateOutcome, OTP } from './helpers.js';
 import { useFrameStack } from './stack.js';
 
 const frameStack = useFrameStack();
@@ -35,7 +35,7 @@ test('login with the code typed in the frame, an action approved there, one decl
   await expect(approval).toContainText(accountId);
   await expect(approval).toContainText('Private mode');
   await expect(approval).toContainText('→ On');
-  await signer(page).getByTestId('signer-approve').click();
+  await approveInFrame(signer(page));
   const approved = await updateOutcome(page);
   expect(approved.ok).toBe(true);
   expect(approved.account?.privateEnabled).toBe(true);

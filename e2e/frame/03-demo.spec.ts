@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { startDemoStack, type DemoStack } from '../../demo/server/stack.js';
-import { OTP } from './helpers.js';
+import { approveInFrame, OTP } from './helpers.js';
 
 let stack: DemoStack;
 test.beforeAll(async () => {
@@ -38,7 +38,7 @@ test('the demo in frame mode: login by a code typed in the frame, an action appr
   const before = (await state.textContent()) ?? '';
   await page.getByTestId('private-toggle').click();
   await expect(frame.getByTestId('signer-approval')).toContainText('Private mode');
-  await frame.getByTestId('signer-approve').click();
+  await approveInFrame(frame);
   await expect(state).toHaveText(before.includes('ON') ? 'privateEnabled is OFF.' : 'privateEnabled is ON.');
 
   await page.getByTestId('nav-home').click();

@@ -117,3 +117,17 @@ export async function recordParent(context: BrowserContext, page: Page, appOrigi
     },
   };
 }
+
+/**
+ * Approves in the frame as a person does: waits until "Approve" can be pressed (armed once the frame
+ * has been fully visible long enough: src/signer/frame/approve-guard.ts), moves the mouse onto it,
+ * waits until the resting pointer counts, clicks. Each wait is on the button's own state.
+ */
+export async function approveInFrame(frame: FrameLocator): Promise<void> {
+  const approve = frame.getByTestId('signer-approve');
+  await expect(approve).toBeEnabled();
+  await approve.hover();
+  await expect(approve).toHaveAttribute('data-pointer', 'rested');
+  await approve.click();
+}
+

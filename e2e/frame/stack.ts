@@ -70,7 +70,7 @@ export async function startFrameStack(): Promise<FrameStack> {
 
   const [sandbox, appScript] = await Promise.all([
     startSandbox({ port: 0, host: '127.0.0.1', clientId, clientSecret, origin: appUrl, rpId: 'localhost', log: false }),
-    build({ entryPoints: [join(HERE, 'app', 'main.ts')], bundle: true, format: 'esm', write: false, target: 'es2022', logLevel: 'warning' }),
+    build({ entryPoints: { app: join(HERE, 'app', 'main.ts'), 'in-origin': join(HERE, 'app', 'in-origin.ts') }, outdir: 'out', bundle: true, format: 'esm', write: false, target: 'es2022', logLevel: 'warning' }),
     buildSignerPage(dir, { minify: false }),
   ]);
   const signer = await serveSignerPage({
@@ -114,7 +114,8 @@ export async function startFrameStack(): Promise<FrameStack> {
     oauthAuthorizeUrl: null,
     logError: () => {},
   });
-  const script = appScript.outputFiles[0]?.text ?? '';
+  const script = appScript.outputFiles.find((f) => f.path.endsWith('/app.js'))?.text ?? '';
+  const inOriginScript = appScript.outputFiles.find((f) => f.path.endsWith('/in-origin.js'))?.text ?? '';
   const page = '<!doctype html><html><head><meta charset="utf-8"><title>Frame test app</title><script type="module" src="/app.js"></script></head><body><h1>Test app</h1></body></html>';
   const signed: string[] = [];
   handler = (req, res) => {
@@ -123,6 +124,7 @@ export async function startFrameStack(): Promise<FrameStack> {
     if (path === '/api' || path.startsWith('/api/')) return api(req, res);
     if (path.startsWith('/demo/')) return void demoApi(req, res);
     if (path === '/app.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(script);
+    if (path === '/in-origin.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(inOriginScript);
     if (path === '/') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(page);
     res.writeHead(404).end();
   };

@@ -86,6 +86,12 @@ export class WebDriverSession {
     await this.command('DELETE', '/actions');
   }
 
+  /** Moves the mouse onto the middle of the element and leaves it there (the Actions API). */
+  async hover(element: string): Promise<void> {
+    const move = { type: 'pointerMove', duration: 0, origin: { [ELEMENT]: element }, x: 0, y: 0 };
+    await this.command('POST', '/actions', { actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [move] }] });
+  }
+
   /** Makes the frame shown by this iframe element the current browsing context; `null`: the top one. */
   switchToFrame(element: string | null): Promise<unknown> {
     return this.command('POST', '/frame', { id: element === null ? null : { [ELEMENT]: element } });

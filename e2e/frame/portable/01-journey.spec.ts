@@ -8,7 +8,7 @@
  */
 import { accountPrivateInPage, makeFrameWallet, recordInPage, seenInPage, startLoginInPage, startUpdateInPage, walletState } from '../in-page.js';
 import { useFrameStack } from '../stack.js';
-import { expect, newCustomer, OTP, outcome, shown, SIGNER_IFRAME, signerIn, test, textIn, typeCode, walletStatus } from './steps.js';
+import { approveIn, expect, newCustomer, OTP, outcome, shown, SIGNER_IFRAME, signerIn, test, textIn, typeCode, walletStatus } from './steps.js';
 
 const frameStack = useFrameStack();
 
@@ -37,7 +37,7 @@ test('login with the code typed in the frame, an action approved there, one decl
   expect(approval).toContain(accountId);
   expect(approval).toContain('Private mode');
   expect(approval).toContain('→ On');
-  await frame.click('signer-approve');
+  await approveIn(tab);
   expect(await outcome<{ ok: boolean; account?: { privateEnabled?: boolean } }>(tab, 'update')).toMatchObject({ ok: true, account: { privateEnabled: true } });
   await expect.poll(() => tab.evaluate((s) => (document.querySelector(s) as HTMLElement | null)?.checkVisibility({ visibilityProperty: true }) ?? false, SIGNER_IFRAME)).toBe(false);
   expect(frameStack().signed().filter((s) => s.startsWith('PATCH'))).toHaveLength(1);

@@ -87,3 +87,24 @@ export async function loggedInCustomer(tab: Tab, stack: FrameStack): Promise<str
   expect(await outcome(tab, 'verifying')).toMatchObject({ ok: true });
   return accountId;
 }
+
+/** Whether the frame's "Approve" can be pressed now (armed: approve-guard.ts) and the pointer resting on it counts. */
+function approveState(): { armed: boolean; rested: boolean } {
+  const button = document.querySelector('[data-testid="signer-approve"]') as HTMLButtonElement | null;
+  return { armed: button !== null && !button.disabled, rested: button?.dataset.pointer === 'rested' };
+}
+
+/**
+ * Approves in the frame as a person does: waits until "Approve" can be pressed (the frame has
+ * been fully visible long enough), moves the pointer onto it, waits until the resting pointer counts,
+ * clicks (trusted input). Each wait is on the button's own state.
+ */
+export async function approveIn(tab: Tab): Promise<void> {
+  const frame = signerIn(tab);
+  await shown(frame, 'signer-approve');
+  await expect.poll(async () => (await frame.evaluate(approveState).catch(() => undefined))?.armed, { message: 'Approve armed', timeout: 15_000 }).toBe(true);
+  await frame.hover('signer-approve');
+  await expect.poll(async () => (await frame.evaluate(approveState).catch(() => undefined))?.rested, { message: 'pointer rested on Approve', timeout: 15_000 }).toBe(true);
+  await frame.click('signer-approve');
+}
+

@@ -5,6 +5,7 @@
  * {@link renderCodeEntry}. Every screen is drawn into the page's `#signer` element.
  */
 import type { ApprovalDescription, RenderApproval } from './approval.js';
+import { guardApproveButton } from './approve-button.js';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { text?: string; className?: string; testId?: string } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -50,14 +51,30 @@ export const renderApproval: RenderApproval = (description: ApprovalDescription,
   const decline = el('button', { text: 'Decline', testId: 'signer-decline' });
   approve.type = 'button';
   decline.type = 'button';
-  approve.addEventListener('click', onApprove);
-  decline.addEventListener('click', onDecline);
-  const screen = el('section', { className: 'screen', testId: 'signer-approval' }, el('h1', { text: description.title }), list, el('div', { className: 'buttons' }, decline, approve));
+  const hint = el('p', { className: 'hint', testId: 'signer-approve-hint' });
+  hint.setAttribute('aria-live', 'polite');
+  const screen = el('section', { className: 'screen', testId: 'signer-approval' }, el('h1', { text: description.title }), list, hint, el('div', { className: 'buttons' }, decline, approve));
   screen.setAttribute('role', 'dialog');
   screen.setAttribute('aria-label', description.title);
+  screen.tabIndex = -1;
   const remove = mount(screen);
-  approve.focus();
-  return remove;
+  // Focus on the dialog until the button arms (approve-button.ts moves it to "Approve" then).
+  screen.focus();
+  const guard = guardApproveButton(approve, screen, hint);
+  approve.addEventListener('click', (event) => {
+    if (guard.approves(event)) onApprove(event);
+  });
+  decline.addEventListener('click', onDecline);
+  // Escape declines (a trusted key press in the frame, as a click on "Decline" would).
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') onDecline(event);
+  };
+  document.addEventListener('keydown', onKey);
+  return () => {
+    guard.stop();
+    document.removeEventListener('keydown', onKey);
+    remove();
+  };
 };
 
 export interface CodeEntry {

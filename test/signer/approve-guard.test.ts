@@ -1,0 +1,151 @@
+// The approve button's guard (src/signer/frame/approve-guard.ts, THREAT-MODEL.md P1): fast-check
+// draws timed sequences of what the browser reports (visibility, size changes, the pointer, presses,
+// focus) and clicks; an oracle written over the whole timeline (not the guard's running state)
+// says which clicks approve:
+// - armed at t: the button was fully visible at every instant of [t − ARM_MS, t] and nothing
+//   disturbed it in (t − ARM_MS, t];
+// - a pointer click: trusted, armed, after a press (the last since the previous click) made while
+//   armed by a touch, or by a pointer on the button since at least REST_MS before the press; neither
+//   the pointer leaving, a disturbance nor a loss of visibility between the press and the click;
+// - a key's click: trusted, armed, the focus on the button (last focus, no blur since) for REST_MS.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ARM_MS, createApproveGuard, REST_MS, type PointerKind } from '../../src/signer/frame/approve-guard.js';
+
+type Ev =
+  | { kind: 'seen'; fully: boolean }
+  | { kind: 'disturbed' }
+  | { kind: 'enter' }
+  | { kind: 'leave' }
+  | { kind: 'press'; pointer: PointerKind }
+  | { kind: 'focus' }
+  | { kind: 'blur' }
+  | { kind: 'click'; trusted: boolean; keyboard: boolean };
+
+interface Timed {
+  readonly t: number;
+  readonly ev: Ev;
+}
+
+const event: fc.Arbitrary<Ev> = fc.oneof(
+  { arbitrary: fc.boolean().map((fully) => ({ kind: 'seen' as const, fully })), weight: 3 },
+  { arbitrary: fc.constant({ kind: 'disturbed' as const }), weight: 1 },
+  { arbitrary: fc.constant({ kind: 'enter' as const }), weight: 2 },
+  { arbitrary: fc.constant({ kind: 'leave' as const }), weight: 1 },
+  { arbitrary: fc.constantFrom<PointerKind>('mouse', 'pen', 'touch').map((pointer) => ({ kind: 'press' as const, pointer })), weight: 3 },
+  { arbitrary: fc.constant({ kind: 'focus' as const }), weight: 1 },
+  { arbitrary: fc.constant({ kind: 'blur' as const }), weight: 1 },
+  { arbitrary: fc.record({ trusted: fc.boolean(), keyboard: fc.boolean() }).map((c) => ({ kind: 'click' as const, ...c })), weight: 4 },
+);
+
+/** Steps apart by 0 ms, just under or over the two thresholds, or anything up to 1.5 s. */
+const gap = fc.oneof(fc.constant(0), fc.constantFrom(REST_MS - 1, REST_MS, ARM_MS - 1, ARM_MS, ARM_MS - REST_MS), fc.integer({ min: 0, max: 1500 }));
+
+const timeline: fc.Arbitrary<Timed[]> = fc.array(fc.tuple(gap, event), { minLength: 1, maxLength: 40 }).map((steps) => {
+  let t = 0;
+  return steps.map(([dt, ev]) => ({ t: (t += dt), ev }));
+});
+
+/** Whether the button is fully visible just after every event at or before time `s`. */
+function fullyAt(events: readonly Timed[], s: number): boolean {
+  let fully = false;
+  for (const { t, ev } of events) if (t <= s && ev.kind === 'seen') fully = ev.fully;
+  return fully;
+}
+
+/** The oracle's "armed" at index `i` (time t): fully visible at every change point of [t − ARM_MS, t], no disturbance in (t − ARM_MS, t]. */
+function armedAt(events: readonly Timed[], i: number): boolean {
+  const t = (events[i] as Timed).t;
+  const before = events.slice(0, i + 1);
+  const from = t - ARM_MS;
+  if (from < 0) return false;
+  if (!fullyAt(before, from)) return false;
+  return before.every(({ t: s, ev }) => s <= from || s > t || ((ev.kind !== 'seen' || ev.fully) && ev.kind !== 'disturbed'));
+}
+
+function expected(events: readonly Timed[], i: number): boolean {
+  const { t, ev } = events[i] as Timed;
+  if (ev.kind !== 'click' || !ev.trusted || !armedAt(events, i)) return false;
+  const earlier = events.slice(0, i);
+  if (ev.keyboard) {
+    const f = earlier.map((e) => e.ev.kind).lastIndexOf('focus');
+    if (f === -1) return false;
+    if (earlier.slice(f + 1).some((e) => e.ev.kind === 'blur')) return false;
+    return t - (earlier[f] as Timed).t >= REST_MS;
+  }
+  const lastClick = earlier.map((e) => e.ev.kind).lastIndexOf('click');
+  const p = earlier.map((e) => e.ev.kind).lastIndexOf('press');
+  if (p === -1 || p < lastClick) return false;
+  const press = earlier[p] as Timed & { ev: { kind: 'press'; pointer: PointerKind } };
+  if (earlier.slice(p + 1).some((e) => e.ev.kind === 'leave' || e.ev.kind === 'disturbed' || (e.ev.kind === 'seen' && !e.ev.fully))) return false;
+  if (!armedAt(events, p)) return false;
+  if (press.ev.pointer === 'touch') return true;
+  // The pointer on the button since: the first enter (or press) after the last leave before the press.
+  const lastLeave = earlier.slice(0, p).map((e) => e.ev.kind).lastIndexOf('leave');
+  const on = earlier.slice(lastLeave + 1, p).find((e) => e.ev.kind === 'enter' || e.ev.kind === 'press');
+  return on !== undefined && press.t - on.t >= REST_MS;
+}
+
+function run(events: readonly Timed[]): boolean[] {
+  let now = 0;
+  const guard = createApproveGuard(() => now);
+  return events.map(({ t, ev }) => {
+    now = t;
+    switch (ev.kind) {
+      case 'seen':
+        guard.seen(ev.fully);
+        return false;
+      case 'disturbed':
+        guard.disturbed();
+        return false;
+      case 'enter':
+        guard.pointerEntered();
+        return false;
+      case 'leave':
+        guard.pointerLeft();
+        return false;
+      case 'press':
+        guard.pressed(ev.pointer);
+        return false;
+      case 'focus':
+        guard.focused();
+        return false;
+      case 'blur':
+        guard.blurred();
+        return false;
+      case 'click':
+        return guard.click(ev.trusted, ev.keyboard);
+    }
+  });
+}
+
+describe('the approve button guard', () => {
+  it('a click approves exactly when the oracle over the whole timeline says so', () => {
+    fc.assert(
+      fc.property(timeline, (events) => {
+        expect(run(events)).toEqual(events.map((_, i) => expected(events, i)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('the attacks of issue 33, each alone: none approves', () => {
+    const visible = (t: number): Timed => ({ t, ev: { kind: 'seen', fully: true } });
+    const click = (t: number): Timed => ({ t, ev: { kind: 'click', trusted: true, keyboard: false } });
+    const press = (t: number): Timed => ({ t, ev: { kind: 'press', pointer: 'mouse' } });
+    const enter = (t: number): Timed => ({ t, ev: { kind: 'enter' } });
+    const cases: Record<string, Timed[]> = {
+      // The control: shown, visible for ARM_MS, the pointer rested, pressed, clicked.
+      'a person (control)': [visible(0), enter(100), press(ARM_MS + 50), click(ARM_MS + 60)],
+      'a click 50 ms after the prompt appeared': [visible(0), enter(0), press(50), click(50)],
+      'an overlay or opacity 0.01 (never fully visible)': [{ t: 0, ev: { kind: 'seen', fully: false } }, enter(10), press(2000), click(2000)],
+      'the frame shrunk to 1×1 just before the click': [visible(0), enter(0), { t: 1000, ev: { kind: 'seen', fully: false } }, press(1010), click(1010)],
+      'the frame resized just before the click': [visible(0), enter(0), { t: 1000, ev: { kind: 'disturbed' } }, press(1010), click(1010)],
+      'the frame moved under a resting pointer': [visible(0), press(1000), click(1000)],
+      'a synthetic click': [visible(0), enter(0), press(1000), { t: 1000, ev: { kind: 'click', trusted: false, keyboard: false } }],
+      'focus moved into the frame during a key press': [visible(0), { t: 1000, ev: { kind: 'focus' } }, { t: 1010, ev: { kind: 'click', trusted: true, keyboard: true } }],
+    };
+    const outcomes = Object.fromEntries(Object.entries(cases).map(([name, events]) => [name, run(events).some(Boolean)]));
+    expect(outcomes).toEqual(Object.fromEntries(Object.keys(cases).map((name) => [name, name === 'a person (control)'])));
+  });
+});
