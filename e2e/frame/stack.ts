@@ -20,6 +20,8 @@ import { createUpstream } from '../../demo/server/upstream.js';
 import { createDemoUsers } from '../../demo/server/users.js';
 import { createProxy, DEFAULT_ALLOW, nodeMiddleware, withCors } from '../../src/proxy/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { createEnclave } from '../../src/sandbox/enclave.js';
+import { loadEnclaveKey } from '../../src/sandbox/enclave-key.js';
 import { serveSignerPage } from '../../src/signer/host/serve.js';
 import { buildSignerPage } from '../../scripts/signer-page.mjs';
 
@@ -68,24 +70,38 @@ export async function startFrameStack(): Promise<FrameStack> {
   const appUrl = `http://localhost:${port}`;
   const crossSiteAppUrl = `http://127.0.0.1:${port}`;
 
-  const [sandbox, appScript] = await Promise.all([
-    startSandbox({ port: 0, host: '127.0.0.1', clientId, clientSecret, origin: appUrl, rpId: 'localhost', log: false }),
+  // The signer's origin is a WebAuthn origin of the sandbox (passkeys run in the frame), so the
+  // signer is served first; the sandbox then starts with the enclave key the signer already trusts.
+  const seed = `frame-${randomBytes(8).toString('hex')}`;
+  const enclavePublicKey = createEnclave(loadEnclaveKey({ seed })).publicKey;
+  const config = { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [enclavePublicKey], name: 'Test Wallet' };
+  const [appScript] = await Promise.all([
     build({ entryPoints: [join(HERE, 'app', 'main.ts')], bundle: true, format: 'esm', write: false, target: 'es2022', logLevel: 'warning' }),
     buildSignerPage(dir, { minify: false }),
   ]);
-  const signer = await serveSignerPage({
-    dir,
-    config: { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [sandbox.enclavePublicKey], name: 'Test Wallet' },
-  });
+  const signer = await serveSignerPage({ dir, config });
   const signerOrigin = new URL(signer.url).origin;
   const signerNoAncestors = await serveSignerPage({
     dir,
-    config: { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [sandbox.enclavePublicKey], name: 'Test Wallet' },
+    config,
     headers: (recommended) => ({
       ...recommended,
       'Content-Security-Policy': (recommended['Content-Security-Policy'] ?? '').replace(/frame-ancestors [^;]*; /, ''),
     }),
   });
+  // A passkey ceremony in the frame: origin the signer's, top origin the app's (either site).
+  const sandbox = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    clientId,
+    clientSecret,
+    origin: [appUrl, signerOrigin],
+    topOrigin: [appUrl, crossSiteAppUrl],
+    rpId: 'localhost',
+    enclaveKey: { seed },
+    log: false,
+  });
+  if (sandbox.enclavePublicKey !== enclavePublicKey) throw new Error('the sandbox does not use the enclave key the signer trusts');
   const foreign = createServer((req, res) => (handler ? handler(req, res) : res.writeHead(503).end()));
   const foreignPort = await listen(foreign);
 

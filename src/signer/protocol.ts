@@ -88,6 +88,10 @@ export const FRAME_METHODS = {
   updateAccount: 'interactive',
   executeQuote: 'interactive',
   changeContact: 'interactive',
+  preparePasskeyLogin: 'plain',
+  preparePasskeyRegistration: 'plain',
+  'passkey.login': 'interactive',
+  registerPasskey: 'interactive',
 } as const;
 
 export type FrameMethod = keyof typeof FRAME_METHODS;
