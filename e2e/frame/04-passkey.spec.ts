@@ -94,3 +94,63 @@ test('a passkey registered and used to log in, in the signer frame; the session 
   const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   expect(after.credentials[0]?.signCount).toBeGreaterThan(credentials[0]?.signCount ?? 0);
 });
+
+/** The app's iframes carry no `allow` (as an app that does not delegate WebAuthn): installed before the page's own script. */
+async function withoutAllow(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    Object.defineProperty(HTMLIFrameElement.prototype, 'allow', { configurable: true, get: () => '', set: () => undefined });
+  });
+}
+
+/** Waits for the ceremony window the frame opens on the click in it, with its own virtual authenticator (holding `credential`, if given). */
+async function ceremonyWindow(page: Page, click: () => Promise<void>, credential?: Record<string, unknown>) {
+  const opened = page.context().waitForEvent('page');
+  await click();
+  const popup = await opened;
+  const device = await virtualAuthenticator(popup);
+  if (credential !== undefined) await device.cdp.send('WebAuthn.addCredential', { authenticatorId: device.authenticatorId, credential: credential as never });
+  return { popup, ...device };
+}
+
+test('where the frame may not use WebAuthn, the ceremony runs in a window of the signer origin', async ({ page }) => {
+  await withoutAllow(page);
+  const accountId = await newCustomer(page, frameStack());
+  await frameWallet(page);
+  await expect(page.locator('iframe[title="Wallet signer"]')).not.toHaveAttribute('allow', /publickey/);
+  await loginInFrame(page, accountId);
+
+  // Registration: the click in the frame opens the window; the ceremony runs there on the user's click.
+  await start(page, 'registerPasskey', accountId);
+  const reg = await ceremonyWindow(page, () => signer(page).getByTestId('signer-passkey-continue').click());
+  expect(new URL(reg.popup.url()).origin).toBe(frameStack().signerOrigin);
+  await expect(reg.popup.getByTestId('signer-popup')).toContainText('Create a passkey');
+  const regClosed = reg.popup.waitForEvent('close');
+  // The credential as the device made it (the window, and its device, close once the frame has the answer).
+  const added = new Promise<Record<string, unknown>>((resolve) => reg.cdp.on('WebAuthn.credentialAdded', (event) => resolve(event.credential as unknown as Record<string, unknown>)));
+  await reg.popup.getByTestId('signer-popup-continue').click();
+  // The frame closes the window once it has the browser's answer.
+  await regClosed;
+  await signer(page).getByTestId('signer-approve').click();
+  const registered = await outcome(page);
+  expect(registered, JSON.stringify(registered)).toMatchObject({ ok: true, value: { type: 'PASSKEY', accountId } });
+  const credential = await added;
+  expect(credential.rpId).toBe('localhost');
+  expect(Buffer.from(credential.credentialId as string, 'base64').toString('base64url')).toBe(registered.value?.credentialId);
+
+  // Login: another window (the same device's credential), the session made with the frame's key.
+  await logout(page);
+  await start(page, 'passkeyLogin', accountId);
+  const use = await ceremonyWindow(page, () => signer(page).getByTestId('signer-passkey-continue').click(), credential);
+  await expect(use.popup.getByTestId('signer-popup')).toContainText('Sign in with your passkey');
+  await use.popup.getByTestId('signer-popup-continue').click();
+  const login = await outcome(page);
+  expect(login, JSON.stringify(login)).toMatchObject({ ok: true, value: { accountId, credentialId: registered.value?.id } });
+  expect((await listedSessions(page, accountId)).find((s) => s.id === login.value?.id)).toMatchObject({ type: 'PASSKEY' });
+
+  // The window closed by the user: the ceremony is cancelled (nothing made).
+  await logout(page);
+  await start(page, 'passkeyLogin', accountId);
+  const closed = await ceremonyWindow(page, () => signer(page).getByTestId('signer-passkey-continue').click());
+  await closed.popup.close();
+  expect(await outcome(page)).toEqual({ ok: false, code: 'WEBAUTHN_CANCELLED' });
+});
