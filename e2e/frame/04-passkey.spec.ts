@@ -154,3 +154,42 @@ test('where the frame may not use WebAuthn, the ceremony runs in a window of the
   await closed.popup.close();
   expect(await outcome(page)).toEqual({ ok: false, code: 'WEBAUTHN_CANCELLED' });
 });
+
+test('a blocked window is SIGNER_POPUP_BLOCKED; a script click in the frame starts no ceremony', async ({ page }) => {
+  // The app's iframe is sandboxed without allow-popups (and does not delegate WebAuthn): the browser refuses the window.
+  await withoutAllow(page);
+  await page.addInitScript(() => {
+    const create = Document.prototype.createElement;
+    Document.prototype.createElement = function (this: Document, tag: string, options?: ElementCreationOptions) {
+      const element = create.call(this, tag, options);
+      if (tag.toLowerCase() === 'iframe') element.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
+      return element;
+    } as typeof Document.prototype.createElement;
+  });
+  const accountId = await newCustomer(page, frameStack());
+  await frameWallet(page);
+  await loginInFrame(page, accountId);
+  let windows = 0;
+  page.context().on('page', () => windows++);
+  const signedBefore = frameStack().signed().length;
+
+  await start(page, 'registerPasskey', accountId);
+  const frame = page.frames().find((f) => f.url().startsWith(frameStack().signerOrigin));
+  expect(frame).toBeDefined();
+  await signer(page).getByTestId('signer-passkey-continue').waitFor();
+  // A click made by script in the frame (element.click(), dispatchEvent) is not the user's.
+  const started = await frame?.evaluate(() => {
+    const button = document.querySelector<HTMLButtonElement>('[data-testid="signer-passkey-continue"]');
+    button?.click();
+    button?.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    // A click that counted would have put the screen in its waiting state (synchronously).
+    return button === null || button.disabled || !button.isConnected;
+  });
+  expect(started).toBe(false);
+  // The user's click: the window it would open is blocked.
+  await signer(page).getByTestId('signer-passkey-continue').click();
+  expect(await outcome(page)).toEqual({ ok: false, code: 'SIGNER_POPUP_BLOCKED' });
+  expect(windows).toBe(0);
+  // Nothing signed: no credential added.
+  expect(frameStack().signed().slice(signedBefore)).toEqual([]);
+});
