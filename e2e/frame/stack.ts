@@ -40,6 +40,8 @@ export interface FrameStack {
    * check at work where the browser's would have stopped the page first.
    */
   readonly signerNoAncestorsUrl: string;
+  /** The sandbox's base URL (its stand-in IdP: `POST /sandbox/oauth/token {email, nonce}`). */
+  readonly sandboxUrl: string;
   /**
    * Every request that reached the app's proxy with a wallet signature, as `METHOD /path`, oldest
    * first: what was signed, seen by the server, whatever the engine.
@@ -150,6 +152,7 @@ export async function startFrameStack(): Promise<FrameStack> {
     signerOrigin,
     foreignUrl: `http://localhost:${foreignPort}`,
     signerNoAncestorsUrl: signerNoAncestors.url,
+    sandboxUrl: sandbox.url,
     signed: () => [...signed],
     appPage: (base = appUrl, signerUrl = signer.url) => `${base}/?signer=${encodeURIComponent(signerUrl)}`,
     close: async () => {

@@ -92,6 +92,9 @@ export const FRAME_METHODS = {
   preparePasskeyRegistration: 'plain',
   'passkey.login': 'interactive',
   registerPasskey: 'interactive',
+  prepareOAuth: 'plain',
+  completeOAuth: 'plain',
+  addOAuthCredential: 'interactive',
 } as const;
 
 export type FrameMethod = keyof typeof FRAME_METHODS;

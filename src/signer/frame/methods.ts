@@ -12,6 +12,7 @@ import type { Wallet } from '../../wallet-api.js';
 import type { FrameMethod } from '../protocol.js';
 import type { SigningPolicy } from './approval.js';
 import { DESCRIBE } from './describe.js';
+import { OAUTH_HANDLERS } from './oauth.js';
 import { PASSKEY_HANDLERS } from './passkeys.js';
 import { renderCodeEntry } from './views.js';
 
@@ -136,4 +137,5 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
   executeQuote: userAction('executeQuote', ['execute-quote'], (ctx, args) => ctx.wallet.executeQuote(quoteId(args[0]), arg(args, 1))),
   changeContact: userAction('changeContact', ['change-contact'], (ctx, args) => ctx.wallet.changeContact(arg(args, 0), arg(args, 1), arg(args, 2))),
   ...PASSKEY_HANDLERS,
+  ...OAUTH_HANDLERS,
 };

@@ -155,6 +155,21 @@ function frameCeremonies(ctx: PasskeyFrameContext): PasskeyCeremonies {
   };
 }
 
+/**
+ * `run` as a user action whose one signature (`add-credential`) the user approves on the approval
+ * screen showing `description`; the user's decline is SIGNER_DECLINED.
+ */
+export function addCredential<T>(ctx: PasskeyFrameContext, description: ApprovalDescription, signal: AbortSignal, run: () => Promise<T>): Promise<T> {
+  return ctx.policy.approve(description, ['add-credential'], signal, async (declined) => {
+    try {
+      return await run();
+    } catch (error) {
+      if (declined() && isWalletError(error, 'SIGNING_REFUSED')) throw new WalletError('SIGNER_DECLINED', 'the user declined in the signer frame');
+      throw error;
+    }
+  });
+}
+
 function keptFor(ctx: PasskeyFrameContext): Kept {
   let k = kept.get(ctx);
   if (k === undefined) {
@@ -211,15 +226,6 @@ export const PASSKEY_HANDLERS: Readonly<Record<'preparePasskeyLogin' | 'passkey.
     // Fetched now, so that the ceremony starts at once on the click.
     await preparePasskeyRegistration(k.passkeys, { accountId });
     const description: ApprovalDescription = { title: 'Add a passkey as a sign-in method', lines: [['Account', accountId], ['Name', show(nickname)]] };
-    return onClick(ctx, 'signer-passkey', description, 'Continue', signal, () =>
-      ctx.policy.approve(description, ['add-credential'], signal, async (declined) => {
-        try {
-          return await registerPasskey(k.passkeys, { accountId, nickname: nickname as string });
-        } catch (error) {
-          if (declined() && isWalletError(error, 'SIGNING_REFUSED')) throw new WalletError('SIGNER_DECLINED', 'the user declined in the signer frame');
-          throw error;
-        }
-      }),
-    );
+    return onClick(ctx, 'signer-passkey', description, 'Continue', signal, () => addCredential(ctx, description, signal, () => registerPasskey(k.passkeys, { accountId, nickname: nickname as string })));
   },
 };

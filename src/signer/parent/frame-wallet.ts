@@ -11,7 +11,8 @@
  * - a passkey ceremony runs in the frame, on the user's click there (or in a window of the signer
  *   origin where the browser refuses it in a frame): `login()` and `registerPasskey` may be called
  *   at any time, not only from a click of the app;
- * - no OAuth login yet, no `exportWallet` (the mnemonic may only be shown in the frame),
+ * - an OAuth login's key is made in the frame (the nonce binds it); the ID token goes to the frame;
+ * - no `exportWallet` (the mnemonic may only be shown in the frame),
  *   no `[WALLET_CONTEXT]` (nothing of the frame's wallet is reachable from here).
  */
 import { WalletError } from '../../errors.js';
@@ -70,6 +71,9 @@ type Same =
   | 'preparePasskeyLogin'
   | 'preparePasskeyRegistration'
   | 'registerPasskey'
+  | 'prepareOAuth'
+  | 'completeOAuth'
+  | 'addOAuthCredential'
   | 'dispose';
 
 /** The wallet in frame mode: the {@link Wallet} API less what cannot leave the frame (see frame-wallet.ts). */
@@ -178,6 +182,16 @@ export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
     },
     preparePasskeyRegistration: (args) => call<void>('preparePasskeyRegistration', args).then(() => undefined),
     registerPasskey: (args) => call('registerPasskey', args),
+    prepareOAuth: async (args) => {
+      const prepared = await call<{ nonce: string; clientPublicKey: string }>('prepareOAuth', args);
+      return {
+        nonce: prepared.nonce,
+        clientPublicKey: prepared.clientPublicKey,
+        complete: (oidcToken: string, credentialId?: string) => call<Session>('completeOAuth', credentialId === undefined ? { oidcToken } : { oidcToken, credentialId }),
+      };
+    },
+    completeOAuth: (args) => call('completeOAuth', args),
+    addOAuthCredential: (args) => call('addOAuthCredential', args),
     dispose: () => {
       events.clear();
       listeners.clear();
