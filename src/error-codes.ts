@@ -57,6 +57,7 @@ export const WALLET_ERROR_CODES = {
   SIGNER_ORIGIN_NOT_ALLOWED: "Frame mode: the signer's host configuration does not list this page's origin in allowedParentOrigins.",
   SIGNER_STORAGE_UNAVAILABLE: "Frame mode: the signer frame cannot store keys in this browser's partition for it (IndexedDB blocked, or the frame is sandboxed without allow-same-origin).",
   SIGNER_DECLINED: 'Frame mode: the user declined in the signer frame (the approval, or the code entry).',
+  SIGNER_POPUP_BLOCKED: 'Frame mode: the browser refused the passkey in the signer frame and blocked the window on the signer origin where it would run instead (allow popups for this site, or embed the frame with allow="publickey-credentials-get; publickey-credentials-create").',
 } as const satisfies Record<WalletErrorCode, string>;
 
 /** The documented meaning of one of our codes (undefined for a service code). */

@@ -58,7 +58,8 @@ export type WalletErrorCode =
   | 'SIGNER_FRAME_FAILED'
   | 'SIGNER_ORIGIN_NOT_ALLOWED'
   | 'SIGNER_STORAGE_UNAVAILABLE'
-  | 'SIGNER_DECLINED';
+  | 'SIGNER_DECLINED'
+  | 'SIGNER_POPUP_BLOCKED';
 
 /** The third argument of the {@link WalletError} constructor. */
 export interface WalletErrorOptions {

@@ -20,6 +20,8 @@ import { createUpstream } from '../../demo/server/upstream.js';
 import { createDemoUsers } from '../../demo/server/users.js';
 import { createProxy, DEFAULT_ALLOW, nodeMiddleware, withCors } from '../../src/proxy/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { createEnclave } from '../../src/sandbox/enclave.js';
+import { loadEnclaveKey } from '../../src/sandbox/enclave-key.js';
 import { serveSignerPage } from '../../src/signer/host/serve.js';
 import { buildSignerPage } from '../../scripts/signer-page.mjs';
 
@@ -38,6 +40,8 @@ export interface FrameStack {
    * check at work where the browser's would have stopped the page first.
    */
   readonly signerNoAncestorsUrl: string;
+  /** The sandbox's base URL (its stand-in IdP: `POST /sandbox/oauth/token {email, nonce}`). */
+  readonly sandboxUrl: string;
   /**
    * Every request that reached the app's proxy with a wallet signature, as `METHOD /path`, oldest
    * first: what was signed, seen by the server, whatever the engine.
@@ -68,24 +72,38 @@ export async function startFrameStack(): Promise<FrameStack> {
   const appUrl = `http://localhost:${port}`;
   const crossSiteAppUrl = `http://127.0.0.1:${port}`;
 
-  const [sandbox, appScript] = await Promise.all([
-    startSandbox({ port: 0, host: '127.0.0.1', clientId, clientSecret, origin: appUrl, rpId: 'localhost', log: false }),
+  // The signer's origin is a WebAuthn origin of the sandbox (passkeys run in the frame), so the
+  // signer is served first; the sandbox then starts with the enclave key the signer already trusts.
+  const seed = `frame-${randomBytes(8).toString('hex')}`;
+  const enclavePublicKey = createEnclave(loadEnclaveKey({ seed })).publicKey;
+  const config = { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [enclavePublicKey], name: 'Test Wallet' };
+  const [appScript] = await Promise.all([
     build({ entryPoints: { app: join(HERE, 'app', 'main.ts'), 'in-origin': join(HERE, 'app', 'in-origin.ts') }, outdir: 'out', bundle: true, format: 'esm', write: false, target: 'es2022', logLevel: 'warning' }),
     buildSignerPage(dir, { minify: false }),
   ]);
-  const signer = await serveSignerPage({
-    dir,
-    config: { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [sandbox.enclavePublicKey], name: 'Test Wallet' },
-  });
+  const signer = await serveSignerPage({ dir, config });
   const signerOrigin = new URL(signer.url).origin;
   const signerNoAncestors = await serveSignerPage({
     dir,
-    config: { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [sandbox.enclavePublicKey], name: 'Test Wallet' },
+    config,
     headers: (recommended) => ({
       ...recommended,
       'Content-Security-Policy': (recommended['Content-Security-Policy'] ?? '').replace(/frame-ancestors [^;]*; /, ''),
     }),
   });
+  // A passkey ceremony in the frame: origin the signer's, top origin the app's (either site).
+  const sandbox = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    clientId,
+    clientSecret,
+    origin: [appUrl, signerOrigin],
+    topOrigin: [appUrl, crossSiteAppUrl],
+    rpId: 'localhost',
+    enclaveKey: { seed },
+    log: false,
+  });
+  if (sandbox.enclavePublicKey !== enclavePublicKey) throw new Error('the sandbox does not use the enclave key the signer trusts');
   const foreign = createServer((req, res) => (handler ? handler(req, res) : res.writeHead(503).end()));
   const foreignPort = await listen(foreign);
 
@@ -136,6 +154,7 @@ export async function startFrameStack(): Promise<FrameStack> {
     signerOrigin,
     foreignUrl: `http://localhost:${foreignPort}`,
     signerNoAncestorsUrl: signerNoAncestors.url,
+    sandboxUrl: sandbox.url,
     signed: () => [...signed],
     appPage: (base = appUrl, signerUrl = signer.url) => `${base}/?signer=${encodeURIComponent(signerUrl)}`,
     close: async () => {

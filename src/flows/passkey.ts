@@ -14,7 +14,13 @@
  * `/verify` with the challenge's `Request-Id`.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialDescriptorJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialDescriptorJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/browser';
 import { base64urlEncode, utf8Encode } from '../crypto/index.js';
 import { WalletError, invalidArgument } from '../errors.js';
 import { createKeyPlan, parseAuthSession, type KeyPlan, type Session, type WalletContext } from '../session/index.js';
@@ -38,6 +44,20 @@ export interface PasskeyLogin {
   /** Runs the WebAuthn ceremony and creates the session. Call it from the user's click. */
   login(): Promise<Session>;
 }
+
+/**
+ * Who runs the WebAuthn ceremonies: by default this page (`navigator.credentials` through
+ * @simplewebauthn/browser). The signer frame passes its own (src/signer/frame/passkeys.ts): in the
+ * frame, or in a popup on the signer origin where the browser refuses WebAuthn in a frame.
+ * A refusal is thrown as the browser's error (a DOMException or one with its `name`).
+ */
+export interface PasskeyCeremonies {
+  get(optionsJSON: PublicKeyCredentialRequestOptionsJSON): Promise<AuthenticationResponseJSON>;
+  create(optionsJSON: PublicKeyCredentialCreationOptionsJSON): Promise<RegistrationResponseJSON>;
+}
+
+/** A wallet's context, with the ceremonies to run (default: this page's). */
+export type PasskeyContext = WalletContext & { readonly ceremonies?: PasskeyCeremonies };
 
 async function ceremony<T>(run: () => Promise<T>): Promise<T> {
   if (!browserSupportsWebAuthn()) throw new WalletError('WEBAUTHN_UNSUPPORTED');
@@ -90,7 +110,7 @@ const preparedExclusions = new WeakMap<WalletContext, Map<string, PublicKeyCrede
  * ceremony at once with them in `excludeCredentials`. Used by the next registration for the
  * account only: prepare again before another one (the list may have changed).
  */
-export async function preparePasskeyRegistration(ctx: WalletContext, args: { accountId: string; credentials?: readonly AuthMethod[] }): Promise<void> {
+export async function preparePasskeyRegistration(ctx: PasskeyContext, args: { accountId: string; credentials?: readonly AuthMethod[] }): Promise<void> {
   const accountId = accountIdOf(args);
   const passkeys = args.credentials === undefined ? await accountPasskeys(ctx, accountId) : passkeyDescriptors(givenCredentials(args.credentials, accountId));
   let byAccount = preparedExclusions.get(ctx);
@@ -106,7 +126,7 @@ export async function preparePasskeyRegistration(ctx: WalletContext, args: { acc
  * is PASSKEY_CREDENTIAL_ALREADY_EXISTS, as the service's own for a known credentialId. Errors:
  * NOT_LOGGED_IN, WEBAUTHN_*, PASSKEY_CREDENTIAL_ALREADY_EXISTS, INVALID_INPUT (attestation refused).
  */
-export async function registerPasskey(ctx: WalletContext, args: { accountId: string; nickname: string }): Promise<AuthMethod> {
+export async function registerPasskey(ctx: PasskeyContext, args: { accountId: string; nickname: string }): Promise<AuthMethod> {
   const accountId = accountIdOf(args);
   const { nickname } = args;
   if (typeof nickname !== 'string' || nickname.trim() === '') throw invalidArgument('nickname', 'a non-empty string');
@@ -133,7 +153,7 @@ export async function registerPasskey(ctx: WalletContext, args: { accountId: str
   };
   let response: Awaited<ReturnType<typeof startRegistration>>;
   try {
-    response = await ceremony(() => startRegistration({ optionsJSON }));
+    response = await ceremony(() => (ctx.ceremonies ? ctx.ceremonies.create(optionsJSON) : startRegistration({ optionsJSON })));
   } catch (error) {
     // Nothing was sent: the same list serves the next try (unless another was prepared meanwhile).
     if (prepared !== undefined && !prepared.has(accountId)) prepared.set(accountId, excludeCredentials);
@@ -173,7 +193,7 @@ function parseChallenge(value: unknown): PasskeyAuthChallenge {
  * account, pass `credentialId` (INVALID_ARGUMENT lists them otherwise). `plan` is for the legacy entry.
  */
 export async function preparePasskeyLogin(
-  ctx: WalletContext,
+  ctx: PasskeyContext,
   args: { accountId: string; credentialId?: string },
   givenPlan?: KeyPlan,
 ): Promise<PasskeyLogin> {
@@ -199,7 +219,7 @@ export async function preparePasskeyLogin(
       // The login starts now (synchronously: the ceremony still starts inside the click); a logout
       // called during the ceremony wins (I1).
       const loggingIn = ctx.sessions.loginStarts(accountId);
-      const response = await ceremony(() => startAuthentication({ optionsJSON }));
+      const response = await ceremony(() => (ctx.ceremonies ? ctx.ceremonies.get(optionsJSON) : startAuthentication({ optionsJSON })));
       // After the ceremony (it must start inside the click): the login lock, shared, until stored.
       return loggingIn(async (ticket) => {
         const { clientDataJSON, authenticatorData, signature, userHandle } = response.response;

@@ -24,6 +24,8 @@ export function checkOptions(options: unknown): void {
   if (o.origin !== undefined && (origins.length === 0 || !origins.every(nonEmptyString))) {
     throw invalidArgument('options.origin', 'an origin string or a non-empty array of them');
   }
+  const topOrigins = o.topOrigin === undefined ? [] : Array.isArray(o.topOrigin) ? o.topOrigin : [o.topOrigin];
+  if (!topOrigins.every(nonEmptyString)) throw invalidArgument('options.topOrigin', 'an origin string or an array of them');
   if (o.faults !== undefined) {
     if (!Array.isArray(o.faults)) throw invalidArgument('options.faults', 'an array of { kind, path, … }');
     o.faults.forEach((f, i) => checkFault(f, `options.faults[${i}]`));

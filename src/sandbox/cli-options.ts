@@ -22,6 +22,9 @@ Options (each overrides its environment variable):
       --host <address>         interface to bind                  SANDBOX_HOST (127.0.0.1)
       --origin <url>           WebAuthn origin; repeat, or commas  SANDBOX_ORIGIN (${DEFAULT_ORIGIN})
       --rp-id <id>             WebAuthn relying-party id          SANDBOX_RP_ID (${DEFAULT_RP_ID})
+      --top-origin <url>       top origin of a ceremony in a frame of another origin
+                               (the app embedding the signer); repeat, or commas
+                                                                  SANDBOX_TOP_ORIGIN (none)
       --client-id <id>         platform client id (HTTP Basic)    SANDBOX_CLIENT_ID (${DEFAULT_CLIENT_ID})
                                the secret: SANDBOX_CLIENT_SECRET only (default ${DEFAULT_CLIENT_SECRET})
       --enclave-key-file <f>   keep the enclave key in this PEM file (made when missing)
@@ -60,6 +63,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       host: { type: 'string' },
       origin: { type: 'string', multiple: true },
       'rp-id': { type: 'string' },
+      'top-origin': { type: 'string', multiple: true },
       'client-id': { type: 'string' },
       'enclave-key-file': { type: 'string' },
       'enclave-seed': { type: 'string' },
@@ -74,6 +78,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535) throw new Error(`${values.port !== undefined ? '--port' : 'SANDBOX_PORT'} must be a port number, got "${portText}"`);
   const origins = (values.origin ?? [env.SANDBOX_ORIGIN ?? DEFAULT_ORIGIN]).flatMap((o) => o.split(',')).map((o) => o.trim()).filter((o) => o !== '');
   if (origins.length === 0) throw new Error('--origin needs at least one origin');
+  const topOrigins = (values['top-origin'] ?? (env.SANDBOX_TOP_ORIGIN !== undefined ? [env.SANDBOX_TOP_ORIGIN] : [])).flatMap((o) => o.split(',')).map((o) => o.trim()).filter((o) => o !== '');
   const profile = values.profile ?? env.SANDBOX_PROFILE;
   if (profile !== undefined && !(SANDBOX_PROFILES as readonly string[]).includes(profile)) throw new Error(`--profile must be one of ${SANDBOX_PROFILES.join(', ')}, got "${profile}"`);
   const file = values['enclave-key-file'] ?? env.SANDBOX_ENCLAVE_KEY_FILE;
@@ -97,6 +102,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       clientSecret: clientSecretFromEnv ? secret : DEFAULT_CLIENT_SECRET,
       origin: origins,
       rpId: values['rp-id'] ?? env.SANDBOX_RP_ID ?? DEFAULT_RP_ID,
+      ...(topOrigins.length > 0 ? { topOrigin: topOrigins } : {}),
       ...(profile !== undefined ? { profile: profile as SandboxProfile } : {}),
       ...(values.quiet === true || env.SANDBOX_LOG === 'off' ? { log: false as const } : {}),
       ...(enclaveKey ? { enclaveKey } : {}),

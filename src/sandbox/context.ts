@@ -21,6 +21,8 @@ export interface SandboxConfig {
   origins: string[];
   /** WebAuthn relying-party id. */
   rpId: string;
+  /** Top origins accepted for a cross-origin ceremony (client data `crossOrigin: true`); empty: none. */
+  topOrigins: string[];
   /**
    * The platform's OAuth client ids (the `aud` of its users' ID tokens), one of which a registration
    * token must name; empty: none configured, no OAUTH credential can be registered (domain/oidc.ts).

@@ -47,6 +47,13 @@ export interface SandboxOptions {
   /** WebAuthn relying-party id; default `localhost`. */
   rpId?: string;
   /**
+   * Top origin(s) accepted for a cross-origin ceremony (a passkey used in a frame of another
+   * origin, e.g. the signer frame inside the app): the `topOrigin` of client data whose
+   * `crossOrigin` is true must be one of them (domain/passkeys.ts). Default: none, so such a
+   * ceremony is refused.
+   */
+  topOrigin?: string | string[];
+  /**
    * The platform's OAuth client ids at the IdPs (the `aud` of its users' ID tokens): a token
    * registering an OAUTH credential must name one (bound to the credential, matched at login).
    * Default: `[DEFAULT_OAUTH_CLIENT_ID]` (`sandbox-oauth-client`), the id the stand-in IdP issues
@@ -129,6 +136,7 @@ export function createSandboxState(options: SandboxOptions = {}): SandboxState {
     clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
     origins: options.origin === undefined ? [DEFAULT_ORIGIN] : Array.isArray(options.origin) ? [...options.origin] : [options.origin],
     rpId: options.rpId ?? DEFAULT_RP_ID,
+    topOrigins: options.topOrigin === undefined ? [] : Array.isArray(options.topOrigin) ? [...options.topOrigin] : [options.topOrigin],
     oauthClientIds: options.oauthClientIds === undefined ? [DEFAULT_OAUTH_CLIENT_ID] : [...options.oauthClientIds],
     contactVerificationRegions: options.contactVerificationRegions === undefined ? undefined : [...options.contactVerificationRegions],
     profile: resolveProfile(options.profile),

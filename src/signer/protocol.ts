@@ -88,6 +88,13 @@ export const FRAME_METHODS = {
   updateAccount: 'interactive',
   executeQuote: 'interactive',
   changeContact: 'interactive',
+  preparePasskeyLogin: 'plain',
+  preparePasskeyRegistration: 'plain',
+  'passkey.login': 'interactive',
+  registerPasskey: 'interactive',
+  prepareOAuth: 'plain',
+  completeOAuth: 'plain',
+  addOAuthCredential: 'interactive',
 } as const;
 
 export type FrameMethod = keyof typeof FRAME_METHODS;

@@ -31,9 +31,13 @@ export function cbor(v: Cbor): number[] {
 export const sha256 = (b: Uint8Array | string): Buffer => createHash('sha256').update(b).digest();
 const u32 = (n: number): number[] => [(n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff];
 
-/** clientDataJSON of a ceremony (`webauthn.create` or `webauthn.get`) over a base64url challenge. */
-export function clientData(type: string, challenge: string, origin: string): Buffer {
-  return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
+/**
+ * clientDataJSON of a ceremony (`webauthn.create` or `webauthn.get`) over a base64url challenge;
+ * `frame` replaces or adds `crossOrigin` / `topOrigin` (a ceremony in a frame of another origin;
+ * a member set to undefined is left out).
+ */
+export function clientData(type: string, challenge: string, origin: string, frame: { crossOrigin?: unknown; topOrigin?: unknown } = {}): Buffer {
+  return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false, ...frame }));
 }
 
 /** Registration authenticator data: rpIdHash, flags UP|UV|AT, counter, zero AAGUID, credential id, COSE ES256 key (x, y). */

@@ -11,6 +11,19 @@
  *   utf8(challenge) (64 ASCII bytes), so `clientDataJSON.challenge` = base64url(utf8(challenge)).
  *   Failures → `401 WALLET_SIGNATURE_INVALID` (`details.cause = "PASSKEY_ASSERTION_INVALID"`,
  *   spec §7.2: "failed cryptographic verification against the registered credential").
+ * - Cross-origin ceremonies (a passkey used in a frame of another origin, e.g. the signer frame in
+ *   the app's page; WebAuthn L3 §5.8.1 `crossOrigin`, `topOrigin`): decided here, as
+ *   @simplewebauthn/server's `expectedTopOrigin` does, no stricter. `origin` must be one of the
+ *   configured origins as for any ceremony; when `crossOrigin` is true and `topOrigin` is present
+ *   it must be one of the configured top origins (`topOrigin` option; none by default, so a
+ *   cross-origin ceremony naming its top is refused unless configured); a `topOrigin` without
+ *   `crossOrigin: true` is refused (the spec sets it only for cross-origin calls). A cross-origin
+ *   ceremony without `topOrigin` (the member is optional: browsers that do not send it) is judged
+ *   by its `origin` alone. WebAuthn L3 §7.1 step 10 and §7.2 step 12 apply the rule to registration
+ *   and authentication alike; @simplewebauthn/server 14 checks it for assertions only, so
+ *   {@link crossOriginProblem} checks both ceremonies' client data first (and the assertion's
+ *   `expectedTopOrigin` says the same). `crossOrigin` other than a boolean, or `topOrigin` other
+ *   than a string, is malformed client data. Refusals as for any other bad client data.
  * - Decided here: user verification is not required (user presence is); the signature counter
  *   must increase when the authenticator keeps one.
  * - `userHandle` (WebAuthn §7.2 step 6: when present it must map to the credential's owner). The
@@ -48,6 +61,29 @@ export interface RegisteredPasskey {
   transports?: string[];
 }
 
+/** `expectedTopOrigin` for @simplewebauthn/server (assertions): left out when none is configured (it then refuses any `topOrigin`). */
+function topOrigins(state: SandboxState): { expectedTopOrigin?: string[] } {
+  return state.config.topOrigins.length > 0 ? { expectedTopOrigin: [...state.config.topOrigins] } : {};
+}
+
+/** Why `clientDataJson` (base64url) breaks the cross-origin rule above, or undefined when it keeps it. */
+export function crossOriginProblem(state: SandboxState, clientDataJson: string): string | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(Buffer.from(clientDataJson, 'base64url').toString('utf8'));
+  } catch {
+    return undefined; // not JSON: the library's own checks refuse it
+  }
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { crossOrigin, topOrigin } = data as { crossOrigin?: unknown; topOrigin?: unknown };
+  if (crossOrigin !== undefined && typeof crossOrigin !== 'boolean') return 'clientDataJSON.crossOrigin is not a boolean';
+  if (topOrigin === undefined) return undefined;
+  if (typeof topOrigin !== 'string') return 'clientDataJSON.topOrigin is not a string';
+  if (crossOrigin !== true) return 'clientDataJSON.topOrigin is set on a ceremony that is not cross-origin';
+  if (!state.config.topOrigins.includes(topOrigin)) return `cross-origin ceremony from top origin "${topOrigin}", which is not an allowed top origin`;
+  return undefined;
+}
+
 function message(e: unknown): string {
   return e instanceof Error ? e.message : 'verification failed';
 }
@@ -58,6 +94,8 @@ export async function verifyPasskeyRegistration(state: SandboxState, challenge: 
       cause: 'PASSKEY_ATTESTATION_INVALID',
     });
   };
+  const crossOrigin = crossOriginProblem(state, attestation.clientDataJson);
+  if (crossOrigin !== undefined) return fail(crossOrigin);
   const { verifyRegistrationResponse } = await webauthnServer();
   let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
@@ -135,6 +173,8 @@ export async function verifyPasskeyAssertion(state: SandboxState, method: AuthMe
       if (m.accountId !== method.accountId && m.passkey?.userHandle === handle) return fail('userHandle names the user of another wallet');
     }
   }
+  const crossOrigin = crossOriginProblem(state, assertion.clientDataJson);
+  if (crossOrigin !== undefined) return fail(crossOrigin);
   const { verifyAuthenticationResponse } = await webauthnServer();
   let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
@@ -154,6 +194,7 @@ export async function verifyPasskeyAssertion(state: SandboxState, method: AuthMe
       expectedChallenge: bytesToBase64url(utf8(challenge)),
       expectedOrigin: state.config.origins,
       expectedRPID: state.config.rpId,
+      ...topOrigins(state),
       credential: {
         id: method.credentialId,
         publicKey: new Uint8Array(passkey.publicKey),

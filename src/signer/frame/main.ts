@@ -8,6 +8,7 @@ import { createWallet } from '../../wallet.js';
 import { createSigningPolicy } from './approval.js';
 import { loadSignerConfig, type SignerConfig } from './config.js';
 import { listenForParent } from './handshake.js';
+import { POPUP_HASH, runCeremonyWindow } from './popup.js';
 import type { FrameContext } from './methods.js';
 import { serveParent } from './serve.js';
 import { applyBranding, renderApproval, screensOpen } from './views.js';
@@ -48,11 +49,17 @@ function start(port: MessagePort, config: SignerConfig): void {
 }
 
 const config = loadSignerConfig(location.href);
-config.catch((error: unknown) => console.error('signer frame: no parent is accepted:', error instanceof Error ? error.message : error));
-listenForParent({
-  allowedOrigins: config.then((c) => c.allowedParentOrigins),
-  check: storageProblem,
-  accepted: (port) => {
-    void config.then((c) => start(port, c));
-  },
-});
+if (location.hash === POPUP_HASH && window.parent === window) {
+  // A window the frame opened for a passkey ceremony (popup.ts): it serves no parent.
+  void config.then(applyBranding, () => undefined);
+  runCeremonyWindow();
+} else {
+  config.catch((error: unknown) => console.error('signer frame: no parent is accepted:', error instanceof Error ? error.message : error));
+  listenForParent({
+    allowedOrigins: config.then((c) => c.allowedParentOrigins),
+    check: storageProblem,
+    accepted: (port) => {
+      void config.then((c) => start(port, c));
+    },
+  });
+}

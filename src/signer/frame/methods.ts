@@ -12,6 +12,8 @@ import type { Wallet } from '../../wallet-api.js';
 import type { FrameMethod } from '../protocol.js';
 import type { SigningPolicy } from './approval.js';
 import { DESCRIBE } from './describe.js';
+import { OAUTH_HANDLERS } from './oauth.js';
+import { PASSKEY_HANDLERS } from './passkeys.js';
 import { renderCodeEntry } from './views.js';
 
 export interface FrameContext {
@@ -134,4 +136,6 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
   updateAccount: userAction('updateAccount', ['update-internal-account'], (ctx, args) => ctx.wallet.updateAccount(arg(args, 0), arg(args, 1))),
   executeQuote: userAction('executeQuote', ['execute-quote'], (ctx, args) => ctx.wallet.executeQuote(quoteId(args[0]), arg(args, 1))),
   changeContact: userAction('changeContact', ['change-contact'], (ctx, args) => ctx.wallet.changeContact(arg(args, 0), arg(args, 1), arg(args, 2))),
+  ...PASSKEY_HANDLERS,
+  ...OAUTH_HANDLERS,
 };

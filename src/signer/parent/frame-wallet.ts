@@ -8,7 +8,11 @@
  *   code entry and resolves once the user typed a right one);
  * - a user action resolves once the user approved it in the frame (SIGNER_DECLINED when declined);
  *   there is no `onBeforeSign`: the frame asks, and the app cannot answer for the user;
- * - no passkey or OAuth login yet, no `exportWallet` (the mnemonic may only be shown in the frame),
+ * - a passkey ceremony runs in the frame, on the user's click there (or in a window of the signer
+ *   origin where the browser refuses it in a frame): `login()` and `registerPasskey` may be called
+ *   at any time, not only from a click of the app;
+ * - an OAuth login's key is made in the frame (the nonce binds it); the ID token goes to the frame;
+ * - no `exportWallet` (the mnemonic may only be shown in the frame),
  *   no `[WALLET_CONTEXT]` (nothing of the frame's wallet is reachable from here).
  */
 import { WalletError } from '../../errors.js';
@@ -64,6 +68,12 @@ type Same =
   | 'createQuote'
   | 'executeQuote'
   | 'changeContact'
+  | 'preparePasskeyLogin'
+  | 'preparePasskeyRegistration'
+  | 'registerPasskey'
+  | 'prepareOAuth'
+  | 'completeOAuth'
+  | 'addOAuthCredential'
   | 'dispose';
 
 /** The wallet in frame mode: the {@link Wallet} API less what cannot leave the frame (see frame-wallet.ts). */
@@ -166,6 +176,22 @@ export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
     createQuote: (args) => call('createQuote', args),
     executeQuote: (quoteOrId, options) => call('executeQuote', typeof quoteOrId === 'object' && quoteOrId !== null ? quoteOrId.id : quoteOrId, options),
     changeContact: (customerId, change, options) => call('changeContact', customerId, change, options),
+    preparePasskeyLogin: async (args) => {
+      const prepared = await call<{ handle: string; credentialId: string; expiresAt: string }>('preparePasskeyLogin', args);
+      return { credentialId: prepared.credentialId, expiresAt: prepared.expiresAt, login: () => call<Session>('passkey.login', prepared.handle) };
+    },
+    preparePasskeyRegistration: (args) => call<void>('preparePasskeyRegistration', args).then(() => undefined),
+    registerPasskey: (args) => call('registerPasskey', args),
+    prepareOAuth: async (args) => {
+      const prepared = await call<{ nonce: string; clientPublicKey: string }>('prepareOAuth', args);
+      return {
+        nonce: prepared.nonce,
+        clientPublicKey: prepared.clientPublicKey,
+        complete: (oidcToken: string, credentialId?: string) => call<Session>('completeOAuth', credentialId === undefined ? { oidcToken } : { oidcToken, credentialId }),
+      };
+    },
+    completeOAuth: (args) => call('completeOAuth', args),
+    addOAuthCredential: (args) => call('addOAuthCredential', args),
     dispose: () => {
       events.clear();
       listeners.clear();
