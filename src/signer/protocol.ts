@@ -88,9 +88,18 @@ export const FRAME_METHODS = {
   updateAccount: 'interactive',
   executeQuote: 'interactive',
   changeContact: 'interactive',
+  exportWallet: 'interactive',
 } as const;
 
 export type FrameMethod = keyof typeof FRAME_METHODS;
+
+/**
+ * What an app learns of a wallet export in frame mode: that the recovery phrase was shown in the
+ * signer frame (and its screen is gone), nothing of the phrase.
+ */
+export interface ExportShown {
+  readonly shown: true;
+}
 
 /** How long the parent waits for a plain call, and for one that waits on the user. */
 export const CALL_TIMEOUT_MS = { plain: 60_000, interactive: 300_000 } as const;

@@ -6,7 +6,7 @@
  */
 import type { ApprovalDescription, RenderApproval } from './approval.js';
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { text?: string; className?: string; testId?: string } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { text?: string; className?: string; testId?: string } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (props.text !== undefined) node.textContent = props.text;
   if (props.className !== undefined) node.className = props.className;
@@ -25,7 +25,7 @@ function root(): HTMLElement {
 const open: HTMLElement[] = [];
 
 /** Shows `screen` over any other; returns the function that removes it (the one under it shows again). */
-function mount(screen: HTMLElement): () => void {
+export function mount(screen: HTMLElement): () => void {
   const host = root();
   open.push(screen);
   host.replaceChildren(screen);

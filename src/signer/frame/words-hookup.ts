@@ -6,7 +6,7 @@
  * before anything is signed), and describe.ts shows its plain description instead.
  * Not yet in words here: adding OTP credentials and signing out other devices (their request needs
  * the session's account and the session list), executing a quote (the quote is read inside the
- * action), export (not offered in frame mode yet).
+ * action). Export builds its request in export.ts (the key it names is made there) and asks here.
  */
 import { isRecord } from '../../types.js';
 import { describeSignedRequest, toApprovalLines, type SignedRequest } from '../words/index.js';
@@ -42,4 +42,6 @@ export const inWords = {
     const at = seg(customerId);
     return words(at === undefined ? undefined : { method: 'PATCH', path: `/customers/${at}`, body: change });
   },
+  /** The export's request as export.ts sends it: `path` from the action's own `exportPath`. */
+  exportWallet: (path: string, clientPublicKey: string) => words({ method: 'POST', path, body: { clientPublicKey } }),
 };

@@ -8,8 +8,8 @@
  *   code entry and resolves once the user typed a right one);
  * - a user action resolves once the user approved it in the frame (SIGNER_DECLINED when declined);
  *   there is no `onBeforeSign`: the frame asks, and the app cannot answer for the user;
- * - no passkey or OAuth login yet, no `exportWallet` (the mnemonic may only be shown in the frame),
- *   no `[WALLET_CONTEXT]` (nothing of the frame's wallet is reachable from here).
+ * - `exportWallet` shows the recovery phrase in the frame only and resolves to `{ shown: true }`;
+ * - no passkey or OAuth login yet, no `[WALLET_CONTEXT]` (nothing of the frame's wallet is reachable from here).
  */
 import { WalletError } from '../../errors.js';
 import type { OtpType } from '../../flows/otp.js';
@@ -17,7 +17,7 @@ import { createEmitter } from '../../session/emitter.js';
 import type { SessionSnapshot } from '../../session/store.js';
 import type { Session, SessionEvents } from '../../session/types.js';
 import type { Wallet } from '../../wallet-api.js';
-import type { FrameMethod } from '../protocol.js';
+import type { ExportShown, FrameMethod } from '../protocol.js';
 import { fromWire, type FrameChannel, type SignerFrame } from './frame-channel.js';
 
 /** An OTP login under way in the frame: the code is typed there, never here. */
@@ -74,6 +74,15 @@ export interface FrameWallet extends Pick<Wallet, Same> {
   addSmsOtp(args: { accountId: string }): Promise<FrameOtpLogin>;
   /** Re-adds the EMAIL_OTP credential (approved in the frame); `verify()` activates it. */
   addEmailOtp(args: { accountId: string }): Promise<FrameOtpLogin>;
+  /**
+   * Exports the wallet of `accountId` (default: the current session's) in the signer frame: the
+   * user approves it there, and the recovery phrase is shown there only (hidden until the user
+   * reveals it, cleared after the host's delay and when closed). Resolves to `{ shown: true }` once
+   * the phrase's screen is gone; nothing of the phrase reaches this page. Errors: SIGNER_DECLINED,
+   * NOT_LOGGED_IN, SESSION_EXPIRED, BUNDLE_SIGNER_UNTRUSTED, BUNDLE_SIGNATURE_INVALID,
+   * DECRYPTION_FAILED, SIGNER_FRAME_TIMEOUT, SIGNER_FRAME_UNREACHABLE and the service's codes.
+   */
+  exportWallet(accountId?: string): Promise<ExportShown>;
 }
 
 const INITIAL: SessionSnapshot = Object.freeze({ status: 'initializing', reason: null, accountId: null, session: null, expiresAt: null, origin: null });
@@ -166,6 +175,10 @@ export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
     createQuote: (args) => call('createQuote', args),
     executeQuote: (quoteOrId, options) => call('executeQuote', typeof quoteOrId === 'object' && quoteOrId !== null ? quoteOrId.id : quoteOrId, options),
     changeContact: (customerId, change, options) => call('changeContact', customerId, change, options),
+    exportWallet: async (accountId) => {
+      await call('exportWallet', accountId);
+      return { shown: true };
+    },
     dispose: () => {
       events.clear();
       listeners.clear();
