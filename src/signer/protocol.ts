@@ -98,6 +98,7 @@ export type FrameMethod = keyof typeof FRAME_METHODS;
  * signer frame (and its screen is gone), nothing of the phrase.
  */
 export interface ExportShown {
+  /** Always true: the phrase was shown in the frame. */
   readonly shown: true;
 }
 

@@ -21,7 +21,7 @@ export interface SignerConfig {
   readonly colors?: { readonly accent?: string; readonly background?: string; readonly text?: string };
   /**
    * How long an export's recovery phrase stays on the frame's screen, in ms, before the frame clears
-   * it (it is cleared on close too); 5 000 to 600 000, default {@link EXPORT_CLEAR_AFTER_MS}.
+   * it (it is cleared on close too); 5 000 to 600 000, default 60 000 (60 s).
    */
   readonly exportClearAfterMs?: number;
 }
