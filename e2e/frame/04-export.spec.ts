@@ -15,6 +15,8 @@ import { phraseWordsInFrame, scriptClickInFrame, startExportInPage, storageInPag
 import { useFrameStack } from './stack.js';
 
 const frameStack = useFrameStack();
+// A login and exports on a machine shared by many: the steps wait for events, the whole may take a while.
+test.setTimeout(150_000);
 
 const exportOutcome = (page: import('@playwright/test').Page) => page.evaluate(() => window.t.export as Promise<{ ok: boolean; value?: unknown; code?: string }>);
 const exportsSigned = () => frameStack().signed().filter((s) => s.startsWith('POST ') && s.endsWith('/export'));

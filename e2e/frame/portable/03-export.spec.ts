@@ -13,6 +13,8 @@ import { useFrameStack } from '../stack.js';
 import { expect, newCustomer, OTP, outcome, shown, SIGNER_IFRAME, signerIn, test, textIn, typeCode, visibleIn } from './steps.js';
 
 const frameStack = useFrameStack();
+// A login and exports on a machine shared by many: the steps wait for events, the whole may take a while.
+test.setTimeout(150_000);
 
 const exportsSigned = () => frameStack().signed().filter((s) => s.startsWith('POST ') && s.endsWith('/export'));
 

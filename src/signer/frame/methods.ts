@@ -9,10 +9,13 @@
 import { WalletError, isWalletError } from '../../errors.js';
 import type { OtpLogin } from '../../flows/otp.js';
 import type { Wallet } from '../../wallet-api.js';
+import { isRecord, type Quote } from '../../types.js';
+import { WALLET_CONTEXT } from '../../session/context.js';
 import type { FrameMethod } from '../protocol.js';
-import { aborted, approveAction, type SigningPolicy } from './approval.js';
+import { aborted, approveAction, type ApprovalDescription, type SigningPolicy } from './approval.js';
 import { EXPORT_CLEAR_AFTER_MS } from './config.js';
 import { DESCRIBE } from './describe.js';
+import { inWords } from './words-hookup.js';
 import { exportInFrame } from './export.js';
 import { renderPhrase } from './export-view.js';
 import { renderCodeEntry } from './views.js';
@@ -124,7 +127,14 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
   createDelegatedKey: userAction('createDelegatedKey', ['create-delegated-key'], (ctx, args) => ctx.wallet.createDelegatedKey(arg(args, 0))),
   revokeDelegatedKey: userAction('revokeDelegatedKey', ['revoke-delegated-key'], (ctx, args) => ctx.wallet.revokeDelegatedKey(arg(args, 0), arg(args, 1))),
   updateAccount: userAction('updateAccount', ['update-internal-account'], (ctx, args) => ctx.wallet.updateAccount(arg(args, 0), arg(args, 1))),
-  executeQuote: userAction('executeQuote', ['execute-quote'], (ctx, args) => ctx.wallet.executeQuote(quoteId(args[0]), arg(args, 1))),
+  executeQuote: async (ctx, args, signal) => {
+    // The frame reads the quote itself, describes it, and executes that very quote.
+    const id = quoteId(args[0]);
+    const quote = await ctx.wallet[WALLET_CONTEXT].client.request<unknown>({ method: 'GET', path: `/quotes/${encodeURIComponent(id)}` });
+    if (!isRecord(quote) || quote.id !== id) throw new WalletError('BAD_RESPONSE', `expected the Quote ${id}`);
+    const description = inWords.executeQuote(id, quote) ?? (DESCRIBE.executeQuote as (args: readonly unknown[]) => ApprovalDescription)(args);
+    return approveAction(ctx.policy, description, ['execute-quote'], signal, () => ctx.wallet.executeQuote(quote as unknown as Quote, arg(args, 1)));
+  },
   changeContact: userAction('changeContact', ['change-contact'], (ctx, args) => ctx.wallet.changeContact(arg(args, 0), arg(args, 1), arg(args, 2))),
   exportWallet: (ctx, args, signal) => exportInFrame(ctx, args, signal, { render: renderPhrase, clearAfterMs: ctx.exportClearAfterMs ?? EXPORT_CLEAR_AFTER_MS }),
 };
