@@ -4,10 +4,13 @@
  * entry, and a recorder of what the parent page sees (console, messages on any port, its own
  * network, its DOM) to search for secrets.
  */
+import { mnemonicToEntropy, validateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
 import type { BrowserContext, FrameLocator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
 import { accountPrivateInPage, makeFrameWallet, recordInPage, seenInPage, signUpInPage, startLoginInPage, startUpdateInPage } from './in-page.js';
 import type { FrameStack } from './stack.js';
+import { bytesToHex } from '../../src/crypto/index.js';
 
 export const OTP = '000000';
 
@@ -131,3 +134,18 @@ export async function approveInFrame(frame: FrameLocator): Promise<void> {
   await approve.click();
 }
 
+/**
+ * Fails if `text` holds anything of the recovery phrase `words`: the phrase, any three of its words
+ * in a row (whatever separates them: spaces, commas, quotes, markup), or its entropy in hex.
+ */
+export function expectNoPhrase(text: string, words: readonly string[], where: string): void {
+  expect(words.length, 'the phrase was read in the frame').toBeGreaterThanOrEqual(12);
+  expect(validateMnemonic(words.join(' '), wordlist), 'the frame showed a valid BIP-39 phrase').toBe(true);
+  const lower = text.toLowerCase();
+  expect(lower.includes(words.join(' ')), `${where}: the phrase`).toBe(false);
+  for (let i = 0; i + 3 <= words.length; i++) {
+    const run = new RegExp(words.slice(i, i + 3).join('[^a-z]{1,40}'));
+    expect(run.test(lower), `${where}: words ${i + 1}-${i + 3} of the phrase in a row`).toBe(false);
+  }
+  expect(lower.includes(bytesToHex(mnemonicToEntropy(words.join(' '), wordlist))), `${where}: the phrase's entropy`).toBe(false);
+}

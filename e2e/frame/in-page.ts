@@ -88,6 +88,17 @@ export function recordInPage(origin: string): void {
     },
   });
   window.addEventListener('message', (e) => record(e.data), true);
+  // The parent's own requests and answers, as its script sees them.
+  const originalFetch = window.fetch.bind(window);
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    record({ request: String(input instanceof Request ? input.url : input), body: typeof init?.body === 'string' ? init.body : null });
+    const response = await originalFetch(input, init);
+    void response
+      .clone()
+      .text()
+      .then((text) => record({ response: response.url, text }), () => undefined);
+    return response;
+  };
   for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     const original = console[level].bind(console);
     console[level] = (...args: unknown[]) => {
@@ -167,4 +178,45 @@ export function writeCanary(marker: string): string {
 /** The partitioning canary's read (null: this storage never saw the write). */
 export function readCanary(): string | null {
   return localStorage.getItem('partition-canary');
+}
+
+/** Starts `exportWallet(accountId)`; its outcome waits in `window.t.export`. */
+export function startExportInPage(accountId: string): void {
+  const wallet = window.t.wallet as FrameWallet;
+  window.t.export = wallet.exportWallet(accountId).then(
+    (value) => ({ ok: true as const, value }),
+    (error: { code?: string }) => ({ ok: false as const, code: error.code }),
+  );
+}
+
+/** In the signer frame: the words of the phrase screen as shown ([] while hidden or gone). */
+export function phraseWordsInFrame(): string[] {
+  const list = document.querySelector('[data-testid="signer-phrase-words"]') as HTMLElement | null;
+  if (list === null || !list.checkVisibility()) return [];
+  return [...list.querySelectorAll('li')].map((li) => li.textContent ?? '');
+}
+
+/** Everything the parent's origin keeps: localStorage, sessionStorage, cookies and every IndexedDB record, as text. */
+export async function storageInPage(): Promise<string> {
+  const out: string[] = [document.cookie];
+  for (const store of [localStorage, sessionStorage]) for (let i = 0; i < store.length; i++) out.push(`${store.key(i)}=${store.getItem(store.key(i) ?? '')}`);
+  const text = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (v instanceof CryptoKey ? `CryptoKey ${v.type}` : v instanceof ArrayBuffer || ArrayBuffer.isView(v) ? Array.from(new Uint8Array(v instanceof ArrayBuffer ? v : v.buffer)) : v));
+  for (const { name } of await indexedDB.databases()) {
+    if (name === undefined) continue;
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open(name);
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    for (const storeName of [...db.objectStoreNames]) {
+      const all = await new Promise<unknown[]>((resolve, reject) => {
+        const get = db.transaction(storeName, 'readonly').objectStore(storeName).getAll();
+        get.onsuccess = () => resolve(get.result);
+        get.onerror = () => reject(get.error);
+      });
+      out.push(`${name}/${storeName}: ${text(all)}`);
+    }
+    db.close();
+  }
+  return out.join('\n');
 }

@@ -13,7 +13,7 @@
  * or kept by the wallet.
  */
 import { openExportBundle } from '../crypto/enclave.js';
-import { generateRecipientKey } from '../crypto/index.js';
+import { generateRecipientKey, type SessionKey } from '../crypto/index.js';
 import { WalletError } from '../errors.js';
 import type { WalletContext } from '../session/context.js';
 import { isRecord } from '../types.js';
@@ -28,10 +28,19 @@ import { signedNow } from './signing.js';
  */
 export async function exportWallet(ctx: WalletContext, accountId?: string): Promise<string> {
   const account = await accountOf(ctx, accountId);
-  const recipient = await generateRecipientKey();
+  return exportWalletTo(ctx, account, await generateRecipientKey());
+}
+
+/**
+ * The export of `account` encrypted to `recipient` (made by {@link generateRecipientKey} for this one
+ * export): the signed request, the envelope checked against the trusted keys and opened. The
+ * signer frame (src/signer/frame/export.ts) calls it with a key it made, so that its approval
+ * screen can name the key the export is encrypted to.
+ */
+export async function exportWalletTo(ctx: WalletContext, account: string, recipient: SessionKey): Promise<string> {
   const { answer } = await signedNow<unknown>(ctx, { accountId: account }, {
     method: 'POST',
-    path: `/internal-accounts/${seg(account)}/export`,
+    path: exportPath(account),
     body: { clientPublicKey: recipient.publicKeyUncompressedHex },
     purpose: 'export-wallet',
   });
@@ -46,3 +55,6 @@ export async function exportWallet(ctx: WalletContext, accountId?: string): Prom
   if (opened.mnemonic.trim() === '') throw new WalletError('MALFORMED_BUNDLE', 'the export bundle opened to an empty mnemonic');
   return opened.mnemonic;
 }
+
+/** The export's path for `account`. */
+export const exportPath = (account: string): string => `/internal-accounts/${seg(account)}/export`;

@@ -95,9 +95,19 @@ export const FRAME_METHODS = {
   prepareOAuth: 'plain',
   completeOAuth: 'plain',
   addOAuthCredential: 'interactive',
+  exportWallet: 'interactive',
 } as const;
 
 export type FrameMethod = keyof typeof FRAME_METHODS;
+
+/**
+ * What an app learns of a wallet export in frame mode: that the recovery phrase was shown in the
+ * signer frame (and its screen is gone), nothing of the phrase.
+ */
+export interface ExportShown {
+  /** Always true: the phrase was shown in the frame. */
+  readonly shown: true;
+}
 
 /** How long the parent waits for a plain call, and for one that waits on the user. */
 export const CALL_TIMEOUT_MS = { plain: 60_000, interactive: 300_000 } as const;

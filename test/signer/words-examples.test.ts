@@ -65,7 +65,7 @@ describe('each signed action in words', () => {
     expect(lines({ method: 'POST', path: '/internal-accounts/InternalAccount%3Aa/export', body: { clientPublicKey: key } })).toEqual({
       kind: 'export',
       title: 'Reveal your recovery phrase',
-      lines: ['Reveals: The recovery phrase of this wallet: whoever has it controls the wallet and its funds.', 'Wallet: InternalAccount:a', 'Encrypted to: 04abababab…ababab'],
+      lines: ['Reveals: Your recovery phrase: anyone who sees it can take the funds in this wallet.', 'Wallet: InternalAccount:a', 'Encrypted to: 04abababab…ababab'],
       warnings: ['This cannot be undone: once shown, the phrase stays valid.'],
     });
   });

@@ -1,6 +1,7 @@
 /** The frame's approval descriptions of the actions it can build the request for are the words module's. */
 import { describe, expect, it } from 'vitest';
 import { DESCRIBE } from '../../src/signer/frame/describe.js';
+import { inWords } from '../../src/signer/frame/words-hookup.js';
 
 describe('the frame describes its user actions in words', () => {
   it('each action whose request the frame builds from its arguments', () => {
@@ -14,5 +15,48 @@ describe('the frame describes its user actions in words', () => {
   it('arguments no action would send keep the plain description (the action refuses them before signing)', () => {
     expect(DESCRIBE.updateAccount?.(['InternalAccount:a', { nickname: 'x' }])?.title).toBe('Change your account settings');
     expect(DESCRIBE.changeContact?.(['Customer:3', { email: 'a@b.c', phoneNumber: '+1555' }])?.lines).toContainEqual(['email', 'a@b.c']);
+  });
+});
+
+describe('adding an OTP credential and executing a quote, in words', () => {
+  it('adding SMS or email codes: the request the action sends ({ type, accountId })', () => {
+    expect(DESCRIBE.addSmsOtp?.([{ accountId: 'InternalAccount:a' }])).toEqual({
+      title: 'Add a sign-in method',
+      lines: [
+        ['Type', 'Codes sent by text message'],
+        ['Wallet', 'InternalAccount:a'],
+      ],
+    });
+    expect(DESCRIBE.addEmailOtp?.([{ accountId: 'InternalAccount:a' }])?.lines).toContainEqual(['Type', 'Codes sent by email']);
+    // No account: the action refuses it before signing; the plain description stays.
+    expect(DESCRIBE.addSmsOtp?.([{}])?.title).toBe('Add SMS codes as a sign-in method');
+  });
+
+  it('a quote the frame read: amounts, destination, rate, fees, expiry; another quote or a broken one is not in words', () => {
+    const quote = {
+      id: 'Quote:1',
+      sendingCurrency: { code: 'USD', decimals: 2 },
+      receivingCurrency: { code: 'EUR', decimals: 2 },
+      totalSendingAmount: 10_050,
+      totalReceivingAmount: 9_000,
+      exchangeRate: 0.9,
+      feesIncluded: 50,
+      destination: { umaAddress: '$bob@example.com' },
+      expiresAt: '2026-11-28T07:00:00Z',
+    };
+    const described = inWords.executeQuote('Quote:1', quote);
+    expect(described?.title).toBe('Send a payment');
+    const lines = Object.fromEntries(described?.lines ?? []);
+    expect(lines['You send']).toMatch(/100\.50/);
+    expect(lines['You send']).toMatch(/USD/);
+    expect(lines['They receive']).toMatch(/90\.00/);
+    expect(lines.To).toBe('$bob@example.com');
+    expect(lines.Rate).toMatch(/^1 USD = 0[.,]9 EUR$/);
+    expect(lines.Fees).toMatch(/0\.50/);
+    expect(lines['Offer ends']).toBeDefined();
+    expect(lines.Quote).toBe('Quote:1');
+    expect(inWords.executeQuote('Quote:2', quote)).toBeUndefined();
+    expect(inWords.executeQuote('Quote:1', { ...quote, totalSendingAmount: -1 })).toBeUndefined();
+    expect(inWords.executeQuote('Quote:1', 'Quote:1')).toBeUndefined();
   });
 });

@@ -15,6 +15,7 @@
  * and never reach this hook.
  * Scopes run one at a time (a queue): one approval screen, one signature.
  */
+import { WalletError, isWalletError } from '../../errors.js';
 import type { SignRequest } from '../../transport/index.js';
 
 /** What the approval screen shows: a title and labelled lines, all made by the frame. */
@@ -106,4 +107,26 @@ export function createSigningPolicy(render: RenderApproval, show: (visible: bool
       return turn;
     },
   };
+}
+
+/** The parent stopped waiting for the call (its `cancel`). */
+export function aborted(): WalletError {
+  return new WalletError('ABORTED', 'the app stopped waiting for this call');
+}
+
+/**
+ * Runs `run` as one user action in `policy`'s scope (see {@link SigningPolicy.approve}): ABORTED if
+ * the parent stopped waiting before it started; a refusal to sign after the user's decline is
+ * SIGNER_DECLINED (a refusal by rule stays SIGNING_REFUSED).
+ */
+export function approveAction<T>(policy: SigningPolicy, description: ApprovalDescription, purposes: readonly string[], signal: AbortSignal, run: () => Promise<T>): Promise<T> {
+  return policy.approve(description, purposes, signal, async (declined) => {
+    if (signal.aborted) throw aborted();
+    try {
+      return await run();
+    } catch (error) {
+      if (declined() && isWalletError(error, 'SIGNING_REFUSED')) throw new WalletError('SIGNER_DECLINED', 'the user declined in the signer frame');
+      throw error;
+    }
+  });
 }

@@ -19,7 +19,15 @@ export interface SignerConfig {
   readonly logoUrl?: string;
   /** Colours of the prompts (CSS hex colours). */
   readonly colors?: { readonly accent?: string; readonly background?: string; readonly text?: string };
+  /**
+   * How long an export's recovery phrase stays on the frame's screen, in ms, before the frame clears
+   * it (it is cleared on close too); 5 000 to 600 000, default 60 000 (60 s).
+   */
+  readonly exportClearAfterMs?: number;
 }
+
+/** How long an export's phrase stays on screen when the host does not say: 60 s. */
+export const EXPORT_CLEAR_AFTER_MS = 60_000;
 
 /** The file the page reads its configuration from, beside index.html. */
 export const CONFIG_FILE = 'signer-config.json';
@@ -80,6 +88,11 @@ export function parseSignerConfig(raw: unknown): SignerConfig {
       out[key] = value as string;
     }
     config.colors = out;
+  }
+  if (c.exportClearAfterMs !== undefined) {
+    const ms = c.exportClearAfterMs;
+    if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 5_000 || ms > 600_000) fail('exportClearAfterMs', 'a whole number of milliseconds from 5000 to 600000');
+    config.exportClearAfterMs = ms as number;
   }
   return config;
 }

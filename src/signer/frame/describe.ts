@@ -27,8 +27,8 @@ const account = (id: unknown): [string, string][] => (id === undefined ? [] : [[
 export const DESCRIBE: Readonly<Record<string, (args: readonly unknown[]) => ApprovalDescription>> = {
   updateAccount: ([id, patch]) => inWords.updateAccount(id, patch) ?? ({ title: 'Change your account settings', lines: [...account(id), ...fields(patch)] }),
   deleteCredential: ([credentialId, id]) => inWords.deleteCredential(credentialId) ?? ({ title: 'Remove a sign-in method', lines: [['Credential', show(credentialId)], ...account(id)] }),
-  addSmsOtp: ([args]) => ({ title: 'Add SMS codes as a sign-in method', lines: fields(args) }),
-  addEmailOtp: ([args]) => ({ title: 'Add email codes as a sign-in method', lines: fields(args) }),
+  addSmsOtp: ([args]) => inWords.addOtp('SMS_OTP', args) ?? ({ title: 'Add SMS codes as a sign-in method', lines: fields(args) }),
+  addEmailOtp: ([args]) => inWords.addOtp('EMAIL_OTP', args) ?? ({ title: 'Add email codes as a sign-in method', lines: fields(args) }),
   signOutOtherDevices: ([id]) => ({ title: 'Sign out your other devices', lines: account(id) }),
   createDelegatedKey: ([args]) => inWords.createDelegatedKey(args) ?? ({ title: 'Let a card spend from your wallet', lines: fields(args) }),
   revokeDelegatedKey: ([keyId, id]) => inWords.revokeDelegatedKey(keyId) ?? ({ title: 'Stop a card spending from your wallet', lines: [['Delegated key', show(keyId)], ...account(id)] }),

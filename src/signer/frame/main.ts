@@ -42,7 +42,7 @@ function start(port: MessagePort, config: SignerConfig): void {
     fetch: (input, init) => globalThis.fetch(input, { ...init, credentials: 'include' }),
     onBeforeSign: (request) => policy.onBeforeSign(request),
   });
-  const ctx: FrameContext = { wallet, policy, logins: new Map(), screensChanged };
+  const ctx: FrameContext = { wallet, policy, logins: new Map(), screensChanged, ...(config.exportClearAfterMs !== undefined ? { exportClearAfterMs: config.exportClearAfterMs } : {}) };
   serveParent(port, ctx);
   // The frame keeps its sessions fresh from the start, whatever the parent asks.
   void wallet.restore().catch((error: unknown) => console.error('signer frame: restore failed', error));

@@ -9,11 +9,17 @@
 import { WalletError, isWalletError } from '../../errors.js';
 import type { OtpLogin } from '../../flows/otp.js';
 import type { Wallet } from '../../wallet-api.js';
+import { isRecord, type Quote } from '../../types.js';
+import { WALLET_CONTEXT } from '../../session/context.js';
 import type { FrameMethod } from '../protocol.js';
-import type { SigningPolicy } from './approval.js';
+import { aborted, approveAction, type ApprovalDescription, type SigningPolicy } from './approval.js';
+import { EXPORT_CLEAR_AFTER_MS } from './config.js';
 import { DESCRIBE } from './describe.js';
 import { OAUTH_HANDLERS } from './oauth.js';
 import { PASSKEY_HANDLERS } from './passkeys.js';
+import { inWords } from './words-hookup.js';
+import { exportInFrame } from './export.js';
+import { renderPhrase } from './export-view.js';
 import { renderCodeEntry } from './views.js';
 
 export interface FrameContext {
@@ -23,6 +29,8 @@ export interface FrameContext {
   readonly logins: Map<string, OtpLogin>;
   /** The UI changed (a screen opened or closed). */
   readonly screensChanged: () => void;
+  /** How long an export's phrase stays on screen (the host's `exportClearAfterMs`); default 60 s. */
+  readonly exportClearAfterMs?: number;
 }
 
 type Handler = (ctx: FrameContext, args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
@@ -30,24 +38,11 @@ type Handler = (ctx: FrameContext, args: readonly unknown[], signal: AbortSignal
 /** Logins kept at once; the oldest is forgotten past it. */
 const MAX_LOGINS = 8;
 
-function aborted(): WalletError {
-  return new WalletError('ABORTED', 'the app stopped waiting for this call');
-}
-
 /** A user action: described, run in the policy's scope, a click per signature. */
 function userAction(method: FrameMethod, purposes: readonly string[], run: (ctx: FrameContext, args: readonly unknown[]) => Promise<unknown>): Handler {
   const describe = DESCRIBE[method];
   if (describe === undefined) throw new Error(`no description for ${method}`);
-  return (ctx, args, signal) =>
-    ctx.policy.approve(describe(args), purposes, signal, async (declined) => {
-      if (signal.aborted) throw aborted();
-      try {
-        return await run(ctx, args);
-      } catch (error) {
-        if (declined() && isWalletError(error, 'SIGNING_REFUSED')) throw new WalletError('SIGNER_DECLINED', 'the user declined in the signer frame');
-        throw error;
-      }
-    });
+  return (ctx, args, signal) => approveAction(ctx.policy, describe(args), purposes, signal, () => run(ctx, args));
 }
 
 /** Keeps `login` under a fresh handle; the parent gets the handle and the public facts. */
@@ -134,8 +129,16 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
   createDelegatedKey: userAction('createDelegatedKey', ['create-delegated-key'], (ctx, args) => ctx.wallet.createDelegatedKey(arg(args, 0))),
   revokeDelegatedKey: userAction('revokeDelegatedKey', ['revoke-delegated-key'], (ctx, args) => ctx.wallet.revokeDelegatedKey(arg(args, 0), arg(args, 1))),
   updateAccount: userAction('updateAccount', ['update-internal-account'], (ctx, args) => ctx.wallet.updateAccount(arg(args, 0), arg(args, 1))),
-  executeQuote: userAction('executeQuote', ['execute-quote'], (ctx, args) => ctx.wallet.executeQuote(quoteId(args[0]), arg(args, 1))),
+  executeQuote: async (ctx, args, signal) => {
+    // The frame reads the quote itself, describes it, and executes that very quote.
+    const id = quoteId(args[0]);
+    const quote = await ctx.wallet[WALLET_CONTEXT].client.request<unknown>({ method: 'GET', path: `/quotes/${encodeURIComponent(id)}` });
+    if (!isRecord(quote) || quote.id !== id) throw new WalletError('BAD_RESPONSE', `expected the Quote ${id}`);
+    const description = inWords.executeQuote(id, quote) ?? (DESCRIBE.executeQuote as (args: readonly unknown[]) => ApprovalDescription)(args);
+    return approveAction(ctx.policy, description, ['execute-quote'], signal, () => ctx.wallet.executeQuote(quote as unknown as Quote, arg(args, 1)));
+  },
   changeContact: userAction('changeContact', ['change-contact'], (ctx, args) => ctx.wallet.changeContact(arg(args, 0), arg(args, 1), arg(args, 2))),
   ...PASSKEY_HANDLERS,
   ...OAUTH_HANDLERS,
+  exportWallet: (ctx, args, signal) => exportInFrame(ctx, args, signal, { render: renderPhrase, clearAfterMs: ctx.exportClearAfterMs ?? EXPORT_CLEAR_AFTER_MS }),
 };

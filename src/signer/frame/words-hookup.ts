@@ -4,20 +4,21 @@
  * body. Each returns undefined when the words module cannot describe the arguments (they are then
  * not a request the action would send: the action's own check refuses them with INVALID_ARGUMENT
  * before anything is signed), and describe.ts shows its plain description instead.
- * Not yet in words here: adding OTP credentials and signing out other devices (their request needs
- * the session's account and the session list), executing a quote (the quote is read inside the
- * action), export (not offered in frame mode yet).
+ * Executing a quote is described from the quote the frame read itself (methods.ts), which is the
+ * quote it then executes. Export builds its request in export.ts (the key it names is made there)
+ * and asks here. Not yet in words here: signing out other devices (its requests need the session
+ * list).
  */
 import { isRecord } from '../../types.js';
-import { describeSignedRequest, toApprovalLines, type SignedRequest } from '../words/index.js';
+import { describeSignedRequest, toApprovalLines, type KnownFacts, type SignedRequest } from '../words/index.js';
 import type { ApprovalDescription } from './approval.js';
 
 const seg = (id: unknown): string | undefined => (typeof id === 'string' && id !== '' ? encodeURIComponent(id) : undefined);
 
-function words(request: SignedRequest | undefined): ApprovalDescription | undefined {
+function words(request: SignedRequest | undefined, facts?: KnownFacts): ApprovalDescription | undefined {
   if (request === undefined) return undefined;
   try {
-    return toApprovalLines(describeSignedRequest(request));
+    return toApprovalLines(describeSignedRequest(request, facts));
   } catch {
     return undefined;
   }
@@ -41,5 +42,15 @@ export const inWords = {
   changeContact: (customerId: unknown, change: unknown) => {
     const at = seg(customerId);
     return words(at === undefined ? undefined : { method: 'PATCH', path: `/customers/${at}`, body: change });
+  },
+  /** The export's request as export.ts sends it: `path` from the action's own `exportPath`. */
+  exportWallet: (path: string, clientPublicKey: string) => words({ method: 'POST', path, body: { clientPublicKey } }),
+  /** Adding an OTP credential: the action sends exactly `{ type, accountId }` (flows/otp.ts). */
+  addOtp: (type: 'EMAIL_OTP' | 'SMS_OTP', args: unknown) =>
+    words(isRecord(args) && typeof args.accountId === 'string' ? { method: 'POST', path: '/auth/credentials', body: { type, accountId: args.accountId } } : undefined),
+  /** Executing `quote`, read by the frame itself for this very id (the describer checks the id). */
+  executeQuote: (id: string, quote: unknown) => {
+    const at = seg(id);
+    return words(at === undefined || !isRecord(quote) ? undefined : { method: 'POST', path: `/quotes/${at}/execute` }, { quote: quote as KnownFacts['quote'] & object });
   },
 };

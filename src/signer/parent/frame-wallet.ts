@@ -12,8 +12,8 @@
  *   origin where the browser refuses it in a frame): `login()` and `registerPasskey` may be called
  *   at any time, not only from a click of the app;
  * - an OAuth login's key is made in the frame (the nonce binds it); the ID token goes to the frame;
- * - no `exportWallet` (the mnemonic may only be shown in the frame),
- *   no `[WALLET_CONTEXT]` (nothing of the frame's wallet is reachable from here).
+ * - `exportWallet` shows the recovery phrase in the frame only and resolves to `{ shown: true }`;
+ * - no `[WALLET_CONTEXT]` (nothing of the frame's wallet is reachable from here).
  */
 import { WalletError } from '../../errors.js';
 import type { OtpType } from '../../flows/otp.js';
@@ -21,7 +21,7 @@ import { createEmitter } from '../../session/emitter.js';
 import type { SessionSnapshot } from '../../session/store.js';
 import type { Session, SessionEvents } from '../../session/types.js';
 import type { Wallet } from '../../wallet-api.js';
-import type { FrameMethod } from '../protocol.js';
+import type { ExportShown, FrameMethod } from '../protocol.js';
 import { fromWire, type FrameChannel, type SignerFrame } from './frame-channel.js';
 
 /** An OTP login under way in the frame: the code is typed there, never here. */
@@ -84,6 +84,15 @@ export interface FrameWallet extends Pick<Wallet, Same> {
   addSmsOtp(args: { accountId: string }): Promise<FrameOtpLogin>;
   /** Re-adds the EMAIL_OTP credential (approved in the frame); `verify()` activates it. */
   addEmailOtp(args: { accountId: string }): Promise<FrameOtpLogin>;
+  /**
+   * Exports the wallet of `accountId` (default: the current session's) in the signer frame: the
+   * user approves it there, and the recovery phrase is shown there only (hidden until the user
+   * reveals it, cleared after the host's delay and when closed). Resolves to `{ shown: true }` once
+   * the phrase's screen is gone; nothing of the phrase reaches this page. Errors: SIGNER_DECLINED,
+   * NOT_LOGGED_IN, SESSION_EXPIRED, BUNDLE_SIGNER_UNTRUSTED, BUNDLE_SIGNATURE_INVALID,
+   * DECRYPTION_FAILED, SIGNER_FRAME_TIMEOUT, SIGNER_FRAME_UNREACHABLE and the service's codes.
+   */
+  exportWallet(accountId?: string): Promise<ExportShown>;
 }
 
 const INITIAL: SessionSnapshot = Object.freeze({ status: 'initializing', reason: null, accountId: null, session: null, expiresAt: null, origin: null });
@@ -192,6 +201,10 @@ export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
     },
     completeOAuth: (args) => call('completeOAuth', args),
     addOAuthCredential: (args) => call('addOAuthCredential', args),
+    exportWallet: async (accountId) => {
+      await call('exportWallet', accountId);
+      return { shown: true };
+    },
     dispose: () => {
       events.clear();
       listeners.clear();

@@ -18,5 +18,6 @@ export { WalletError, isWalletError } from '../../errors.js';
 export type { WalletErrorCode, WalletErrorOptions } from '../../errors.js';
 export { signerFrame, type SignerFrame, type SignerFrameOptions, type FrameChannel } from './frame-channel.js';
 export { createFrameWallet as createWallet, type FrameOtpLogin, type FrameWallet, type FrameWalletConfig } from './frame-wallet.js';
+export type { ExportShown } from '../protocol.js';
 export type { Session, SessionEvents } from '../../session/types.js';
 export type { SessionSnapshot, SessionStatus } from '../../session/store.js';

@@ -36,7 +36,7 @@ export const DEFAULT_STRINGS = {
   setTo: '→ {new}',
   exportTitle: 'Reveal your recovery phrase',
   exportReveals: 'Reveals',
-  exportWhat: 'The recovery phrase of this wallet: whoever has it controls the wallet and its funds.',
+  exportWhat: 'Your recovery phrase: anyone who sees it can take the funds in this wallet.',
   exportWarning: 'This cannot be undone: once shown, the phrase stays valid.',
   exportKey: 'Encrypted to',
   createDelegatedKeyTitle: 'Let a card spend from your wallet',
@@ -61,6 +61,17 @@ export const DEFAULT_STRINGS = {
   customer: 'Customer',
   unknownValue: 'unknown',
   notShown: 'not shown',
+  // The export's phrase screen (src/signer/frame/export-view.ts).
+  phraseTitle: 'Your recovery phrase',
+  phraseHidden: 'Hidden. Make sure no one can see your screen, then reveal it.',
+  phraseWarning: 'Anyone who sees these words can take the funds in this wallet. Never share them.',
+  phraseClears: 'This screen clears itself after {seconds} s.',
+  phraseReveal: 'Reveal',
+  phraseHide: 'Hide',
+  phraseCopy: 'Copy',
+  phraseCopied: 'Copied',
+  phraseCopyFailed: 'Could not copy: write the words down instead.',
+  phraseClose: 'Done',
 } as const;
 
 export type StringKey = keyof typeof DEFAULT_STRINGS;
