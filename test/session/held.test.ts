@@ -285,6 +285,35 @@ describe('holdingStore: a logout’s records held where storage refuses them', (
   });
 });
 
+describe('holdingStore: what a held record stands for, at its edges', () => {
+  it('held pending ends are merged with the stored list: the held entry of an id first, stored ones of other ids (and entries that are not records) after', async () => {
+    const storage = new Storage();
+    const store = holdingStore(storage);
+    storage.other(ENDING_PREFIX + 'A', [{ id: 'S1', n: 0 }, { id: 'S2', n: 0 }, 'junk']);
+    storage.refuse = true;
+    await store.put(ENDING_PREFIX + 'A', [{ id: 'S1', n: 1 }, { id: 'S3', n: 0 }]);
+    expect(await store.get(ENDING_PREFIX + 'A')).toEqual([{ id: 'S1', n: 1 }, { id: 'S3', n: 0 }, { id: 'S2', n: 0 }, 'junk']);
+  });
+
+  it('a generation that is not a number counts as 0, stored or held', async () => {
+    const storage = new Storage();
+    const store = holdingStore(storage);
+    // A stored state whose generation is text: a held state of generation 1 is newer.
+    storage.other(ACCOUNT_PREFIX + 'A', { generation: 'x', change: 'login', sessions: [] });
+    storage.refuse = true;
+    const emptied = { generation: 1, change: 'logout', sessions: [] };
+    await store.put(ACCOUNT_PREFIX + 'A', emptied);
+    expect(await store.get(ACCOUNT_PREFIX + 'A')).toEqual(emptied);
+    // A held request whose generation is text saw generation 0: a stored commit of generation 1 came after it.
+    const second = new Storage();
+    const other = holdingStore(second);
+    second.other(ACCOUNT_PREFIX + 'A', { generation: 1, change: 'login', sessions: [] });
+    second.refuse = true;
+    await other.put(LOGOUT_PREFIX + 'A', { nonce: 'n1', generation: '5' });
+    expect(await other.get(LOGOUT_PREFIX + 'A')).toBeUndefined();
+  });
+});
+
 describe('withHeldRecords', () => {
   it('the key store as it was, its metadata seen through the holding store', async () => {
     const backend = createMemoryBackend();
