@@ -2,7 +2,7 @@
 // session layer and the signed-retry engine: the model test (200 runs per mutant; the full 1000 are
 // `npm run test:unit`), the unit, state and fallback tests, the fast tests of single files (refusal,
 // signer-pick, load, view, schedule, channel, records, state, operations, store, changes, refresher,
-// sign-out-others, signed-call, service, migrate, glue, lease locks, critical section, host, manager, follow, ending), the session store's model (test/react/store.test.ts)
+// sign-out-others, signed-call, service, migrate, glue, lease locks, critical section, host, manager, follow, ending, ends, held, arguments, kept-signer, storage-back), the session store's model (test/react/store.test.ts)
 // and the transport's signed tests (a fake server).
 // MUTATION_TESTS=all adds the suites against the in-process sandbox (signing, manager, cross-tab,
 // bounded, wake, import): 3-8 s per mutant against about 1 s, for a file the fast set cannot reach.
@@ -41,6 +41,11 @@ const fast = [
   'test/session/manager-api.test.ts',
   'test/session/follow.test.ts',
   'test/session/ending.test.ts',
+  'test/session/ends.test.ts',
+  'test/session/held.test.ts',
+  'test/session/arguments.test.ts',
+  'test/session/kept-signer.test.ts',
+  'test/session/storage-back.test.ts',
 ];
 const all = ['test/session/**/*.test.ts', 'test/react/store.test.ts', 'test/transport/signed.test.ts', 'test/transport/signed-engine.test.ts', 'test/transport/sandbox.test.ts'];
 // For signed.ts alone: its own tests, the sandbox's, and the property test of generated challenge bodies.

@@ -68,7 +68,6 @@ export interface Tab {
   defaultAccount(): string | undefined;
   /** The account used last (the default of calls that name none). */
   lastAccountId: string | undefined;
-  disposed(): boolean;
   dispose(): void;
 }
 
@@ -241,7 +240,6 @@ export function createTab(options: SessionManagerOptions, onLoggedOut: (accountI
     },
     accountOf: (accountId) => accountFor(view, tab.lastAccountId, accountId),
     defaultAccount: () => defaultAccountOf(view, tab.lastAccountId),
-    disposed: () => disposed,
     dispose() {
       if (disposed) return;
       disposed = true;
