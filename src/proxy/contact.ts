@@ -39,7 +39,7 @@ export function contactUnavailable(): Response {
 }
 
 /** S15: a contact conflict from any route, answered by the app's hook or the one default answer. */
-export async function contactConflict(request: Request, hook: ProxyOptions['onContactConflict'], rule: CompiledRule, outcome: Outcome, user: CurrentUser): Promise<Outcome> {
+export async function contactConflict(request: Request, hook: ProxyOptions['onContactConflict'], rule: CompiledRule, outcome: Outcome, user: CurrentUser, decoy?: () => Promise<Response>): Promise<Outcome> {
   if (outcome.response.status !== 409) return outcome;
   let code: unknown;
   try {
@@ -48,7 +48,11 @@ export async function contactConflict(request: Request, hook: ProxyOptions['onCo
     return outcome;
   }
   if (typeof code !== 'string' || !CONTACT_CONFLICT_CODES.has(code)) return outcome;
-  if (hook === undefined) return { response: contactUnavailable(), path: outcome.path, code: 'CONTACT_UNAVAILABLE' };
+  if (hook === undefined) {
+    // S16 (contact-decoy.ts): a first leg is answered as a free contact's is, a retry with the one answer.
+    if (decoy !== undefined) return { response: await decoy(), path: outcome.path, code: 'CONTACT_UNAVAILABLE', detail: 'decoy challenge' };
+    return { response: contactUnavailable(), path: outcome.path, code: 'CONTACT_UNAVAILABLE' };
+  }
   try {
     const replacement = await hook(request, { code, customerId: user.customerId, method: rule.method, pattern: rule.pattern });
     return replacement === undefined ? outcome : { response: replacement, path: outcome.path };

@@ -8,7 +8,7 @@ import { matchRoute, ruleKey, type CompiledRule } from './routes.js';
 import { checkErrorAnswer } from './error-answer.js';
 import { applyCustomerFilter, checkAnswer, narrowedCustomerWrite, scopeRequest, type Ids } from './scope.js';
 import type { Checked } from './ownership.js';
-import { CONTACT_ROUTES, contactConflict } from './contact.js';
+import { CONTACT_ROUTES, contactConflict, contactUnavailable } from './contact.js';
 import { canonicalSegments, encodeSegments, printable, stripPrefix } from './path.js';
 import { narrowedList } from './narrowed-list.js';
 import { DETAILS_WITHHELD, refuse, type Outcome } from './outcome.js';
@@ -168,6 +168,12 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
       }
       if (limited !== undefined) return { response: limited, path };
     }
+    // S16: the signed retry of a decoy challenge is the proxy's own to answer (contact-decoy.ts).
+    const requestId = request.headers.get('request-id');
+    if (user !== undefined && requestId !== null) {
+      const retry = await config.decoys.retry({ customerId: user.customerId, method, path, body: bytes, route: ruleKey(match.rule) }, requestId.trim(), nonEmpty(request.headers.get(config.forwarded[0] as string)));
+      if (retry.decoy) return retry.refusal === undefined ? { response: contactUnavailable(), path, code: 'CONTACT_UNAVAILABLE' } : { response: retry.refusal, path };
+    }
   }
 
   const outcome =
@@ -176,7 +182,10 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
       : await forward(request, method, config, target(config, path, scoped.query), headers, bytes, path, user, match.rule, scoped.ids, checked);
   // S15: a contact conflict from any route is answered by the hook (or the one default answer).
   if (user !== undefined && (outcome.code === undefined || outcome.code === DETAILS_WITHHELD)) {
-    return contactConflict(request, config.onContactConflict, match.rule, outcome, user);
+    // S16: a first leg (neither signature header) gets the decoy challenge instead of the default 409.
+    const firstLeg = nonEmpty(request.headers.get(config.forwarded[0] as string)) === null && nonEmpty(request.headers.get('request-id')) === null;
+    const decoy = firstLeg ? () => config.decoys.issue({ customerId: user.customerId, method, path, body: bytes, route: ruleKey(match.rule) }) : undefined;
+    return contactConflict(request, config.onContactConflict, match.rule, outcome, user, decoy);
   }
   return outcome;
 }
@@ -273,9 +282,17 @@ async function forward(
       return refuse(new ProxyRefusal('INTERNAL_ERROR', 'The answer check failed.'), path);
     }
   }
+  // S16: challenges and signed-retry refusals are re-made alike (contact-decoy.ts).
+  const alike = config.decoys.alike(status, payload, ruleKey(rule));
+  if (alike !== undefined) return { response: alike, path };
   // The reason phrase is not passed on: the runtime's standard one is used (one less echo channel).
   const response = new Response(NULL_BODY.has(status) ? null : payload, { status, headers: passed });
   return redacted ? { response, path, code: DETAILS_WITHHELD, detail: 'ids not the user\'s removed from the error answer' } : { response, path };
+}
+
+/** A header's value, `null` when absent or blank (the service counts an empty header as absent). */
+function nonEmpty(value: string | null): string | null {
+  return value === null || value.trim() === '' ? null : value.trim();
 }
 
 /** A Response, also one built by another copy of the fetch classes (a bundled polyfill, another realm). */
