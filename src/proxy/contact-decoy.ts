@@ -55,20 +55,23 @@ export const RETRY_REFUSALS: Readonly<Record<string, readonly [number, string]>>
   WALLET_SIGNATURE_BODY_MISMATCH: [401, 'The signed retry must carry the body of the first call.'],
 };
 
-/** The headers of every answer S16 makes alike. */
-export function sameHeaders(): Headers {
-  return new Headers({ 'cache-control': 'no-store', 'content-type': 'application/json', date: new Date().toUTCString() });
+/**
+ * The headers of every answer S16 makes alike: no `Retry-After` (a challenge or a refusal is not a
+ * "try later"), the service's `date` when it answered (else the proxy's clock).
+ */
+export function sameHeaders(date: string | null = null): Headers {
+  return new Headers({ 'cache-control': 'no-store', 'content-type': 'application/json', date: date ?? new Date().toUTCString() });
 }
 
 /** A signed-retry refusal as the proxy makes it (one reason per code, the same headers). */
-export function retryRefusal(code: keyof typeof RETRY_REFUSALS): Response {
+export function retryRefusal(code: keyof typeof RETRY_REFUSALS, date: string | null = null): Response {
   const [status, reason] = RETRY_REFUSALS[code] as readonly [number, string];
-  return new Response(JSON.stringify({ code, reason }), { status, headers: sameHeaders() });
+  return new Response(JSON.stringify({ code, reason }), { status, headers: sameHeaders(date) });
 }
 
 /** A challenge as the proxy passes it on: the spec's three fields, in order, the same headers. */
-export function challengeResponse(payloadToSign: string, requestId: string, expiresAt: string): Response {
-  return new Response(JSON.stringify({ payloadToSign, requestId, expiresAt }), { status: 202, headers: sameHeaders() });
+export function challengeResponse(payloadToSign: string, requestId: string, expiresAt: string, date: string | null = null): Response {
+  return new Response(JSON.stringify({ payloadToSign, requestId, expiresAt }), { status: 202, headers: sameHeaders(date) });
 }
 
 /** Who and what a decoy is bound to. */
@@ -82,15 +85,20 @@ export interface DecoyCall {
 }
 
 /** What the retry of a decoy comes to: not a decoy (forward it), a refusal, or the conflict. */
-export type DecoyRetry = { readonly decoy: false } | { readonly decoy: true; readonly refusal?: Response };
+export interface DecoyRetry {
+  /** The request names one of our decoys (it is not forwarded). */
+  readonly decoy: boolean;
+  /** Its refusal; absent when the stamp verifies (the conflict is answered). */
+  readonly refusal?: Response;
+}
 
 export interface Decoys {
-  /** The decoy challenge for a first leg answered with a contact conflict. */
-  issue(call: DecoyCall): Promise<Response>;
+  /** The decoy challenge for a first leg answered with a contact conflict (`date`: the conflict's). */
+  issue(call: DecoyCall, date?: string | null): Promise<Response>;
   /** Judges a request carrying `Request-Id`: is it the retry of one of our decoys, and does it pass. */
   retry(call: DecoyCall, requestId: string, stamp: string | null): Promise<DecoyRetry>;
   /** The service's challenge or signed-retry refusal re-made as S16 says; `undefined` for any other answer. */
-  alike(status: number, payload: Uint8Array, route: string): Response | undefined;
+  alike(status: number, payload: Uint8Array, route: string, date?: string | null): Response | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -138,11 +146,11 @@ export function decoys(secret: string, now: () => number = Date.now): Decoys {
   };
 
   return {
-    async issue(call) {
+    async issue(call, date = null) {
       const expiresAtMs = now() + DECOY_TTL_MS;
       const id = await build(call, crypto.getRandomValues(new Uint8Array(6)), Math.ceil(expiresAtMs / 1000));
       const requestId = underscored ? `request_${uuid(id).replaceAll('-', '')}` : `Request:${uuid(id)}`;
-      return challengeResponse(await payloadOf(requestId, lengths.get(call.route) ?? PAYLOAD_CHARS), requestId, new Date(Math.ceil(expiresAtMs / 1000) * 1000).toISOString());
+      return challengeResponse(await payloadOf(requestId, lengths.get(call.route) ?? PAYLOAD_CHARS), requestId, new Date(Math.ceil(expiresAtMs / 1000) * 1000).toISOString(), date);
     },
     async retry(call, requestId, stamp) {
       const id = uuidBytes(requestId);
@@ -172,7 +180,7 @@ export function decoys(secret: string, now: () => number = Date.now): Decoys {
       }
       return valid ? { decoy: true } : { decoy: true, refusal: retryRefusal('WALLET_SIGNATURE_INVALID') };
     },
-    alike(status, payload, route) {
+    alike(status, payload, route, date = null) {
       let body: unknown;
       try {
         body = JSON.parse(new TextDecoder().decode(payload));
@@ -184,9 +192,9 @@ export function decoys(secret: string, now: () => number = Date.now): Decoys {
       if (status === 202 && typeof payloadToSign === 'string' && typeof requestId === 'string' && typeof expiresAt === 'string') {
         if (uuidBytes(requestId) !== undefined) underscored = requestId.startsWith('request_');
         lengths.set(route, payloadToSign.length);
-        return challengeResponse(payloadToSign, requestId, expiresAt);
+        return challengeResponse(payloadToSign, requestId, expiresAt, date);
       }
-      if (typeof code === 'string' && Object.hasOwn(RETRY_REFUSALS, code) && RETRY_REFUSALS[code]?.[0] === status) return retryRefusal(code);
+      if (typeof code === 'string' && Object.hasOwn(RETRY_REFUSALS, code) && RETRY_REFUSALS[code]?.[0] === status) return retryRefusal(code, date);
       return undefined;
     },
   };

@@ -9,17 +9,19 @@
  * - Every route's answer is looked at, not a list of routes: a 409 carrying one of these codes,
  *   whatever the route, goes to `onContactConflict(request, {code, customerId, method, pattern})`,
  *   which returns the `Response` to send or `undefined` to pass the service's answer on.
- * - Without the hook the proxy answers every such conflict with ONE answer, `409
- *   CONTACT_UNAVAILABLE` "This email address or phone number cannot be used.": the same for an
- *   email and a phone number, for every route, and for every other customer who may hold it, so
- *   the answer names neither the kind of contact nor the code the service chose. What the proxy
- *   cannot do is make it equal to the answer for a free contact: that is the service's signed-retry
- *   challenge (`202`, its `payloadToSign` made by the service), which the proxy cannot forge. The
- *   remaining bit (taken or free) is bounded by `contactRateLimit`.
+ * - Without the hook, a first leg (no signature headers) answered with a conflict gets a decoy
+ *   challenge that answers like the free contact's `202` (S16, contact-decoy.ts), and every other
+ *   conflict (a signed retry: of the decoy once its stamp verifies, or of a service challenge when the
+ *   contact was taken in between) gets ONE answer, `409 CONTACT_UNAVAILABLE` "This email address or
+ *   phone number cannot be used.": the same for an email and a phone number, for every route, and for
+ *   every other customer who may hold it, so it names neither the kind of contact nor the code the
+ *   service chose. The bit (taken or free) thus reaches only a signed retry whose stamp verifies.
+ * - With the hook, the app decides both legs' answers (it sees every conflict the service sends; a
+ *   decoy is never issued then), and owns what its answers tell.
  * - `contactRateLimit(request, {customerId, method, pattern})` runs before forwarding each request
- *   of a route that can answer a contact conflict ({@link CONTACT_ROUTES}), after the ownership
- *   checks: a `Response` (say a `429` with `Retry-After` once the app's limit per customer is
- *   reached) is sent instead of forwarding; `undefined` forwards.
+ *   of a route that can answer a contact conflict ({@link CONTACT_ROUTES}), first legs and retries,
+ *   after the ownership checks: a `Response` (say a `429` with `Retry-After` once the app's limit per
+ *   customer is reached) is sent instead of forwarding; `undefined` forwards.
  */
 import type { CurrentUser } from './ownership.js';
 import { errorResponse, ProxyRefusal } from './responses.js';

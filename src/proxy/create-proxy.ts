@@ -184,7 +184,7 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
   if (user !== undefined && (outcome.code === undefined || outcome.code === DETAILS_WITHHELD)) {
     // S16: a first leg (neither signature header) gets the decoy challenge instead of the default 409.
     const firstLeg = nonEmpty(request.headers.get(config.forwarded[0] as string)) === null && nonEmpty(request.headers.get('request-id')) === null;
-    const decoy = firstLeg ? () => config.decoys.issue({ customerId: user.customerId, method, path, body: bytes, route: ruleKey(match.rule) }) : undefined;
+    const decoy = firstLeg ? () => config.decoys.issue({ customerId: user.customerId, method, path, body: bytes, route: ruleKey(match.rule) }, outcome.response.headers.get('date')) : undefined;
     return contactConflict(request, config.onContactConflict, match.rule, outcome, user, decoy);
   }
   return outcome;
@@ -283,7 +283,7 @@ async function forward(
     }
   }
   // S16: challenges and signed-retry refusals are re-made alike (contact-decoy.ts).
-  const alike = config.decoys.alike(status, payload, ruleKey(rule));
+  const alike = config.decoys.alike(status, payload, ruleKey(rule), upstream.headers.get('date'));
   if (alike !== undefined) return { response: alike, path };
   // The reason phrase is not passed on: the runtime's standard one is used (one less echo channel).
   const response = new Response(NULL_BODY.has(status) ? null : payload, { status, headers: passed });
