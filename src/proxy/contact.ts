@@ -28,6 +28,8 @@ import { errorResponse, ProxyRefusal } from './responses.js';
 import { refuse, type Outcome } from './outcome.js';
 import type { CompiledRule } from './routes.js';
 import type { ProxyOptions } from './types.js';
+import type { DecoyCall } from './contact-decoy.js';
+import type { ProxyConfig } from './options.js';
 
 /** The codes that say another customer's wallet holds the email or phone number. */
 export const CONTACT_CONFLICT_CODES: ReadonlySet<string> = new Set(['EMAIL_OTP_EMAIL_ALREADY_EXISTS', 'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS']);
@@ -61,4 +63,23 @@ export async function contactConflict(request: Request, hook: ProxyOptions['onCo
   } catch {
     return refuse(new ProxyRefusal('INTERNAL_ERROR', 'The onContactConflict hook failed.'), outcome.path);
   }
+}
+
+/** A header's value, `null` when absent or blank (the service counts an empty header as absent). */
+function nonEmpty(value: string | null): string | null {
+  return value === null || value.trim() === '' ? null : value.trim();
+}
+
+/** A first leg: neither the signature header nor `Request-Id` (S16 answers its conflict with a decoy). */
+export function isFirstLeg(headers: Headers, config: Pick<ProxyConfig, 'forwarded'>): boolean {
+  return nonEmpty(headers.get(config.forwarded[0] as string)) === null && nonEmpty(headers.get('request-id')) === null;
+}
+
+/** S16: the signed retry of one of our decoys is answered here (never forwarded); `undefined` for any other request. */
+export async function decoyRetry(headers: Headers, config: Pick<ProxyConfig, 'forwarded' | 'decoys'>, call: DecoyCall): Promise<Omit<Outcome, 'path'> | undefined> {
+  const requestId = nonEmpty(headers.get('request-id'));
+  if (requestId === null) return undefined;
+  const retry = await config.decoys.retry(call, requestId, nonEmpty(headers.get(config.forwarded[0] as string)));
+  if (!retry.decoy) return undefined;
+  return retry.refusal === undefined ? { response: contactUnavailable(), code: 'CONTACT_UNAVAILABLE' } : { response: retry.refusal };
 }

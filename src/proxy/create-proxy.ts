@@ -8,7 +8,7 @@ import { matchRoute, ruleKey, type CompiledRule } from './routes.js';
 import { checkErrorAnswer } from './error-answer.js';
 import { applyCustomerFilter, checkAnswer, narrowedCustomerWrite, scopeRequest, type Ids } from './scope.js';
 import type { Checked } from './ownership.js';
-import { CONTACT_ROUTES, contactConflict, contactUnavailable } from './contact.js';
+import { CONTACT_ROUTES, contactConflict, decoyRetry, isFirstLeg } from './contact.js';
 import { canonicalSegments, encodeSegments, printable, stripPrefix } from './path.js';
 import { narrowedList } from './narrowed-list.js';
 import { DETAILS_WITHHELD, refuse, type Outcome } from './outcome.js';
@@ -169,10 +169,9 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
       if (limited !== undefined) return { response: limited, path };
     }
     // S16: the signed retry of a decoy challenge is the proxy's own to answer (contact-decoy.ts).
-    const requestId = request.headers.get('request-id');
-    if (user !== undefined && requestId !== null) {
-      const retry = await config.decoys.retry({ customerId: user.customerId, method, path, body: bytes, route: ruleKey(match.rule) }, requestId.trim(), nonEmpty(request.headers.get(config.forwarded[0] as string)));
-      if (retry.decoy) return retry.refusal === undefined ? { response: contactUnavailable(), path, code: 'CONTACT_UNAVAILABLE' } : { response: retry.refusal, path };
+    if (user !== undefined) {
+      const answered = await decoyRetry(request.headers, config, { customerId: user.customerId, method, path, body: bytes, route: ruleKey(match.rule) });
+      if (answered !== undefined) return { ...answered, path };
     }
   }
 
@@ -183,8 +182,7 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
   // S15: a contact conflict from any route is answered by the hook (or the one default answer).
   if (user !== undefined && (outcome.code === undefined || outcome.code === DETAILS_WITHHELD)) {
     // S16: a first leg (neither signature header) gets the decoy challenge instead of the default 409.
-    const firstLeg = nonEmpty(request.headers.get(config.forwarded[0] as string)) === null && nonEmpty(request.headers.get('request-id')) === null;
-    const decoy = firstLeg ? () => config.decoys.issue({ customerId: user.customerId, method, path, body: bytes, route: ruleKey(match.rule) }, outcome.response.headers.get('date')) : undefined;
+    const decoy = isFirstLeg(request.headers, config) ? () => config.decoys.issue({ customerId: user.customerId, method, path, body: bytes, route: ruleKey(match.rule) }, outcome.response.headers.get('date')) : undefined;
     return contactConflict(request, config.onContactConflict, match.rule, outcome, user, decoy);
   }
   return outcome;
@@ -288,11 +286,6 @@ async function forward(
   // The reason phrase is not passed on: the runtime's standard one is used (one less echo channel).
   const response = new Response(NULL_BODY.has(status) ? null : payload, { status, headers: passed });
   return redacted ? { response, path, code: DETAILS_WITHHELD, detail: 'ids not the user\'s removed from the error answer' } : { response, path };
-}
-
-/** A header's value, `null` when absent or blank (the service counts an empty header as absent). */
-function nonEmpty(value: string | null): string | null {
-  return value === null || value.trim() === '' ? null : value.trim();
 }
 
 /** A Response, also one built by another copy of the fetch classes (a bundled polyfill, another realm). */
