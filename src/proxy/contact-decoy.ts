@@ -139,6 +139,15 @@ export function decoys(secret: string, now: () => number = Date.now): Decoys {
     for (let i = 0; i < 4; i++) id[12 + i] = (expiry[i] as number) ^ (mask[i] as number);
     return id;
   };
+  /** The expiry in ms: the id's seconds, and a millisecond part drawn from the nonce (no `.000` tell). */
+  const expiryOf = async (id: Uint8Array): Promise<number> => {
+    const nonce = id.slice(6, 12);
+    const mask = await mac('mask', nonce);
+    let seconds = 0;
+    for (let i = 0; i < 4; i++) seconds = seconds * 256 + ((id[12 + i] as number) ^ (mask[i] as number));
+    const ms = await mac('ms', nonce);
+    return seconds * 1000 + (((ms[0] as number) * 256 + (ms[1] as number)) % 1000);
+  };
   const payloadOf = async (requestId: string, length: number): Promise<string> => {
     let out = '';
     for (let i = 0; out.length < length; i++) out += base64urlEncode(await mac('payload', requestId, String(i)));
@@ -147,10 +156,13 @@ export function decoys(secret: string, now: () => number = Date.now): Decoys {
 
   return {
     async issue(call, date = null) {
-      const expiresAtMs = now() + DECOY_TTL_MS;
-      const id = await build(call, crypto.getRandomValues(new Uint8Array(6)), Math.ceil(expiresAtMs / 1000));
+      // On the service's clock when it answered (its Date, to the second, plus the proxy's ms), as
+      // the service's own expiresAt is: the library and an observer read expiresAt against Date.
+      const served = date === null ? Number.NaN : Date.parse(date);
+      const base = Number.isFinite(served) ? served + (now() % 1000) : now();
+      const id = await build(call, crypto.getRandomValues(new Uint8Array(6)), Math.floor((base + DECOY_TTL_MS) / 1000));
       const requestId = underscored ? `request_${uuid(id).replaceAll('-', '')}` : `Request:${uuid(id)}`;
-      return challengeResponse(await payloadOf(requestId, lengths.get(call.route) ?? PAYLOAD_CHARS), requestId, new Date(Math.ceil(expiresAtMs / 1000) * 1000).toISOString(), date);
+      return challengeResponse(await payloadOf(requestId, lengths.get(call.route) ?? PAYLOAD_CHARS), requestId, new Date(await expiryOf(id)).toISOString(), date);
     },
     async retry(call, requestId, stamp) {
       const id = uuidBytes(requestId);
@@ -170,7 +182,7 @@ export function decoys(secret: string, now: () => number = Date.now): Decoys {
       } catch {
         return { decoy: true, refusal: retryRefusal('WALLET_SIGNATURE_MALFORMED') };
       }
-      if (new DataView(expiry.buffer).getUint32(0) * 1000 <= now()) return { decoy: true, refusal: retryRefusal('WALLET_SIGNATURE_INVALID') };
+      if ((await expiryOf(id)) <= now()) return { decoy: true, refusal: retryRefusal('WALLET_SIGNATURE_INVALID') };
       if (!sameBytes(expected.subarray(4, 6), id.subarray(4, 6))) return { decoy: true, refusal: retryRefusal('WALLET_SIGNATURE_BODY_MISMATCH') };
       let valid = false;
       try {

@@ -28,7 +28,8 @@ describe('S16: the decoy challenge', () => {
     expect(response.status).toBe(202);
     expect(Object.keys(body)).toEqual(['payloadToSign', 'requestId', 'expiresAt']);
     expect(body.requestId).toMatch(/^Request:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(body.expiresAt).toBe(new Date(T0 + DECOY_TTL_MS).toISOString());
+    expect(Date.parse(body.expiresAt) - (T0 + DECOY_TTL_MS)).toSatisfy((d: number) => d >= 0 && d < 1000);
+    expect(new Date(Date.parse(body.expiresAt)).toISOString()).toBe(body.expiresAt);
     expect(body.payloadToSign).toMatch(/^[A-Za-z0-9_-]{344}$/);
     expect([...response.headers.keys()].sort()).toEqual(['cache-control', 'content-type', 'date']);
     expect(response.headers.get('content-type')).toBe('application/json');
@@ -90,21 +91,29 @@ describe('S16: the signed retry of a decoy, in the service\'s order', () => {
     const d = decoys('secret-1', () => now);
     const { body } = await issued(d);
     const good = stamp(body.payloadToSign, newKey());
-    now = T0 + DECOY_TTL_MS - 1;
+    now = Date.parse(body.expiresAt) - 1;
     expect(await d.retry(CALL, body.requestId, good)).toEqual({ decoy: true });
-    now = T0 + DECOY_TTL_MS;
+    now = Date.parse(body.expiresAt);
     expect(await codeOf((await d.retry(CALL, body.requestId, good)).refusal)).toBe('401 WALLET_SIGNATURE_INVALID');
     expect(await codeOf((await d.retry(CALL, body.requestId, 'x')).refusal)).toBe('401 WALLET_SIGNATURE_MALFORMED');
     expect(await codeOf((await d.retry(CALL, body.requestId, null)).refusal)).toBe('401 WALLET_SIGNATURE_MISSING');
   });
 
-  it('an expiry not on a whole second is rounded up, and the decoy lives until then', async () => {
-    let now = T0 + 250;
-    const d = decoys('secret-1', () => now);
-    const { body } = await issued(d);
-    expect(body.expiresAt).toBe(new Date(T0 + DECOY_TTL_MS + 1000).toISOString());
-    now = T0 + DECOY_TTL_MS + 999;
-    expect(await d.retry(CALL, body.requestId, stamp(body.payloadToSign, newKey()))).toEqual({ decoy: true });
+  it('the expiry is on the service\'s clock (its Date) when it answered, with a millisecond part that varies', async () => {
+    const served = 'Sat, 28 Nov 2026 07:00:00 GMT';
+    const d = decoys('secret-1', () => T0 + 250);
+    const expiries: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const response = await d.issue(CALL, served);
+      expect(response.headers.get('date')).toBe(served);
+      const at = Date.parse(((await response.json()) as { expiresAt: string }).expiresAt) - Date.parse(served) - DECOY_TTL_MS;
+      expect(at >= 0 && at < 1000, String(at)).toBe(true);
+      expiries.push(at);
+    }
+    expect(new Set(expiries).size).toBeGreaterThan(1);
+    // An unreadable Date falls back to the proxy's clock.
+    const fallback = Date.parse(((await (await d.issue(CALL, 'not a date')).json()) as { expiresAt: string }).expiresAt) - (T0 + 250 + DECOY_TTL_MS);
+    expect(fallback > -1000 && fallback < 1000).toBe(true);
   });
 });
 
@@ -164,6 +173,7 @@ describe('S16: answers re-made alike', () => {
 describe('S16 through createProxy', () => {
   const A = 'Customer:a';
   const A1 = 'InternalAccount:a1';
+  const served = new Date().toUTCString();
   function setup(options: Pick<Parameters<typeof createProxy>[0], 'onContactConflict'> = {}) {
     const forwarded: string[] = [];
     const user: CurrentUser = { customerId: A };
@@ -180,7 +190,7 @@ describe('S16 through createProxy', () => {
         if (headers.get('request-id') === null && url.pathname === `/v1/customers/${A}` && init.method === 'GET') return Response.json({ id: A });
         if (url.pathname === '/v1/internal-accounts' || url.pathname === '/v1/internal-account') return Response.json({ data: [{ id: A1, customerId: A }] });
         forwarded.push(`${init.method} ${url.pathname} ${headers.get('request-id') ?? '-'}`);
-        return Response.json({ code: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS', reason: 'held by Customer:b' }, { status: 409, headers: { date: 'Sat, 28 Nov 2026 06:00:00 GMT', 'retry-after': '9' } });
+        return Response.json({ code: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS', reason: 'held by Customer:b' }, { status: 409, headers: { date: served, 'retry-after': '9' } });
       },
     });
     const call = (headers: Record<string, string> = {}) =>
@@ -192,12 +202,12 @@ describe('S16 through createProxy', () => {
     const { call, forwarded } = setup();
     const first = await call();
     expect(first.status).toBe(202);
-    expect([...first.headers]).toEqual([['cache-control', 'no-store'], ['content-type', 'application/json'], ['date', 'Sat, 28 Nov 2026 06:00:00 GMT']]);
+    expect([...first.headers]).toEqual([['cache-control', 'no-store'], ['content-type', 'application/json'], ['date', served]]);
     const challenge = (await first.json()) as { payloadToSign: string; requestId: string };
     expect(forwarded).toHaveLength(1);
     expect((await call({ 'request-id': challenge.requestId })).status).toBe(401);
     const done = await call({ 'request-id': ` ${challenge.requestId} `, 'service-wallet-signature': stamp(challenge.payloadToSign, newKey()) });
-    expect(done.status).toBe(409);
+    expect(done.status, await done.clone().text()).toBe(409);
     expect(await done.json()).toEqual({ code: 'CONTACT_UNAVAILABLE', reason: 'This email address or phone number cannot be used.' });
     expect(forwarded).toHaveLength(1);
     // A blank signature header counts as absent (a first leg), as the service counts it.
