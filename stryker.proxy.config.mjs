@@ -5,7 +5,7 @@
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.proxy-mutation.config.ts' },
-  mutate: ['src/proxy/scope.ts', 'src/proxy/error-answer.ts', 'src/proxy/idempotency-key.ts', 'src/proxy/ownership.ts', 'src/proxy/owners.ts', 'src/proxy/routes.ts', 'src/proxy/narrowed-list.ts'],
+  mutate: ['src/proxy/scope.ts', 'src/proxy/error-answer.ts', 'src/proxy/idempotency-key.ts', 'src/proxy/ownership.ts', 'src/proxy/owners.ts', 'src/proxy/routes.ts', 'src/proxy/narrowed-list.ts', 'src/proxy/contact.ts', 'src/proxy/contact-decoy.ts'],
   tsconfigFile: 'tsconfig.stryker-none.json',
   checkers: [],
   concurrency: 1,

@@ -13,6 +13,7 @@ export default defineConfig({
       'test/proxy/ownership-failures.test.ts',
       'test/proxy/routes-readme.test.ts',
       'test/proxy/narrowed-list.test.ts',
+      'test/proxy/contact-decoy.test.ts',
     ],
     testTimeout: 60_000,
   },

@@ -18,6 +18,7 @@ export default defineConfig({
       'test/proxy/allowlist.test.ts',
       'test/proxy/narrowed-list.test.ts',
       'test/proxy/spec-shaped.test.ts',
+      'test/proxy/contact-decoy.test.ts',
       'test/proxy/sessions-through-proxy.test.ts',
       'test/attack/*.test.ts',
     ],

@@ -8,7 +8,7 @@ import { matchRoute, ruleKey, type CompiledRule } from './routes.js';
 import { checkErrorAnswer } from './error-answer.js';
 import { applyCustomerFilter, checkAnswer, narrowedCustomerWrite, scopeRequest, type Ids } from './scope.js';
 import type { Checked } from './ownership.js';
-import { CONTACT_ROUTES, contactConflict } from './contact.js';
+import { CONTACT_ROUTES, contactConflict, decoyRetry, isFirstLeg } from './contact.js';
 import { canonicalSegments, encodeSegments, printable, stripPrefix } from './path.js';
 import { narrowedList } from './narrowed-list.js';
 import { DETAILS_WITHHELD, refuse, type Outcome } from './outcome.js';
@@ -168,6 +168,11 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
       }
       if (limited !== undefined) return { response: limited, path };
     }
+    // S16: the signed retry of a decoy challenge is the proxy's own to answer (contact-decoy.ts).
+    if (user !== undefined) {
+      const answered = await decoyRetry(request.headers, config, { customerId: user.customerId, method, path, body: bytes, route: ruleKey(match.rule) });
+      if (answered !== undefined) return { ...answered, path };
+    }
   }
 
   const outcome =
@@ -176,7 +181,9 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
       : await forward(request, method, config, target(config, path, scoped.query), headers, bytes, path, user, match.rule, scoped.ids, checked);
   // S15: a contact conflict from any route is answered by the hook (or the one default answer).
   if (user !== undefined && (outcome.code === undefined || outcome.code === DETAILS_WITHHELD)) {
-    return contactConflict(request, config.onContactConflict, match.rule, outcome, user);
+    // S16: a first leg (neither signature header) gets the decoy challenge instead of the default 409.
+    const decoy = isFirstLeg(request.headers, config) ? () => config.decoys.issue({ customerId: user.customerId, method, path, body: bytes, route: ruleKey(match.rule) }, outcome.response.headers.get('date')) : undefined;
+    return contactConflict(request, config.onContactConflict, match.rule, outcome, user, decoy);
   }
   return outcome;
 }
@@ -273,6 +280,9 @@ async function forward(
       return refuse(new ProxyRefusal('INTERNAL_ERROR', 'The answer check failed.'), path);
     }
   }
+  // S16: challenges and signed-retry refusals are re-made alike (contact-decoy.ts).
+  const alike = config.decoys.alike(status, payload, ruleKey(rule), upstream.headers.get('date'));
+  if (alike !== undefined) return { response: alike, path };
   // The reason phrase is not passed on: the runtime's standard one is used (one less echo channel).
   const response = new Response(NULL_BODY.has(status) ? null : payload, { status, headers: passed });
   return redacted ? { response, path, code: DETAILS_WITHHELD, detail: 'ids not the user\'s removed from the error answer' } : { response, path };

@@ -7,6 +7,7 @@ import { ProxyRefusal } from './responses.js';
 import { ownership, type CurrentUserResolver, type Ownership } from './ownership.js';
 import { DEFAULT_OWNERS, type OwnerResolvers } from './owners.js';
 import { idempotencyKeys } from './idempotency-key.js';
+import { decoys, type Decoys } from './contact-decoy.js';
 import { serviceClient, serviceCredentials } from './service.js';
 import type { AuthorizeHook, ProxyLogger, ProxyOptions } from './types.js';
 
@@ -29,6 +30,8 @@ export interface ProxyConfig {
   /** S6 of scope.ts: the forwarded Idempotency-Key of a customer's key. */
   readonly idempotencyKey: ReturnType<typeof idempotencyKeys>;
   readonly onContactConflict: ProxyOptions['onContactConflict'];
+  /** S16 of scope.ts: decoy challenges for first legs answered with a contact conflict (contact-decoy.ts). */
+  readonly decoys: Decoys;
   readonly contactRateLimit: ProxyOptions['contactRateLimit'];
   /** `false` only with `dangerouslyAllowEveryCaller`: nothing is checked. */
   readonly checked: boolean;
@@ -116,6 +119,7 @@ export function resolveOptions(options: ProxyOptions): ProxyConfig {
     ownership: options.currentUser === undefined ? undefined : ownership(service, owners, options.ownershipCache, options.isWallet),
     owners,
     idempotencyKey: idempotencyKeys(clientSecret),
+    decoys: decoys(clientSecret),
     onContactConflict: options.onContactConflict,
     contactRateLimit: options.contactRateLimit,
     checked: open !== true,

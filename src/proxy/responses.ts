@@ -14,7 +14,7 @@ export const PROXY_ERROR_CODES = {
   AUTH_METHOD_NOT_FOUND: '404: no credential with this id among the user\'s wallets\' credentials (someone else\'s looks the same).',
   SESSION_NOT_FOUND: '404: no active session with this id among the user\'s wallets\' sessions (someone else\'s looks the same).',
   METHOD_NOT_ALLOWED: '405: only GET, POST, PATCH and DELETE are forwarded.',
-  CONTACT_UNAVAILABLE: '409: the service said another customer holds this email or phone number (any route); without onContactConflict the proxy answers every such conflict with this one answer.',
+  CONTACT_UNAVAILABLE: '409: the service said another customer holds this email or phone number (any route); without onContactConflict the proxy answers every such conflict with this one answer, a first leg\'s only once the signed retry of its decoy challenge carries a stamp that verifies (S16).',
   PAYLOAD_TOO_LARGE: '413: the request body is larger than maxBodyBytes.',
   UNSUPPORTED_MEDIA_TYPE: '415: a request with a body must send Content-Type: application/json.',
   INTERNAL_ERROR: '500: the authorize hook, the currentUser resolver or an owners resolver threw.',

@@ -71,8 +71,13 @@
  *     id kind is refused when the proxy is created (`scope: 'none'` opens a route explicitly).
  * S15. A contact conflict (`409 EMAIL_OTP_EMAIL_ALREADY_EXISTS` / `SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS`)
  *     from any route reaches the caller only through `onContactConflict`; without it, as the one
- *     answer `409 CONTACT_UNAVAILABLE`, the same for email, phone and every route (contact.ts, which
- *     also says what it cannot hide).
+ *     answer `409 CONTACT_UNAVAILABLE`, the same for email, phone and every route (contact.ts).
+ * S16. Taken and free answer alike until a stamp verifies: without `onContactConflict`, a first leg
+ *     answered with a contact conflict gets a decoy `202` challenge made like every challenge the
+ *     proxy passes on (the spec's three fields, the same headers, a `requestId` the proxy recognises
+ *     by an HMAC tag, no per-request state); the decoy's signed retry gets the service's refusals in
+ *     the service's order, and `409 CONTACT_UNAVAILABLE` only with a stamp that verifies over the
+ *     decoy's payload (contact-decoy.ts, which says what it cannot hide).
  */
 import { ownerUnknown, type Checked, type CurrentUser, type Ownership, type Verdict } from './ownership.js';
 import { ProxyRefusal } from './responses.js';

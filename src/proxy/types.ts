@@ -178,8 +178,10 @@ export interface ProxyOptions {
    * `SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS` (`PATCH /customers/{id}`, `POST /auth/credentials` for an
    * OTP credential, …): that answer tells the user the address belongs to some other customer (a
    * membership oracle). Return a `Response` to send instead, or `undefined` to pass the service's
-   * answer on. Without it every such conflict is answered `409 CONTACT_UNAVAILABLE` (one answer for
-   * email, phone and every route; src/proxy/contact.ts).
+   * answer on. Without it a first leg's conflict is answered with a decoy `202` challenge shaped
+   * like the free contact's, whose signed retry (once its stamp verifies) and every other conflict
+   * get `409 CONTACT_UNAVAILABLE` (one answer for email, phone and every route; invariant S16,
+   * src/proxy/contact-decoy.ts).
    */
   readonly onContactConflict?: (request: Request, conflict: ContactContext & { readonly code: string }) => Response | undefined | Promise<Response | undefined>;
   /**

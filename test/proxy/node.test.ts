@@ -100,7 +100,8 @@ describe('toNodeHandler', () => {
       cookie: 'sid=1',
     }, body);
     expect(answer.status).toBe(202);
-    expect(answer.headers['retry-after']).toBe('3');
+    // A challenge is re-made by the proxy (S16): no Retry-After, the service's date.
+    expect(answer.headers['retry-after']).toBeUndefined();
     expect(answer.headers['date']).toBe('Thu, 01 Jan 2026 00:00:00 GMT');
     expect(answer.headers['set-cookie']).toBeUndefined();
     expect(answer.body.toString()).toBe('{"payloadToSign":"p","requestId":"Request:1","expiresAt":"2026-01-01T00:05:00Z"}');
