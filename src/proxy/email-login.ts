@@ -7,7 +7,8 @@
  * // browser: await wallet.startOtpLogin({ email }) → login.verify(code) → signed in, cookie set
  * ```
  *
- * Routes (under the proxy's prefix) and decisions, numbered L1–L8 in INVARIANTS.md:
+ * Routes (under the proxy's prefix) and decisions, numbered L1–L8 (also in src/proxy/README.md,
+ * "Email-first login"; test/attack/email-login.test.ts attacks each):
  * - `POST /login/start {email}` (or `{phone}`): L1 the customer is the app hook's `findCustomer`
  *   answer, or by default (email only) the one `provisionCustomer` finds or creates with
  *   `platformCustomerId = 'email-sha256:' + hex(SHA-256(lowercased email))`: every email gets a
@@ -24,6 +25,8 @@
  *   {that credential}/challenge` (resend, rate-limited as a start) and `/verify`, the request's
  *   user is that customer narrowed to that account; every other route reads the app session.
  *   The proxy's ownership checks still run on those two routes.
+ * - L5, L6 the cookies' signature (HMAC-SHA256 with a key derived from `secret`, purpose bound) and
+ *   attributes (HttpOnly, SameSite=Lax|Strict, Secure over https): login-cookie.ts.
  * - L7 when the service answers that verify `200` (the session), the response sets the app session
  *   cookie (login-cookie.ts, `readAppSession`) naming the ticket's customer and account, and
  *   clears the ticket. A 202 (the signature challenge leg) or any refusal sets nothing.

@@ -3,7 +3,7 @@
  * read by the verify) and the app session (set when the verify answers a session). Each value is
  * `base64url(JSON payload) "." base64url(HMAC-SHA256(key, purpose ‖ 0 ‖ payload))`.
  *
- * Decisions (L-numbers of INVARIANTS.md's email-first section):
+ * Decisions (numbered with email-login.ts's, L1–L8; src/proxy/README.md "Email-first login"):
  * - L5: the HMAC key is derived from the app's secret (≥ 32 characters) and the purpose is signed
  *   with the payload, so a ticket is never read as a session and the reverse; a value whose MAC,
  *   JSON, purpose or expiry does not check is read as no cookie at all (`null`), never as an error.

@@ -1,5 +1,5 @@
 /**
- * The email-first login's rate limit (L3 of INVARIANTS.md): a fixed window per key, in this
+ * The email-first login's rate limit (L3 of email-login.ts): a fixed window per key, in this
  * process's memory. Decisions: every start and every resend counts against both its contact
  * (email or phone, normalised) and its client address, and is refused (`429 RATE_LIMITED`,
  * `Retry-After`) once either is spent, known contact or not; the map is swept of ended windows

@@ -1,5 +1,5 @@
 /**
- * Attacks on the email-first login mode (src/proxy/email-login.ts, L1–L8 of INVARIANTS.md), against
+ * Attacks on the email-first login mode (src/proxy/email-login.ts, L1–L8 in its header and src/proxy/README.md), against
  * the real sandbox: enumeration (a known and an unknown email answer alike), a login ticket of one
  * email used to verify as another, a session cookie of one customer replayed or edited for another,
  * a verify that did not succeed setting a cookie, and the rate limit.
