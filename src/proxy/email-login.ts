@@ -31,7 +31,8 @@
  *   cookie (login-cookie.ts, `readAppSession`) naming the ticket's customer and account, and
  *   clears the ticket. A 202 (the signature challenge leg) or any refusal sets nothing.
  * - L8 the app session cookie is cleared by `POST /login/logout` and when `DELETE
- *   /auth/sessions/{id}` of the session it names answers 2xx.
+ *   /auth/sessions/{id}` of the session it names answers 2xx; a 2xx refresh of that session
+ *   re-points the cookie at the new session's id (same customer, account and expiry).
  */
 import { invalidArgument } from '../errors.js';
 import { isJsonContentType, parseJsonBody, readBody } from './body.js';
@@ -266,9 +267,16 @@ export function emailLoginProxy(options: EmailLoginProxyOptions): ProxyHandler {
       const value = await sealCookie(secret, 'session', { c: ticket.customerId, a: ticket.accountId, ...(typeof sessionId === 'string' ? { s: sessionId } : {}), exp: Date.now() + maxAge * 1000 });
       return withCookies(response, [setCookie(request, cookie, sessionCookie, value, '/', maxAge), setCookie(request, cookie, TICKET_COOKIE, null, cookiePath, 0)]);
     }
-    if (method === 'DELETE' && path?.length === 3 && path[0] === 'auth' && path[1] === 'sessions' && response.status >= 200 && response.status < 300) {
+    const ok = response.status >= 200 && response.status < 300;
+    if (ok && path?.[0] === 'auth' && path[1] === 'sessions' && ((method === 'DELETE' && path.length === 3) || (method === 'POST' && path.length === 4 && path[3] === 'refresh'))) {
       const session = await readAppSession(request, secret, { name: sessionCookie });
-      if (session?.sessionId !== undefined && session.sessionId === path[2]) return withCookies(response, [setCookie(request, cookie, sessionCookie, null, '/', 0)]);
+      if (session?.sessionId === undefined || session.sessionId !== path[2]) return response;
+      if (method === 'DELETE') return withCookies(response, [setCookie(request, cookie, sessionCookie, null, '/', 0)]);
+      // L8: a refresh replaces the session; the cookie follows it (same customer, account and expiry).
+      const next = await response.clone().json().then((b: { id?: unknown } | null) => b?.id, () => undefined);
+      if (typeof next !== 'string' || next === '' || next === session.sessionId) return response;
+      const value = await sealCookie(secret, 'session', { c: session.customerId, a: session.accountId, s: next, exp: session.expiresAt });
+      return withCookies(response, [setCookie(request, cookie, sessionCookie, value, '/', Math.max(1, Math.floor((session.expiresAt - Date.now()) / 1000)))]);
     }
     return response;
   };

@@ -68,8 +68,7 @@ async function start(email: string, handler = proxy): Promise<{ answer: Answer; 
 }
 
 /** The two legs of the verify through the proxy with `cookie`; the code sealed to the start's bundle. */
-async function verify(credentialId: string, bundle: string, cookie: string, code = '000000'): Promise<{ first: Answer; second?: Answer }> {
-  const key: TestKey = newKey();
+async function verify(credentialId: string, bundle: string, cookie: string, code = '000000', key: TestKey = newKey()): Promise<{ first: Answer; second?: Answer }> {
   const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(bundle, code, key.compressed) };
   const path = `/auth/credentials/${encodeURIComponent(credentialId)}/verify`;
   const first = await call(proxy, 'POST', path, { body, cookie });
@@ -224,6 +223,35 @@ describe('session cookie (L5, L7): one customer\'s cookie never acts for another
     const line = second.headers.getSetCookie().find((l) => l.startsWith('ews_session='))!;
     expect(line.split('; ').slice(1).sort()).toEqual(['HttpOnly', `Max-Age=${7 * 24 * 3600}`, 'Path=/', 'SameSite=Lax', 'Secure']);
     expect(answer.headers.getSetCookie()[0]).toMatch(/; Path=\/api; Max-Age=600; HttpOnly; SameSite=Lax$/);
+  });
+});
+
+describe('the cookie follows the wallet session (L8)', () => {
+  it('a refresh re-points it at the new session; ending another session keeps it; ending its session clears it', async () => {
+    const { answer, ticket } = await start('follows@example.com');
+    const key = newKey();
+    const { second } = await verify(answer.json.credentialId, answer.json.otpEncryptionTargetBundle, `ews_login=${ticket}`, '000000', key);
+    let cookie = `ews_session=${second!.cookies.ews_session}`;
+    const sessionId = second!.json.id as string;
+    const path = `/auth/sessions/${encodeURIComponent(sessionId)}/refresh`;
+    const next = newKey();
+    const first = await call(proxy, 'POST', path, { body: { clientPublicKey: next.compressed }, cookie });
+    expect(first.status, first.text).toBe(202);
+    const refreshed = await call(proxy, 'POST', path, { body: { clientPublicKey: next.compressed }, cookie, headers: { 'service-wallet-signature': stamp(first.json.payloadToSign, key), 'request-id': first.json.requestId } });
+    expect([200, 201]).toContain(refreshed.status);
+    const updated = refreshed.cookies.ews_session as string;
+    expect((await sessionOf(updated))?.sessionId).toBe(refreshed.json.id);
+    expect((await sessionOf(updated))?.expiresAt).toBe((await sessionOf(cookie.slice('ews_session='.length)))?.expiresAt);
+    cookie = `ews_session=${updated}`;
+    // Ending the old (already replaced) session does not sign the app out.
+    const old = await call(proxy, 'DELETE', `/auth/sessions/${encodeURIComponent(sessionId)}`, { cookie });
+    expect(old.cookies).toEqual({});
+    const ended = await call(proxy, 'DELETE', `/auth/sessions/${encodeURIComponent(refreshed.json.id)}`, { cookie });
+    expect(ended.status).toBeLessThan(300);
+    expect(ended.cookies).toEqual({ ews_session: null });
+    const out = await call(proxy, 'POST', '/login/logout', {});
+    expect(out.status).toBe(204);
+    expect(out.cookies).toEqual({ ews_session: null });
   });
 });
 
