@@ -31,7 +31,8 @@
  *   cookie (login-cookie.ts, `readAppSession`) naming the ticket's customer and account, and
  *   clears the ticket. A 202 (the signature challenge leg) or any refusal sets nothing.
  * - L8 the app session cookie is cleared by `POST /login/logout` and when `DELETE
- *   /auth/sessions/{id}` of the session it names answers 2xx; a 2xx refresh of that session
+ *   /auth/sessions/{id}` of the session it names is done (200 or 204; its 202 signature challenge
+ *   is not); a done refresh (200, 201) of that session
  *   re-points the cookie at the new session's id (same customer, account and expiry).
  */
 import { invalidArgument } from '../errors.js';
@@ -267,7 +268,8 @@ export function emailLoginProxy(options: EmailLoginProxyOptions): ProxyHandler {
       const value = await sealCookie(secret, 'session', { c: ticket.customerId, a: ticket.accountId, ...(typeof sessionId === 'string' ? { s: sessionId } : {}), exp: Date.now() + maxAge * 1000 });
       return withCookies(response, [setCookie(request, cookie, sessionCookie, value, '/', maxAge), setCookie(request, cookie, TICKET_COOKIE, null, cookiePath, 0)]);
     }
-    const ok = response.status >= 200 && response.status < 300;
+    // A 202 is the signed-retry challenge (the session is not ended or replaced yet): only the done answer counts.
+    const ok = response.status === 200 || response.status === 201 || response.status === 204;
     if (ok && path?.[0] === 'auth' && path[1] === 'sessions' && ((method === 'DELETE' && path.length === 3) || (method === 'POST' && path.length === 4 && path[3] === 'refresh'))) {
       const session = await readAppSession(request, secret, { name: sessionCookie });
       if (session?.sessionId === undefined || session.sessionId !== path[2]) return response;
