@@ -82,6 +82,9 @@ describe('Express app: email-first login through the real sandbox', () => {
     expect(sessions.status).toBe(200);
     await wallet.logout();
     expect(b.jar.has('ews_session')).toBe(false);
+    // The wallet's session was ended on the service too (its signed DELETE went through both legs).
+    const left = await fetch(`${sandbox.url}/auth/sessions?accountId=${encodeURIComponent(session.accountId)}`, { headers: { authorization: `Basic ${Buffer.from('sandbox-client:sandbox-secret').toString('base64')}` } });
+    expect(((await left.json()) as { data: { id: string }[] }).data.map((s) => s.id)).not.toContain(session.id);
     expect(await (await b.fetch(`${base}/api/me`)).json()).toEqual({ signedIn: false });
     expect((await b.fetch(`${base}/api/auth/sessions?accountId=${encodeURIComponent(session.accountId)}`)).status).toBe(401);
   });
