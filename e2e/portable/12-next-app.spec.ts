@@ -26,6 +26,7 @@ test.afterAll(async () => {
 const status = (tab: Tab): Promise<string> => textOf(tab, 'wallet-status');
 
 test('12 · the Next.js example: email-first login, a confirmed signed action, a second tab, logout elsewhere → other-tab', async ({ launched }) => {
+  test.setTimeout(120_000); // a login provisions the customer too; bounded for a busy machine (50 s seen in Chromium)
   const device: Device =
     launched.engine === 'chromium'
       ? await playwrightDevice(launched.browser, app.url, async () => undefined)

@@ -52,6 +52,7 @@ export type LoginContact = { readonly email: string } | { readonly phone: string
 
 /** The customer a login is for: found in the app's records, or provisioned. */
 export interface LoginCustomer {
+  /** The platform customer (`Customer:…`) the login signs in as. */
   readonly customerId: string;
   /** Its embedded-wallet account; looked up (`findEmbeddedWallet`) when absent. */
   readonly accountId?: string;
@@ -74,6 +75,7 @@ export interface EmailLoginProxyOptions extends Omit<ProxyOptions, 'dangerouslyA
    * (the one your nearest reverse proxy added), else one shared bucket for all.
    */
   readonly clientAddress?: (request: Request) => string | undefined;
+  /** The session cookie's name, SameSite, Secure and lifetime (defaults: `ews_session`, Lax, https only, 7 days). */
   readonly cookie?: LoginCookieOptions;
   /**
    * Who is signed in outside the login's own routes. Default: the app session cookie's customer

@@ -13,6 +13,7 @@ export interface RateWindow {
   readonly windowMs: number;
 }
 
+/** The email-first login's rate limits (`emailLoginProxy({ limits })`). */
 export interface LoginLimits {
   /** Per email or phone number. Default 5 per 15 minutes. */
   readonly perContact?: RateWindow;
