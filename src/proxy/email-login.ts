@@ -244,7 +244,9 @@ export function emailLoginProxy(options: EmailLoginProxyOptions): ProxyHandler {
     }
   };
 
-  const handler = async (request: Request): Promise<Response> => {
+  // Like createProxy's handler, it never throws: an unexpected failure is a 500 without details.
+  const handler = (request: Request): Promise<Response> => route(request).catch(() => errorResponse('INTERNAL_ERROR', 'The login failed to handle the request.'));
+  const route = async (request: Request): Promise<Response> => {
     const path = relative(request);
     const method = request.method.toUpperCase();
     if (path?.[0] === 'login' && path.length === 2) {
