@@ -57,6 +57,7 @@ export async function startNextApp(): Promise<NextApp> {
       SERVICE_CLIENT_ID: 'sandbox-client',
       SERVICE_CLIENT_SECRET: 'sandbox-secret',
       ENCLAVE_PUBLIC_KEY_HEX: sandbox.enclavePublicKey,
+      APP_SESSION_SECRET: 'e2e-app-session-secret-of-32-characters-or-more',
     },
   });
   const stop = async (): Promise<void> => {

@@ -14,7 +14,7 @@ export { buildEncryptedOtpBundle, hpkeOpen, hpkeSeal, openExportBundle, verifySi
 export { createWallet } from './wallet.js';
 export type { Wallet, WalletConfig, WalletEvents } from './wallet.js';
 export type { SessionOrigin, SessionSnapshot, SessionStatus, SignedOutReason } from './session/store.js';
-export type { OtpLogin, OtpType } from './flows/otp.js';
+export type { OtpLogin, OtpType, StartOtpLoginArgs } from './flows/otp.js';
 export type { OAuthLogin } from './flows/oauth.js';
 export type { PasskeyLogin } from './flows/passkey.js';
 export { createSessionManager, signedWithSession, walletContext, WALLET_CONTEXT } from './session/index.js';

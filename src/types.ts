@@ -166,8 +166,11 @@ export interface DataList<T> {
  * `embedded-wallet-signer/proxy`). Declared here, with no Node types, so browser code can import it.
  */
 export interface WalletBootstrap {
-  /** The user's embedded wallet account. */
-  readonly accountId: string;
+  /**
+   * The user's embedded wallet account. Absent with the proxy's email-first login: the login finds
+   * it (`startOtpLogin({ email })`), and the document, naming no user, may be served to anyone.
+   */
+  readonly accountId?: string;
   /** Enclave public keys (uncompressed P-256 hex) the browser trusts for OTP and export bundles. */
   readonly trustedKeys: readonly string[];
   /** Where the proxy is mounted, as the browser reaches it (e.g. `/api`). */

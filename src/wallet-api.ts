@@ -4,7 +4,7 @@
  */
 import type { TrustedKeys } from './crypto/index.js';
 import type { OAuthLogin } from './flows/oauth.js';
-import type { OtpLogin, OtpType } from './flows/otp.js';
+import type { OtpLogin, OtpType, StartOtpLoginArgs } from './flows/otp.js';
 import type { PasskeyLogin } from './flows/passkey.js';
 import type { KeyStore } from './keys/index.js';
 import type { PasskeyConfig, WALLET_CONTEXT, WalletContext } from './session/context.js';
@@ -130,8 +130,12 @@ export interface Wallet {
   getSnapshot(): SessionSnapshot;
 
   // ---- login flows (src/flows/): each flow's code is loaded at its first call (see above) ----
-  /** Sends a code (EMAIL_OTP by default) and returns the login that `verify(code)` finishes. */
-  startOtpLogin(args: { accountId: string; type?: OtpType; credentialId?: string }): Promise<OtpLogin>;
+  /**
+   * Sends a code (EMAIL_OTP by default) and returns the login that `verify(code)` finishes. With
+   * the proxy's email-first login mode, `{ email }` (or `{ phone }`) alone: the backend finds or
+   * provisions the customer and its wallet account.
+   */
+  startOtpLogin(args: StartOtpLoginArgs): Promise<OtpLogin>;
   /** Makes the session key first and returns the IdP `nonce`; `complete(idToken)` finishes. */
   prepareOAuth(args: { accountId: string }): Promise<OAuthLogin>;
   /** Finishes a prepared OAuth login after a redirect: the key is found by the token's nonce. */

@@ -144,11 +144,44 @@ function otpLogin(ctx: WalletContext, args: { accountId: string; credentialId: s
   };
 }
 
+/**
+ * What `startOtpLogin` takes: the wallet account (the app knows its user), or, with the proxy's
+ * email-first login mode (`emailLogin`, src/proxy/email-login.ts), the user's email or phone alone.
+ */
+export type StartOtpLoginArgs =
+  | { readonly accountId: string; readonly type?: OtpType; readonly credentialId?: string }
+  | { readonly email: string }
+  | { readonly phone: string };
+
+/** The path of the proxy's email-first start route, relative to the wallet's baseUrl. */
+export const LOGIN_START_PATH = '/login/start';
+
+/**
+ * Email-first: `POST {baseUrl}/login/start {email}` (or `{phone}`); the app's backend finds or
+ * provisions the customer, starts the challenge and answers `{accountId, credentialId, type,
+ * otpEncryptionTargetBundle}` (and sets its login-ticket cookie, which the verify then carries).
+ * Decision: every field is checked here (BAD_RESPONSE otherwise) and the bundle's signature against
+ * the trusted keys before the user types, as for the account path.
+ */
+async function startByContact(ctx: WalletContext, contact: { email: string } | { phone: string }): Promise<OtpLogin> {
+  const [field, value] = 'email' in contact ? ['email', contact.email] : ['phone', contact.phone];
+  if (typeof value !== 'string' || value.trim() === '') throw invalidArgument(field, field === 'email' ? 'an email address' : 'a phone number in E.164 (+14155550123)');
+  const answer = await ctx.client.request<Record<string, unknown>>({ method: 'POST', path: LOGIN_START_PATH, body: { [field]: value.trim() } });
+  const { accountId, credentialId, type } = answer ?? {};
+  if (typeof accountId !== 'string' || accountId === '' || typeof credentialId !== 'string' || credentialId === '' || (type !== 'EMAIL_OTP' && type !== 'SMS_OTP')) {
+    throw new WalletError('BAD_RESPONSE', `${LOGIN_START_PATH} answered without accountId, credentialId and type`);
+  }
+  const bundle = await checkedBundle(ctx, targetBundleOf(answer as AuthMethodResponse));
+  return otpLogin(ctx, { accountId, credentialId, type, bundle });
+}
+
 /** Sends a code to the account's EMAIL_OTP (or SMS_OTP) credential and returns the login to finish. */
-export async function startOtpLogin(ctx: WalletContext, args: { accountId: string; type?: OtpType; credentialId?: string }): Promise<OtpLogin> {
+export async function startOtpLogin(ctx: WalletContext, args: StartOtpLoginArgs): Promise<OtpLogin> {
+  if (typeof args === 'object' && args !== null && !('accountId' in args) && ('email' in args || 'phone' in args)) return startByContact(ctx, args);
   const accountId = accountIdOf(args);
-  const type = checkType(args.type ?? 'EMAIL_OTP');
-  const credential = await findCredential(ctx.client, accountId, type, args.credentialId);
+  const account = args as { type?: OtpType; credentialId?: string };
+  const type = checkType(account.type ?? 'EMAIL_OTP');
+  const credential = await findCredential(ctx.client, accountId, type, account.credentialId);
   const bundle = await challenge(ctx, credential.id);
   return otpLogin(ctx, { accountId, credentialId: credential.id, type, bundle });
 }

@@ -20,3 +20,6 @@ export { provisionCustomer, findEmbeddedWallet, type NewCustomer, type Provision
 export { walletBootstrap, bootstrapResponse, type WalletBootstrap } from './bootstrap.js';
 export { serviceFromEnv, SERVICE_ENV } from './service.js';
 export { nextRouteHandlers, expressMiddleware, proxyPlugin, type RouteHandlers, type ProxyVitePlugin, type ConnectServerLike } from './adapters.js';
+export { emailLoginProxy, type EmailLoginProxyOptions, type LoginContact, type LoginCustomer } from './email-login.js';
+export { readAppSession, type AppSession, type LoginCookieOptions } from './login-cookie.js';
+export type { LoginLimits, RateWindow } from './login-limit.js';

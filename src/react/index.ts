@@ -13,6 +13,7 @@ export { useLogout, useWalletAction } from './actions.js';
 export type { WalletActionControls, WalletActionState, WalletActionStatus } from './actions.js';
 export { useOAuthLogin, useOtpLogin, usePasskeyLogin } from './login.js';
 export type { LoginState, LoginStep, OAuthLoginControls, OtpLoginControls, OtpLoginState, PasskeyLoginControls } from './login.js';
+export type { StartOtpLoginArgs } from '../flows/otp.js';
 export { createSignatureRequests, defaultSignaturePolicy, usePendingSignature } from './signatures.js';
 export type { PendingSignature, SignatureRequests, SignatureRequestsOptions } from './signatures.js';
 export type { SessionOrigin, SessionSnapshot, SessionStatus, SignedOutReason } from '../session/store.js';

@@ -17,7 +17,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { WalletError } from '../errors.js';
 import type { OAuthLogin } from '../flows/oauth.js';
-import type { OtpLogin, OtpType } from '../flows/otp.js';
+import type { OtpLogin, StartOtpLoginArgs } from '../flows/otp.js';
 import type { PasskeyLogin } from '../flows/passkey.js';
 import type { Session } from '../session/types.js';
 import { useWalletContext } from './context.js';
@@ -87,8 +87,8 @@ export interface OtpLoginState extends LoginState {
 
 /** What {@link useOtpLogin} returns: its state and stable actions. */
 export interface OtpLoginControls extends OtpLoginState {
-  /** Sends the code (email by default): → sending → awaiting-code. */
-  start(args: { accountId: string; type?: OtpType }): Promise<void>;
+  /** Sends the code (email by default): → sending → awaiting-code. `{ email }` / `{ phone }` alone with the proxy's email-first login mode. */
+  start(args: StartOtpLoginArgs): Promise<void>;
   /** Checks the code: → verifying → done (or back to awaiting-code on a wrong code); resolves to the session, or undefined when it failed (`error`). */
   verify(code: string): Promise<Session | undefined>;
   /** Sends a new code (before `resendAt`: `error` RATE_LIMITED, still awaiting-code). */
@@ -111,7 +111,7 @@ export function useOtpLogin(options: { resendAfterMs?: number } = {}): OtpLoginC
     return { step: 'awaiting-code', credentialId: login.current?.credentialId ?? null, resendAt: resendAt.current };
   };
 
-  const start = useCallback(async (args: { accountId: string; type?: OtpType }) => {
+  const start = useCallback(async (args: StartOtpLoginArgs) => {
     await run<OtpLogin>({ step: 'sending' }, () => wallet.startOtpLogin(args), (l) => ((login.current = l), sent()));
     // `sent` reads refs only
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -137,8 +137,11 @@ export function createTestWallet(options: TestWalletOptions = {}): TestWallet {
     session: () => current,
     sessions: () => (current ? [current] : []),
     serverNow: () => Date.now(),
-    async startOtpLogin({ accountId, type = 'EMAIL_OTP' }) {
+    async startOtpLogin(args) {
       await latency();
+      // Email-first ({ email } / { phone }): the double's one account, as the backend would find it.
+      const accountId = 'accountId' in args ? args.accountId : undefined;
+      const type = 'accountId' in args ? (args.type ?? 'EMAIL_OTP') : 'phone' in args ? 'SMS_OTP' : 'EMAIL_OTP';
       let used = false;
       return {
         credentialId: 'AuthMethod:test',
@@ -150,7 +153,7 @@ export function createTestWallet(options: TestWalletOptions = {}): TestWallet {
           used = true;
           // As the real login: the verify is signed with the new key, through onBeforeSign.
           await signed('otp-verify', { type, credentialId: 'AuthMethod:test' });
-          return signIn({ accountId });
+          return signIn(accountId === undefined ? {} : { accountId });
         },
         async resend() {
           await latency();

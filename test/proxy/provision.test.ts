@@ -110,6 +110,11 @@ describe('the browser bootstrap', () => {
     expect(() => walletBootstrap(input)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 
+  it('email-first: no accountId (the login finds it), the rest checked as always', () => {
+    expect(walletBootstrap({ trustedKeys: ['04' + 'a'.repeat(128)], baseUrl: '/api/' })).toEqual({ trustedKeys: ['04' + 'a'.repeat(128)], baseUrl: '/api' });
+    expect(() => walletBootstrap({ trustedKeys: [], baseUrl: '/api' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+  });
+
   it("the provisioned wallet is the user's for the proxy's ownership checks; another's is not", async () => {
     const mine = await provisionCustomer(service, newUser());
     const theirs = await provisionCustomer(service, newUser());

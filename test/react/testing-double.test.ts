@@ -23,6 +23,15 @@ describe('createTestWallet signs like the real wallet', () => {
     expect(t.wallet.getSnapshot().status).toBe('active');
   });
 
+  it('email-first: startOtpLogin({ email }) needs no account id (EMAIL_OTP), { phone } is SMS_OTP', async () => {
+    const t = createTestWallet();
+    await t.wallet.restore();
+    const byEmail = await t.wallet.startOtpLogin({ email: 'someone@example.com' });
+    expect(byEmail.type).toBe('EMAIL_OTP');
+    expect((await byEmail.verify('000000')).accountId).toBe('InternalAccount:test');
+    expect((await t.wallet.startOtpLogin({ phone: '+14155550123' })).type).toBe('SMS_OTP');
+  });
+
   it('a refused refresh signature fails the refresh: SIGNING_REFUSED, the same session, active again', async () => {
     const t = createTestWallet({ signedInAs: 'InternalAccount:1', signatures: { policy: (r) => (r.purpose === 'refresh-session' ? false : undefined) } });
     await t.wallet.restore();

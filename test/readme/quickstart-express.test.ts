@@ -1,9 +1,10 @@
 /**
  * The README's Express quickstart, run from the README alone: its `lib/wallet.ts` block and its
  * Express block, written to files as they are, started with tsx against an in-process sandbox with
- * the SERVICE_* variables of step 0. Only "your app" is supplied (userFromSession reads a test
- * cookie, db is not used). Then: the bootstrap route and a proxied call work for a provisioned
- * user, a call without a user is 401, and a start without the variables fails naming them.
+ * the variables of step 0. Email-first: the bootstrap answers anyone (no user in it), a proxied call
+ * without a session is 401, a login by email alone (start, the code sealed to the answer's bundle,
+ * the signed verify) sets the session cookie, and with it the proxied call is 200; a start without
+ * the variables fails naming them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,11 +12,15 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealCookie } from '../../src/proxy/login-cookie.js';
 import { provisionCustomer } from '../../src/proxy/index.js';
+import { sealOtp } from '../sandbox/helpers/bundles.js';
+import { newKey, stamp } from '../sandbox/helpers/keys.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tsBlocks } from './blocks.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const SECRET = 'readme-quickstart-secret-of-32-characters';
 const dir = join(REPO, `.tmp-quickstart-${process.pid}`);
 let sandbox: RunningSandbox;
 let server: ChildProcess | undefined;
@@ -89,31 +94,43 @@ afterAll(async () => {
 });
 
 describe('README Express quickstart', () => {
-  it('serves the bootstrap and the proxy for a provisioned user, 401 without one', async () => {
+  it('serves the bootstrap to anyone, 401 without a session, logs in by email alone and then serves the proxy', async () => {
     const port = await freePort();
     const run = start({
       SERVICE_BASE_URL: sandbox.url,
       SERVICE_CLIENT_ID: DEFAULT_CLIENT_ID,
       SERVICE_CLIENT_SECRET: DEFAULT_CLIENT_SECRET,
       ENCLAVE_PUBLIC_KEY_HEX: sandbox.enclavePublicKey,
+      APP_SESSION_SECRET: SECRET,
       PORT: String(port),
     });
     server = run.child;
     const origin = `http://127.0.0.1:${port}`;
-    const user = await provisionCustomer({ baseUrl: sandbox.url, clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET }, { platformCustomerId: `qs-${process.pid}`, email: `qs-${process.pid}@example.com`, fullName: 'Quick Start' });
-    const cookie = `user=${encodeURIComponent(JSON.stringify({ id: 'u1', customerId: user.customerId, accountId: user.accountId }))}`;
     let boot: Response | undefined;
     // Polled until the app answers (every 200 ms; given up after 60 s, a bound for a busy machine, or when it exits).
     for (const deadline = Date.now() + 60_000; boot === undefined && Date.now() < deadline && server.exitCode === null; ) {
-      boot = await fetch(`${origin}/api/wallet-bootstrap`, { headers: { cookie } }).catch(() => undefined);
+      boot = await fetch(`${origin}/api/wallet-bootstrap`).catch(() => undefined);
       if (boot === undefined) await new Promise((r) => setTimeout(r, 200));
     }
     expect(boot?.status, run.output()).toBe(200);
-    expect(await boot!.json()).toEqual({ accountId: user.accountId, trustedKeys: [sandbox.enclavePublicKey], baseUrl: '/api/wallet' });
-    const credentials = await fetch(`${origin}/api/wallet/auth/credentials?accountId=${encodeURIComponent(user.accountId)}`, { headers: { cookie } });
-    expect(credentials.status).toBe(200);
-    expect(((await credentials.json()) as { data: { type: string }[] }).data.map((c) => c.type)).toEqual(['EMAIL_OTP']);
-    expect((await fetch(`${origin}/api/wallet/auth/credentials?accountId=${encodeURIComponent(user.accountId)}`)).status).toBe(401);
+    expect(await boot!.json()).toEqual({ trustedKeys: [sandbox.enclavePublicKey], baseUrl: '/api/wallet' });
+    const started = await fetch(`${origin}/api/wallet/login/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `qs-${process.pid}@example.com` }) });
+    expect(started.status, run.output()).toBe(200);
+    const login = (await started.json()) as { accountId: string; credentialId: string; otpEncryptionTargetBundle: string };
+    const ticket = started.headers.getSetCookie()[0]!.split(';')[0]!;
+    const credentials = `${origin}/api/wallet/auth/credentials?accountId=${encodeURIComponent(login.accountId)}`;
+    expect((await fetch(credentials)).status).toBe(401);
+    const key = newKey();
+    const body = JSON.stringify({ type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(login.otpEncryptionTargetBundle, '000000', key.compressed) });
+    const verifyUrl = `${origin}/api/wallet/auth/credentials/${encodeURIComponent(login.credentialId)}/verify`;
+    const headers = { 'content-type': 'application/json', cookie: ticket };
+    const challenge = (await (await fetch(verifyUrl, { method: 'POST', headers, body })).json()) as { payloadToSign: string; requestId: string };
+    const verified = await fetch(verifyUrl, { method: 'POST', headers: { ...headers, 'service-wallet-signature': stamp(challenge.payloadToSign, key), 'request-id': challenge.requestId }, body });
+    expect(verified.status).toBe(200);
+    const session = verified.headers.getSetCookie().find((c) => c.startsWith('ews_session='))!.split(';')[0]!;
+    const listed = await fetch(credentials, { headers: { cookie: session } });
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { data: { type: string }[] }).data.map((c) => c.type)).toEqual(['EMAIL_OTP']);
     run.child.kill();
     await run.exited;
   }, 60_000);
@@ -128,14 +145,16 @@ describe('README Express quickstart', () => {
 });
 
 describe('README Next.js quickstart (the route module as Next loads and calls it)', () => {
-  it('its GET answers a provisioned user through the proxy; without SERVICE_* loading it fails naming them (what next build shows)', async () => {
+  it('its GET answers a signed-in user (the session cookie) through the proxy; without SERVICE_* loading it fails naming them (what next build shows)', async () => {
     const service = { baseUrl: sandbox.url, clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET };
     const user = await provisionCustomer(service, { platformCustomerId: `qs-next-${process.pid}`, email: `qs-next-${process.pid}@example.com` });
-    const cookie = `user=${encodeURIComponent(JSON.stringify({ id: 'u2', customerId: user.customerId, accountId: user.accountId }))}`;
-    const ok = start({ SERVICE_BASE_URL: sandbox.url, SERVICE_CLIENT_ID: DEFAULT_CLIENT_ID, SERVICE_CLIENT_SECRET: DEFAULT_CLIENT_SECRET, ACCOUNT: user.accountId, COOKIE: cookie }, 'next-route.ts');
+    // A session cookie as the login sets it (signed with the app's secret).
+    const cookie = `ews_session=${await sealCookie(SECRET, 'session', { c: user.customerId, a: user.accountId, exp: Date.now() + 600_000 })}`;
+    const env = { SERVICE_BASE_URL: sandbox.url, SERVICE_CLIENT_ID: DEFAULT_CLIENT_ID, SERVICE_CLIENT_SECRET: DEFAULT_CLIENT_SECRET, APP_SESSION_SECRET: SECRET, ACCOUNT: user.accountId };
+    const ok = start({ ...env, COOKIE: cookie }, 'next-route.ts');
     expect(await ok.exited, ok.output()).toBe(0);
     expect(ok.output()).toContain('STATUS 200');
-    const anonymous = start({ SERVICE_BASE_URL: sandbox.url, SERVICE_CLIENT_ID: DEFAULT_CLIENT_ID, SERVICE_CLIENT_SECRET: DEFAULT_CLIENT_SECRET, ACCOUNT: user.accountId }, 'next-route.ts');
+    const anonymous = start(env, 'next-route.ts');
     await anonymous.exited;
     expect(anonymous.output()).toContain('STATUS 401');
     const unset = start({}, 'next-route.ts');

@@ -1,20 +1,16 @@
-// The one page. A server component: it knows the app's user from the app's own cookie, and hands
-// the client what it needs for the wallet (the bootstrap: account, trusted enclave keys, proxy
-// path). What the browser holds (its session) the server does not know: the page renders
+// The one page. A server component: it hands the client nothing secret and nothing built in. The
+// client fetches /api/wallet-bootstrap at runtime, makes its wallet, and shows the email login or
+// the account. What the browser holds (its session) the server does not know: the page renders
 // `initializing` for it, and the browser takes over after hydration.
-import { cookies } from 'next/headers';
-import { bootstrapFor, COOKIE, userOfToken } from '../lib/server';
-import { SignUp } from './sign-up';
 import { WalletApp } from './wallet-app';
 
 export const dynamic = 'force-dynamic';
 
-export default async function Page() {
-  const user = userOfToken((await cookies()).get(COOKIE)?.value);
+export default function Page() {
   return (
     <main>
       <h1>Example wallet</h1>
-      {user ? <WalletApp boot={bootstrapFor(user)} email={user.email} /> : <SignUp />}
+      <WalletApp />
     </main>
   );
 }

@@ -1,9 +1,11 @@
 'use client';
-// The wallet side of the app, with embedded-wallet-signer/react: one wallet per page (made once,
-// in a state initialiser), the session from useSession, an email-code login from useOtpLogin, a
-// signed action confirmed in the app's own UI (usePendingSignature), and logout.
-import { createWallet, type Wallet } from 'embedded-wallet-signer';
-import type { WalletBootstrap } from 'embedded-wallet-signer/proxy';
+// The wallet side of the app, with embedded-wallet-signer/react, email-first: the bootstrap is
+// fetched at runtime (GET /api/wallet-bootstrap: a sandbox restart with a new enclave key needs no
+// rebuild), one wallet per page (made once, in a state initialiser), the session from useSession, the
+// email-code login from useOtpLogin().start({ email }) — the app's login too: the proxy sets the
+// app's session cookie when the code is verified —, a signed action confirmed in the app's own UI
+// (usePendingSignature), and logout.
+import { createWallet, type Wallet, type WalletBootstrap } from 'embedded-wallet-signer';
 import {
   WalletProvider,
   createSignatureRequests,
@@ -18,22 +20,35 @@ import type { AuthSession } from 'embedded-wallet-signer';
 import { useCallback, useEffect, useState } from 'react';
 
 function makeWallet(boot: WalletBootstrap): { wallet: Wallet; signatures: SignatureRequests } {
-  // The login's own signature (made with the new session key over the code check) is not shown to
-  // the user; every signed action is.
+  // The login's own signature (made with the new session key over the code check) is not a user
+  // decision and is not shown; every signed action is (the README's login-signature policy).
   const signatures = createSignatureRequests({ policy: (r) => (r.purpose === 'otp-verify' ? true : defaultSignaturePolicy(r)) });
   const wallet = createWallet({ baseUrl: boot.baseUrl, trustedKeys: [...boot.trustedKeys], onBeforeSign: signatures.onBeforeSign });
   return { wallet, signatures };
 }
 
-export function WalletApp({ boot, email }: { boot: WalletBootstrap; email: string }) {
+/** Fetches the bootstrap at runtime; the server and the first client render both show `initializing`. */
+export function WalletApp() {
+  const [boot, setBoot] = useState<WalletBootstrap | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    fetch('/api/wallet-bootstrap')
+      .then((r) => (r.ok ? (r.json() as Promise<WalletBootstrap>) : Promise.reject(new Error(String(r.status)))))
+      .then((b) => live && setBoot(b), () => live && setFailed(true));
+    return () => void (live = false);
+  }, []);
+  if (failed) return <p role="alert">The wallet could not be loaded.</p>;
+  if (boot === null) return <p data-testid="wallet-status">Wallet: initializing</p>;
+  return <WalletRoot boot={boot} />;
+}
+
+function WalletRoot({ boot }: { boot: WalletBootstrap }) {
   const [{ wallet, signatures }] = useState(() => makeWallet(boot));
   return (
-    <WalletProvider wallet={wallet} signatures={signatures} hint={{ accountId: boot.accountId }}>
-      <p>
-        Signed in to the app as <b>{email}</b>
-      </p>
+    <WalletProvider wallet={wallet} signatures={signatures}>
       <SessionStatus />
-      <Body accountId={boot.accountId} />
+      <Body />
       <ConfirmSignature />
     </WalletProvider>
   );
@@ -72,24 +87,34 @@ function Devices({ accountId }: { accountId: string }) {
   );
 }
 
-function Body({ accountId }: { accountId: string }) {
-  const signedIn = useSession((s) => s.session !== null);
+function Body() {
+  const accountId = useSession((s) => s.session?.accountId ?? null);
   const status = useSession((s) => s.status);
   if (status === 'initializing') return <p>Loading your wallet…</p>;
-  return signedIn ? <Account accountId={accountId} /> : <EmailLogin accountId={accountId} />;
+  return accountId !== null ? <Account accountId={accountId} /> : <EmailLogin />;
 }
 
-function EmailLogin({ accountId }: { accountId: string }) {
+/** The app's login: an email, then the code sent to it. No account id, no sign-up form. */
+function EmailLogin() {
   const otp = useOtpLogin();
+  const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
   if (otp.step === 'idle' || otp.step === 'sending' || otp.step === 'error') {
     return (
-      <div>
-        <button data-testid="send-code" disabled={otp.step === 'sending'} onClick={() => void otp.start({ accountId })}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void otp.start({ email });
+        }}
+      >
+        <label>
+          Email <input data-testid="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" required />
+        </label>
+        <button data-testid="send-code" type="submit" disabled={otp.step === 'sending'}>
           Email me a code
         </button>
         {otp.error && <p role="alert">Could not send the code: {otp.error.code}</p>}
-      </div>
+      </form>
     );
   }
   return (
@@ -99,6 +124,7 @@ function EmailLogin({ accountId }: { accountId: string }) {
         void otp.verify(code);
       }}
     >
+      <p>A code was sent to {email}.</p>
       <label>
         Code <input data-testid="code" value={code} onChange={(e) => setCode(e.target.value)} inputMode="numeric" autoComplete="one-time-code" />
       </label>

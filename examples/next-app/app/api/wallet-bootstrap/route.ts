@@ -1,11 +1,10 @@
-// GET /api/wallet-bootstrap: what the signed-in user's browser needs for its wallet.
+// GET /api/wallet-bootstrap: what the browser needs for its wallet (proxy path, trusted enclave
+// keys). It names no user, so any visitor may read it; the browser fetches it at runtime.
 import { bootstrapResponse } from 'embedded-wallet-signer/proxy';
-import { bootstrapFor, userOf } from '../../../lib/server';
+import { bootstrap } from '../../../lib/server';
 
 export const dynamic = 'force-dynamic';
 
-export function GET(request: Request): Response {
-  const user = userOf(request);
-  if (!user) return Response.json({ code: 'LOGIN_REQUIRED' }, { status: 401 });
-  return bootstrapResponse(bootstrapFor(user));
+export function GET(): Response {
+  return bootstrapResponse(bootstrap());
 }
