@@ -218,17 +218,17 @@ const logoutCmd = (i: number, a: string): Command => onTab(`logout(${a.slice(-1)
 /**
  * A logout while storage refuses every write (issue 31): it must not fail for storage (S13), it
  * sends its ends, and the tabs show the account logged out (S3, S5 read their picture then).
- * Drawn only where the tabs have Web Locks and a channel; elsewhere the step does nothing. Open
- * (INVARIANTS.md, "Not covered"): without a channel, or with lease locks and busy tabs closed, a
- * logout whose records only its tab's memory held leaves storage naming a session whose key a
- * finished end deleted (S2: "session without its key"; seeds 1, 2 and 5 of 1,000 runs), or a session
- * this browser ended still stored when the run settles.
+ * Drawn in every coordination (Web Locks or leases, with or without a channel). A key is deleted
+ * only once no record names its session (held.ts): before, without a channel, or with lease locks
+ * and the logout's tab closed, storage named a session whose key a finished end had deleted (S2,
+ * seeds 1, 2 and 5 of 1,000 runs). Should the tab close before storage took what it held, storage
+ * names sessions the logout ended (with their keys): settling uses each once, and it must be dropped.
  */
 const logoutStorageFullCmd = (i: number, a: string): Command =>
   onTab(`logoutStorageFull(${a.slice(-1)})`, i, (w, t) => {
-    if (!w.coordination.channel || w.coordination.locks !== 'web') return;
     w.backend.failWrites = 1_000;
     w.failedWrite = true;
+    w.storageFullTabs.add(t.id);
     const calledAt = w.service.step;
     w.logoutCalls.push({ account: a, at: calledAt, nonceBefore: w.logoutRecord(a)?.nonce, held: w.stored(a).sessions.map((s) => s.id) });
     void w.track(t, 'logout', t.manager.logout(a).then(() => w.logoutResolved(a, calledAt, t), (error: unknown) => {

@@ -9,7 +9,9 @@ import { isWalletError, type WalletError } from '../../../src/errors.js';
 import * as changes from '../../../src/session/changes.js';
 import { createSessionManager, type ManagedSessions } from '../../../src/session/index.js';
 import { changesChunk } from '../../../src/session/manager.js';
-import { createClient } from '../../../src/transport/index.js';
+import type { Signer } from '../../../src/crypto/index.js';
+import { signedBySession } from '../../../src/session/signed-call.js';
+import { createClient, type Client } from '../../../src/transport/index.js';
 import { Bus, Clock, LeaseBoard, Locks, ScriptedService, countedKeyStore, openBackend, tabHost, type Coordination, type Pending } from './harness.js';
 
 export const ACCOUNTS = ['InternalAccount:model-a', 'InternalAccount:model-b'] as const;
@@ -151,6 +153,7 @@ export class World {
     this.clock.closeTab(tab.id);
     this.board.closeTab(tab.id);
     this.wakes.delete(tab.id);
+    if (this.storageFullTabs.has(tab.id)) this.heldLost = true;
     // Sessions the browser can still name: stored, pending ends, or (I8) a key stored for one whose
     // commit never came (the next logout, or the next tab that loads, ends it). The others are orphaned.
     const keyed = [...this.backend.map.values()].flatMap((v) => ((v as { purpose?: string } | undefined)?.purpose === 'session' && typeof (v as { sessionId?: unknown }).sessionId === 'string' ? [(v as { sessionId: string }).sessionId] : []));
@@ -204,7 +207,8 @@ export class World {
     if (p.approved === true || p.kind === 'login' || p.account === undefined || p.account === '') return;
     const stored = this.stored(p.account);
     const current = stored.sessions.find((s) => s.id === stored.current);
-    if (current?.publicKeyHex !== key) this.violations.push(`S6: ${p.kind}@${p.tab} signed with a key that is not the stored current session's`);
+    // (A first use after settling may sign with another credential's session: excludeCredentialId.)
+    if (current?.publicKeyHex !== key && !(this.firstUsing && stored.sessions.some((s) => s.publicKeyHex === key))) this.violations.push(`S6: ${p.kind}@${p.tab} signed with a key that is not the stored current session's`);
     const logout = this.logoutRecord(p.account);
     if (logout !== undefined && logout.generation >= stored.generation) this.violations.push(`S6: ${p.kind}@${p.tab} signed while a logout was pending`);
     if (p.kind === 'action' && logout?.nonce !== p.startNonce) {
@@ -241,6 +245,41 @@ export class World {
 
   /** Storage refuses every write until this step is checked (logoutStorageFull). */
   storageFullThisStep = false;
+  /** Tabs that made a logout while storage refused writes (its records held in their memory: held.ts). */
+  readonly storageFullTabs = new Set<number>();
+  /** Such a tab closed: what it held may be lost with it (storage still names the sessions its logout ended). */
+  heldLost = false;
+
+  /**
+   * I1/I6 (held.ts): after a storage-full logout whose tab closed holding its records, storage may
+   * still name sessions that logout ended (with their keys: held.ts deletes a key only once nothing
+   * names it). Their first use drops them as revoked: a signed call of the app in a loaded tab, its
+   * leg refused by the service, must leave none of them stored.
+   */
+  private firstUsing = false;
+  private async firstUses(): Promise<void> {
+    this.firstUsing = true;
+    for (const account of ACCOUNTS) {
+      for (let n = 0; n < 4; n++) {
+        const stored = this.stored(account);
+        const ended = stored.sessions.filter((s) => this.service.sessions.get(s.id)?.ended?.by === 'browser');
+        const tab = [...this.tabs].reverse().find((t) => t.open && t.loaded);
+        if (ended.length === 0 || !tab) break;
+        // Not the current one: used by a call that excludes the current session's credential.
+        const current = stored.sessions.find((s) => s.id === stored.current) as { credentialId?: string } | undefined;
+        const exclude = ended.some((s) => s.id === stored.current) ? undefined : current?.credentialId;
+        const client = {
+          signed: (options: { getSigner: () => Promise<Signer>; signingSignal?: AbortSignal }) =>
+            this.service.action(tab.id, account, () => options.getSigner(), options.signingSignal ?? new AbortController().signal, this.service.step, this.logoutRecord(account)?.nonce),
+        } as unknown as Client;
+        void this.track(tab, 'firstUse', signedBySession(client, tab.manager, { accountId: account, ...(exclude !== undefined && { excludeCredentialId: exclude }) }, { method: 'PATCH', path: '/internal-accounts/x', body: {}, purpose: 'update' }));
+        await this.flush();
+        await this.deliverAll();
+        await this.flush();
+      }
+    }
+    this.firstUsing = false;
+  }
 
   checkStep(): void {
     if (this.storageFullThisStep) {
@@ -382,6 +421,7 @@ export class World {
       }
     }
     await answerAll();
+    if (this.heldLost) await this.firstUses();
     expect(this.service.pending, 'settled: no request left unanswered').toEqual([]);
     // A tab loaded while settling: no key is left that no state or pending end names (I8).
     this.settled = this.tabs.some((t) => t.open);
