@@ -210,6 +210,7 @@ const closeCmd = (i: number, arrived: boolean): Command => onTab(`closeTab[arriv
 const logout = (w: World, t: Tab, a: string): void => {
   const calledAt = w.service.step;
   w.logoutCalls.push({ account: a, at: calledAt, nonceBefore: w.logoutRecord(a)?.nonce, held: w.stored(a).sessions.map((s) => s.id) });
+  w.noteLogout(a, t);
   void w.track(t, 'logout', t.manager.logout(a).then(() => w.logoutResolved(a, calledAt, t)), (ok) => {
     if (ok) w.logoutsDone.push({ account: a, at: calledAt });
   });
@@ -286,6 +287,8 @@ const logoutThenCloseCmd = (i: number, a: string, arrived: boolean): Command => 
   },
   toString: () => `logoutThenClose(${a.slice(-1)})(${i})[arrived=${arrived}]`,
 });
+/** A tab on the memory store opens (IndexedDB could not be opened): a wallet of its own, told of logouts by message (I1). */
+const openMemoryTabCmd = (): Command => step('openMemoryTab', (w) => w.tabs.filter((t) => t.open).length < 4 && !w.tabs.some((t) => t.open && t.memory) && w.openTab(true));
 const answerCmd = (i: number, how: Answer): Command => step(`answer(${i}, ${how})`, (w) => w.service.answer(i, how));
 const holdCmd = (a: string): Command => step(`holdSection(${a.slice(-1)})`, (w) => w.holdSection(a));
 const releaseCmd = (): Command => step('releaseSections', (w) => w.releaseSections());
@@ -339,6 +342,8 @@ const closeBusyCmd = (i: number, arrived: boolean): Command => step(`closeBusyTa
 // flight, a refresh on the wire, or the section held) with sessions stored.
 const commands = [
   { weight: 1, arbitrary: fc.constant(step('openTab', (w) => w.tabs.filter((t) => t.open).length < 4 && w.openTab())) },
+  // A tab whose IndexedDB cannot be opened (its keys and records in memory, I1): at most one open.
+  { weight: 1, arbitrary: fc.constant(openMemoryTabCmd()) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), fc.boolean()).map(([i, arrived]) => closeCmd(i, arrived)) },
   { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.boolean()).map(([i, arrived]) => closeBusyCmd(i, arrived)) },
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account, fc.constantFrom('AuthMethod:1', 'AuthMethod:2')).map(([i, a, c]) => onTab(`login(${a.slice(-1)},${c.slice(-1)})`, i, (w, t) => login(w, t, a, c))) },
@@ -427,6 +432,10 @@ describe('session model: tabs, a scripted service, random interleavings', () => 
           // I3 (issue 31): another tab refreshes twice while the action's signed leg is on the wire,
           // then once more during its retry: the call starts over each time (S12).
           [{ locks: 'web', channel: true }, 'logged in', [onTab('action(a)', 0, (w, t) => action(w, t, ACCOUNTS[0]!)), answerCmd(0, 'deliver'), refreshesDuringLegCmd(1, ACCOUNTS[0]!, 2), answerCmd(0, 'deliver'), refreshesDuringLegCmd(1, ACCOUNTS[0]!, 1), answerCmd(0, 'deliver'), deliverAllCmd()]],
+          // I1 (issue 31): a tab on the memory store logs in on its own; a logout in a shared tab reaches
+          // it by message (its session ended); then its own user's logout reaches the shared tabs.
+          [{ locks: 'web', channel: true }, 'logged in', [openMemoryTabCmd(), onTab('login(a,2)', 3, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:2')), answerCmd(0, 'deliver'), logoutCmd(0, ACCOUNTS[0]), deliverAllCmd()]],
+          [{ locks: 'lease', channel: true }, 'logged in', [openMemoryTabCmd(), onTab('login(a,2)', 3, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:2')), answerCmd(0, 'deliver'), logoutCmd(3, ACCOUNTS[0]), deliverAllCmd()]],
           [{ locks: 'web', channel: true }, 'login on the wire', [answerCmd(0, 'deliver'), refreshCmd(1, ACCOUNTS[0]), holdCmd(ACCOUNTS[0]), answerCmd(0, 'deliver'), answerCmd(0, 'deliver'), closeCmd(1, true), releaseCmd()]],
           [{ locks: 'web', channel: true }, 'login on the wire', [answerCmd(0, 'deliver'), refreshCmd(1, ACCOUNTS[0]), holdCmd(ACCOUNTS[0]), answerCmd(0, 'deliver'), answerCmd(0, 'deliver'), closeCmd(1, true), releaseCmd(), logoutCmd(0, ACCOUNTS[0])]],
           // A logout whose tab closes while it waits for the section (its nonce written): another tab
