@@ -202,6 +202,12 @@ const refreshesDuringLegCmd = (i: number, a: string, n: number): Command => ({
   toString: () => `refreshesDuringLeg(${a.slice(-1)}, ${n})(${i})`,
 });
 
+/** S12: the last action of the account failed SESSION_REPLACED_DURING_CALL after MAX_RESTARTS + 1 legs (the example above). */
+const replacedCmd = (a: string): Command => step('replaced?', (w) => {
+  const last = [...actionsOf(w)].reverse().find((r) => r.account === a);
+  if (last?.error !== 'SESSION_REPLACED_DURING_CALL' || last.legs !== MAX_RESTARTS + 1) w.violations.push(`S12: four legs refused after refreshes: ${last?.error ?? 'no error'} after ${last?.legs ?? 0} legs`);
+});
+
 // The first account (logged in at the start of most runs) twice as often as the second.
 const account = fc.constantFrom(ACCOUNTS[0], ACCOUNTS[0], ACCOUNTS[1]);
 
@@ -242,14 +248,14 @@ const logoutStorageFullCmd = (i: number, a: string): Command =>
     w.storageFullThisStep = true;
   });
 /**
- * A tab loads with its local clock 3 h fast while the service is unreachable (issue 31): the ends
+ * A tab loads with its local clock hours off (3 h fast, or slow) while the service is unreachable (issue 31): the ends
  * it tries are dropped before arriving; no answer has told it the server's time, so it must not
  * give a pending end up on its own clock's word (S11).
  */
-const fastClockOfflineLoadCmd = (): Command => ({
+const fastClockOfflineLoadCmd = (offsetMs = 3 * HOUR): Command => ({
   check: () => true,
   async run(_m, world) {
-    world.jumpMs = 3 * HOUR;
+    world.jumpMs = offsetMs;
     if (world.tabs.filter((t) => t.open).length < 4) world.openTab();
     const tab = world.tabs.at(-1)!;
     world.service.step++;
@@ -262,7 +268,7 @@ const fastClockOfflineLoadCmd = (): Command => ({
     await world.flush();
     world.checkStep();
   },
-  toString: () => 'fastClockOfflineLoad',
+  toString: () => `clockOffOfflineLoad(${offsetMs / HOUR}h)`,
 });
 /**
  * The user logs out, then closes the tab at once: if the logout still waits (behind a login in
@@ -352,7 +358,8 @@ const commands = [
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => logoutCmd(i, a)) },
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account, fc.boolean()).map(([i, a, arrived]) => logoutThenCloseCmd(i, a, arrived)) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => logoutStorageFullCmd(i, a)) },
-  { weight: 1, arbitrary: fc.constant(fastClockOfflineLoadCmd()) },
+  // A local clock hours off either way (3 h fast, 3 h slow), a tab loaded so while the service is unreachable.
+  { weight: 1, arbitrary: fc.constantFrom(3 * HOUR, -3 * HOUR).map((ms) => fastClockOfflineLoadCmd(ms)) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`signOutOtherDevices(${a.slice(-1)})`, i, (w, t) => void w.track(t, 'signOut', t.manager.signOutOtherDevices(a)))) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`sign(${a.slice(-1)})`, i, (w, t) => void w.track(t, 'sign', t.manager.resolve(a)))) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`action(${a.slice(-1)})`, i, (w, t) => action(w, t, a))) },
@@ -432,6 +439,9 @@ describe('session model: tabs, a scripted service, random interleavings', () => 
           // I3 (issue 31): another tab refreshes twice while the action's signed leg is on the wire,
           // then once more during its retry: the call starts over each time (S12).
           [{ locks: 'web', channel: true }, 'logged in', [onTab('action(a)', 0, (w, t) => action(w, t, ACCOUNTS[0]!)), answerCmd(0, 'deliver'), refreshesDuringLegCmd(1, ACCOUNTS[0]!, 2), answerCmd(0, 'deliver'), refreshesDuringLegCmd(1, ACCOUNTS[0]!, 1), answerCmd(0, 'deliver'), deliverAllCmd()]],
+          // I3: a refresh of another tab during each of four legs: three restarts, then
+          // SESSION_REPLACED_DURING_CALL (S12 checks it came at leg MAX_RESTARTS + 1, and only then).
+          [{ locks: 'web', channel: false }, 'logged in', [onTab('action(a)', 0, (w, t) => action(w, t, ACCOUNTS[0]!)), ...Array.from({ length: MAX_RESTARTS + 1 }, (_, k) => [answerCmd(0, 'deliver'), refreshesDuringLegCmd(1 + k, ACCOUNTS[0]!, 1 + (k % 2))]).flat(), replacedCmd(ACCOUNTS[0]!), deliverAllCmd()]],
           // I1 (issue 31): a tab on the memory store logs in on its own; a logout in a shared tab reaches
           // it by message (its session ended); then its own user's logout reaches the shared tabs.
           [{ locks: 'web', channel: true }, 'logged in', [openMemoryTabCmd(), onTab('login(a,2)', 3, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:2')), answerCmd(0, 'deliver'), logoutCmd(0, ACCOUNTS[0]), deliverAllCmd()]],
