@@ -6,8 +6,9 @@
 // with or without a channel: I7), then fast-check draws random interleavings over two accounts and
 // two credentials of: login, refresh, logout, sign out other devices, resolving a signer, a signed
 // action of the app with its prompt, the page coming back, time passing, the local clock set ±1 h
-// or 3 h fast (and a tab loaded so while the service is unreachable), storage writes failing (also
-// every write during a logout), the app's proxy refusing a request (401 LOGIN_REQUIRED, 403), the session-changes chunk (changes.ts, loaded on first use by each tab)
+// or 3 h fast (and a tab loaded 3 h fast or slow while the service is unreachable), storage writes
+// failing (also every write during a logout, in every coordination), a tab on the memory store (its
+// IndexedDB could not be opened: a wallet of its own, told of logouts by message), the app's proxy refusing a request (401 LOGIN_REQUIRED, 403), the session-changes chunk (changes.ts, loaded on first use by each tab)
 // failing to download, the account's section held busy for a while, another device's login,
 // revocation, tabs opened and closed at any step (a tab with an operation still running, a logout
 // first, and a tab closed right after its logout was called, are drawn often). Most runs start with the
@@ -38,7 +39,9 @@
 //   I5 a login whose commit code could not be downloaded failed before its verify was sent;
 //   S11 (I8) a pending end leaves the list only once the service no longer holds its session (or it
 //      is stored again): not on a refusal of the app's proxy, not on a local clock hours fast;
-//   S13 (I1) a logout never fails because storage refuses writes (issue 31).
+//   S13 (I1) a logout never fails because storage refuses writes (issue 31);
+//   I1 (memory tabs, after settling) a memory tab a logout of another tab reached by channel holds
+//      none of the sessions it held or was logging in then, nor does the service.
 // After settling (every request answered, every tab woken, leases lapsed): the same, every operation
 // of an open tab has settled, no logout is left pending and no pending end unfinished (I8), every
 // active session this browser made is stored (no leak), and no stored session was ended by it.
@@ -436,6 +439,11 @@ describe('session model: tabs, a scripted service, random interleavings', () => 
           // I2 (issue 31): a logout while storage refuses writes, after another: the action started in
           // another tab between them is cancelled at its prompt (S5b).
           [{ locks: 'web', channel: true }, 'logged in', [refreshCmd(85451014, ACCOUNTS[0]), logoutStorageFullCmd(0, ACCOUNTS[0]), logoutThenCloseCmd(808032395, ACCOUNTS[0], false), onTab('action(a)', 294128799, (w, t) => action(w, t, ACCOUNTS[0]!)), logoutStorageFullCmd(0, ACCOUNTS[0]), answerCmd(284500132, 'deliver')]],
+          // Storage-full logouts without a channel, lease locks (issue 31; were seeds 2 and 1 of 1,000 runs):
+          // an end finishes while storage still names its session (S2: its key must stay), and the
+          // logout's tab closes holding its records (settling uses the session: dropped as revoked).
+          [{ locks: 'lease', channel: false }, 'login on the wire', [answerCmd(0, 'deliver'), logoutStorageFullCmd(0, ACCOUNTS[0]), step('storageFails(1)', (w) => void ((w.backend.failWrites = 1), (w.failedWrite = true))), answerCmd(0, 'deliver')]],
+          [{ locks: 'lease', channel: false }, 'login on the wire', [answerCmd(0, 'deliver'), logoutStorageFullCmd(0, ACCOUNTS[0]), closeBusyCmd(0, true)]],
           // I3 (issue 31): another tab refreshes twice while the action's signed leg is on the wire,
           // then once more during its retry: the call starts over each time (S12).
           [{ locks: 'web', channel: true }, 'logged in', [onTab('action(a)', 0, (w, t) => action(w, t, ACCOUNTS[0]!)), answerCmd(0, 'deliver'), refreshesDuringLegCmd(1, ACCOUNTS[0]!, 2), answerCmd(0, 'deliver'), refreshesDuringLegCmd(1, ACCOUNTS[0]!, 1), answerCmd(0, 'deliver'), deliverAllCmd()]],
