@@ -12,8 +12,8 @@
  * only over an older generation, a held logout request only while no commit landed after what it
  * saw, a held list of pending ends merged with the stored one (an end listed twice is tried again
  * and found gone: nothing is lost). Held records are lost with the tab: the next tab finds what
- * storage holds (the sessions the logout ended, which the service then refuses: judged revoked at
- * their first use, I6).
+ * storage holds (the sessions the logout ended, with their keys — see `withHeldRecords` — which the
+ * service then refuses: judged revoked at their first use, I6).
  */
 import type { KeyStore, MetadataStore } from '../keys/index.js';
 import { ACCOUNT_PREFIX, ENDING_PREFIX, LOGOUT_PREFIX } from './state.js';
@@ -147,12 +147,11 @@ export function withHeldRecords(keyStore: KeyStore, onStored?: (accountId: strin
     const records = [...(await keyStore.meta.list()), ...(await meta.list())];
     return records.some(([name, value]) => keysNamed(name, value).includes(hex));
   };
-  /** Deletes the deferred keys that nothing names now (storage took what was held). */
+  /** Deletes the deferred keys that nothing names now (storage took what was held); never fails (a key left is kept for the next). */
   const drain = async (): Promise<void> => {
     for (const hex of [...deferred]) {
-      if (await named(hex)) continue;
-      deferred.delete(hex);
-      await keyStore.delete(hex);
+      if (await named(hex).catch(() => true)) continue;
+      if (await keyStore.delete(hex).then(() => true, () => false)) deferred.delete(hex);
     }
   };
   const meta = holdingStore(keyStore.meta, onStored, drain);
