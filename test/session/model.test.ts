@@ -146,13 +146,16 @@ const actionsOf = (world: World): ActionRecord[] => actions.get(world) ?? (actio
  */
 const action = (world: World, tab: Tab, account: string): void => {
   const startedAt = world.service.step;
-  const startNonce = world.logoutRecord(account)?.nonce;
+  // The logout nonce the call starts under, as the tab reads it (a logout's request storage refused
+  // is held in that tab's memory and reaches storage later: held.ts), else as storage holds it.
+  const stored = world.logoutRecord(account)?.nonce;
+  const seen = tab.manager.signingTicket(account).then((t) => (t.done(), t.logoutNonce ?? undefined), () => stored);
   const record: ActionRecord = { tab: tab.id, account, startedAt, legs: 0 };
   actionsOf(world).push(record);
   const client = {
     signed: (options: { getSigner: () => Promise<Signer>; signingSignal?: AbortSignal }) => {
       record.legs++;
-      return world.service.action(tab.id, account, () => options.getSigner(), options.signingSignal ?? new AbortController().signal, startedAt, startNonce);
+      return seen.then((startNonce) => world.service.action(tab.id, account, () => options.getSigner(), options.signingSignal ?? new AbortController().signal, startedAt, startNonce));
     },
   } as unknown as Client;
   const run = signedBySession(client, tab.manager, { accountId: account }, { method: 'PATCH', path: '/internal-accounts/x', body: {}, purpose: 'update' }).catch((error: unknown) => {
