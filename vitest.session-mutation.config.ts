@@ -43,6 +43,7 @@ const fast = [
   'test/session/ending.test.ts',
   'test/session/ends.test.ts',
   'test/session/held.test.ts',
+  'test/session/held-oracle.test.ts',
   'test/session/arguments.test.ts',
   'test/session/kept-signer.test.ts',
   'test/session/storage-back.test.ts',

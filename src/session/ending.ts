@@ -56,7 +56,10 @@ export function createEnding(tab: Tab): Ending {
         // …then, once the logins in flight have settled (they lose: their tickets are stale) and a
         // refresh on the wire has committed or undone itself (its prompt was cancelled), end what is
         // stored, after whoever holds the section now. No lock taken here waits on a user (I4).
-        await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => tab.run(account, (snap) => endAll(ctx, snap, { sweep: true }))));
+        // Straight in the section, not through `tab.run`: that would carry out the pending logout
+        // (this one) first and then this sweep, trying each pending end twice per call (two DELETEs
+        // when the proxy refuses them, issue 31); endAll carries out the pending logout itself.
+        await sections.logins(account, 'exclusive', () => sections.refreshing(account, () => sections.run(account, async () => endAll(ctx, await tab.observe(account), { sweep: true }))));
       } finally {
         if (here) loggingOut.delete(account);
       }

@@ -12,8 +12,8 @@
  * only over an older generation, a held logout request only while no commit landed after what it
  * saw, a held list of pending ends merged with the stored one (an end listed twice is tried again
  * and found gone: nothing is lost). Held records are lost with the tab: the next tab finds what
- * storage holds (the sessions the logout ended, which the service then refuses: judged revoked at
- * their first use, I6).
+ * storage holds (the sessions the logout ended, with their keys — see `withHeldRecords` — which the
+ * service then refuses: judged revoked at their first use, I6).
  */
 import type { KeyStore, MetadataStore } from '../keys/index.js';
 import { ACCOUNT_PREFIX, ENDING_PREFIX, LOGOUT_PREFIX } from './state.js';
@@ -33,8 +33,11 @@ function holdable(name: string, value: unknown): boolean {
   return name.startsWith(ACCOUNT_PREFIX) && isRecord(value) && value.change === 'logout';
 }
 
-/** `onStored`: a held record of an account reached storage (the other tabs are told: manager.ts). */
-export function holdingStore(inner: MetadataStore, onStored: (accountId: string) => void = () => undefined): HoldingStore {
+/**
+ * `onStored`: a held record of an account reached storage (the other tabs are told: manager.ts);
+ * `onFlushed`: nothing is held any more (every held record written or dropped as older).
+ */
+export function holdingStore(inner: MetadataStore, onStored: (accountId: string) => void = () => undefined, onFlushed: () => Promise<void> = async () => undefined): HoldingStore {
   /**
    * name → the value held (undefined: a delete storage refused) and what storage held then (JSON):
    * should storage change since (another tab wrote it), storage is newer. In write order.
@@ -82,6 +85,7 @@ export function holdingStore(inner: MetadataStore, onStored: (accountId: string)
       if (held.get(name) === h) held.delete(name);
       if (next && name.startsWith(ACCOUNT_PREFIX)) onStored(name.slice(ACCOUNT_PREFIX.length));
     }
+    if (held.size === 0) await onFlushed();
   }
 
   async function write(name: string, value: unknown): Promise<void> {
@@ -89,6 +93,7 @@ export function holdingStore(inner: MetadataStore, onStored: (accountId: string)
       await flush();
       await (value === undefined ? inner.delete(name) : inner.put(name, value));
       held.delete(name);
+      if (held.size === 0) await onFlushed();
     } catch (error) {
       if (!holdable(name, value)) throw error;
       const over = held.get(name)?.over ?? (await snapshot(name));
@@ -119,12 +124,48 @@ export function holdingStore(inner: MetadataStore, onStored: (accountId: string)
   };
 }
 
-/** The key store with its metadata seen through a {@link HoldingStore}. */
+/** The session keys (compressed hex) a metadata record names: an account state's sessions, a list of pending ends. */
+function keysNamed(name: string, value: unknown): string[] {
+  const list = name.startsWith(ENDING_PREFIX) ? value : name.startsWith(ACCOUNT_PREFIX) && isRecord(value) ? value.sessions : undefined;
+  return Array.isArray(list) ? list.flatMap((e: unknown) => (isRecord(e) && typeof e.publicKeyHex === 'string' ? [e.publicKeyHex] : [])) : [];
+}
+
+/**
+ * The key store with its metadata seen through a {@link HoldingStore}.
+ *
+ * Decision (I1, I8; issue 31): a session key is deleted only once no record names its session —
+ * neither storage (what another tab, or the next one to load, reads) nor this tab's held records.
+ * An end that finished while storage refused the logout's records (the emptied state, the shorter
+ * list of pending ends: held here) would otherwise leave storage naming a session whose key is gone.
+ * Such a delete waits (`deferred`) until what is held reached storage, then runs where nothing names
+ * the key any more; should this tab close first, storage keeps the session with its key (the service
+ * ended it: judged revoked at its first use, I6), never a session without its key.
+ */
 export function withHeldRecords(keyStore: KeyStore, onStored?: (accountId: string) => void): KeyStore & { meta: HoldingStore } {
-  const meta = holdingStore(keyStore.meta, onStored);
+  const deferred = new Set<string>();
+  const named = async (hex: string): Promise<boolean> => {
+    const records = [...(await keyStore.meta.list()), ...(await meta.list())];
+    return records.some(([name, value]) => keysNamed(name, value).includes(hex));
+  };
+  /** Deletes the deferred keys that nothing names now (storage took what was held); never fails (a key left is kept for the next). */
+  const drain = async (): Promise<void> => {
+    for (const hex of [...deferred]) {
+      if (await named(hex).catch(() => true)) continue;
+      if (await keyStore.delete(hex).then(() => true, () => false)) deferred.delete(hex);
+    }
+  };
+  const meta = holdingStore(keyStore.meta, onStored, drain);
+  const remove = async (publicKeyHex: string): Promise<boolean> => {
+    if (await named(publicKeyHex.toLowerCase()).catch(() => true)) {
+      deferred.add(publicKeyHex.toLowerCase());
+      return false;
+    }
+    return keyStore.delete(publicKeyHex);
+  };
   return new Proxy(keyStore, {
     get(target, prop) {
       if (prop === 'meta') return meta;
+      if (prop === 'delete') return remove;
       const value: unknown = Reflect.get(target, prop, target);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

@@ -6,8 +6,9 @@
 // with or without a channel: I7), then fast-check draws random interleavings over two accounts and
 // two credentials of: login, refresh, logout, sign out other devices, resolving a signer, a signed
 // action of the app with its prompt, the page coming back, time passing, the local clock set ±1 h
-// or 3 h fast (and a tab loaded so while the service is unreachable), storage writes failing (also
-// every write during a logout), the app's proxy refusing a request (401 LOGIN_REQUIRED, 403), the session-changes chunk (changes.ts, loaded on first use by each tab)
+// or 3 h fast (and a tab loaded 3 h fast or slow while the service is unreachable), storage writes
+// failing (also every write during a logout, in every coordination), a tab on the memory store (its
+// IndexedDB could not be opened: a wallet of its own, told of logouts by message), the app's proxy refusing a request (401 LOGIN_REQUIRED, 403), the session-changes chunk (changes.ts, loaded on first use by each tab)
 // failing to download, the account's section held busy for a while, another device's login,
 // revocation, tabs opened and closed at any step (a tab with an operation still running, a logout
 // first, and a tab closed right after its logout was called, are drawn often). Most runs start with the
@@ -38,7 +39,9 @@
 //   I5 a login whose commit code could not be downloaded failed before its verify was sent;
 //   S11 (I8) a pending end leaves the list only once the service no longer holds its session (or it
 //      is stored again): not on a refusal of the app's proxy, not on a local clock hours fast;
-//   S13 (I1) a logout never fails because storage refuses writes (issue 31).
+//   S13 (I1) a logout never fails because storage refuses writes (issue 31);
+//   I1 (memory tabs, after settling) a memory tab a logout of another tab reached by channel holds
+//      none of the sessions it held or was logging in then, nor does the service.
 // After settling (every request answered, every tab woken, leases lapsed): the same, every operation
 // of an open tab has settled, no logout is left pending and no pending end unfinished (I8), every
 // active session this browser made is stored (no leak), and no stored session was ended by it.
@@ -143,13 +146,16 @@ const actionsOf = (world: World): ActionRecord[] => actions.get(world) ?? (actio
  */
 const action = (world: World, tab: Tab, account: string): void => {
   const startedAt = world.service.step;
-  const startNonce = world.logoutRecord(account)?.nonce;
+  // The logout nonce the call starts under, as the tab reads it (a logout's request storage refused
+  // is held in that tab's memory and reaches storage later: held.ts), else as storage holds it.
+  const stored = world.logoutRecord(account)?.nonce;
+  const seen = tab.manager.signingTicket(account).then((t) => (t.done(), t.logoutNonce ?? undefined), () => stored);
   const record: ActionRecord = { tab: tab.id, account, startedAt, legs: 0 };
   actionsOf(world).push(record);
   const client = {
     signed: (options: { getSigner: () => Promise<Signer>; signingSignal?: AbortSignal }) => {
       record.legs++;
-      return world.service.action(tab.id, account, () => options.getSigner(), options.signingSignal ?? new AbortController().signal, startedAt, startNonce);
+      return seen.then((startNonce) => world.service.action(tab.id, account, () => options.getSigner(), options.signingSignal ?? new AbortController().signal, startedAt, startNonce));
     },
   } as unknown as Client;
   const run = signedBySession(client, tab.manager, { accountId: account }, { method: 'PATCH', path: '/internal-accounts/x', body: {}, purpose: 'update' }).catch((error: unknown) => {
@@ -202,6 +208,12 @@ const refreshesDuringLegCmd = (i: number, a: string, n: number): Command => ({
   toString: () => `refreshesDuringLeg(${a.slice(-1)}, ${n})(${i})`,
 });
 
+/** S12: the last action of the account failed SESSION_REPLACED_DURING_CALL after MAX_RESTARTS + 1 legs (the example above). */
+const replacedCmd = (a: string): Command => step('replaced?', (w) => {
+  const last = [...actionsOf(w)].reverse().find((r) => r.account === a);
+  if (last?.error !== 'SESSION_REPLACED_DURING_CALL' || last.legs !== MAX_RESTARTS + 1) w.violations.push(`S12: four legs refused after refreshes: ${last?.error ?? 'no error'} after ${last?.legs ?? 0} legs`);
+});
+
 // The first account (logged in at the start of most runs) twice as often as the second.
 const account = fc.constantFrom(ACCOUNTS[0], ACCOUNTS[0], ACCOUNTS[1]);
 
@@ -210,6 +222,7 @@ const closeCmd = (i: number, arrived: boolean): Command => onTab(`closeTab[arriv
 const logout = (w: World, t: Tab, a: string): void => {
   const calledAt = w.service.step;
   w.logoutCalls.push({ account: a, at: calledAt, nonceBefore: w.logoutRecord(a)?.nonce, held: w.stored(a).sessions.map((s) => s.id) });
+  w.noteLogout(a, t);
   void w.track(t, 'logout', t.manager.logout(a).then(() => w.logoutResolved(a, calledAt, t)), (ok) => {
     if (ok) w.logoutsDone.push({ account: a, at: calledAt });
   });
@@ -218,17 +231,17 @@ const logoutCmd = (i: number, a: string): Command => onTab(`logout(${a.slice(-1)
 /**
  * A logout while storage refuses every write (issue 31): it must not fail for storage (S13), it
  * sends its ends, and the tabs show the account logged out (S3, S5 read their picture then).
- * Drawn only where the tabs have Web Locks and a channel; elsewhere the step does nothing. Open
- * (INVARIANTS.md, "Not covered"): without a channel, or with lease locks and busy tabs closed, a
- * logout whose records only its tab's memory held leaves storage naming a session whose key a
- * finished end deleted (S2: "session without its key"; seeds 1, 2 and 5 of 1,000 runs), or a session
- * this browser ended still stored when the run settles.
+ * Drawn in every coordination (Web Locks or leases, with or without a channel). A key is deleted
+ * only once no record names its session (held.ts): before, without a channel, or with lease locks
+ * and the logout's tab closed, storage named a session whose key a finished end had deleted (S2,
+ * seeds 1, 2 and 5 of 1,000 runs). Should the tab close before storage took what it held, storage
+ * names sessions the logout ended (with their keys): settling uses each once, and it must be dropped.
  */
 const logoutStorageFullCmd = (i: number, a: string): Command =>
   onTab(`logoutStorageFull(${a.slice(-1)})`, i, (w, t) => {
-    if (!w.coordination.channel || w.coordination.locks !== 'web') return;
     w.backend.failWrites = 1_000;
     w.failedWrite = true;
+    w.storageFullTabs.add(t.id);
     const calledAt = w.service.step;
     w.logoutCalls.push({ account: a, at: calledAt, nonceBefore: w.logoutRecord(a)?.nonce, held: w.stored(a).sessions.map((s) => s.id) });
     void w.track(t, 'logout', t.manager.logout(a).then(() => w.logoutResolved(a, calledAt, t), (error: unknown) => {
@@ -241,14 +254,14 @@ const logoutStorageFullCmd = (i: number, a: string): Command =>
     w.storageFullThisStep = true;
   });
 /**
- * A tab loads with its local clock 3 h fast while the service is unreachable (issue 31): the ends
+ * A tab loads with its local clock hours off (3 h fast, or slow) while the service is unreachable (issue 31): the ends
  * it tries are dropped before arriving; no answer has told it the server's time, so it must not
  * give a pending end up on its own clock's word (S11).
  */
-const fastClockOfflineLoadCmd = (): Command => ({
+const fastClockOfflineLoadCmd = (offsetMs = 3 * HOUR): Command => ({
   check: () => true,
   async run(_m, world) {
-    world.jumpMs = 3 * HOUR;
+    world.jumpMs = offsetMs;
     if (world.tabs.filter((t) => t.open).length < 4) world.openTab();
     const tab = world.tabs.at(-1)!;
     world.service.step++;
@@ -261,7 +274,7 @@ const fastClockOfflineLoadCmd = (): Command => ({
     await world.flush();
     world.checkStep();
   },
-  toString: () => 'fastClockOfflineLoad',
+  toString: () => `clockOffOfflineLoad(${offsetMs / HOUR}h)`,
 });
 /**
  * The user logs out, then closes the tab at once: if the logout still waits (behind a login in
@@ -286,6 +299,8 @@ const logoutThenCloseCmd = (i: number, a: string, arrived: boolean): Command => 
   },
   toString: () => `logoutThenClose(${a.slice(-1)})(${i})[arrived=${arrived}]`,
 });
+/** A tab on the memory store opens (IndexedDB could not be opened): a wallet of its own, told of logouts by message (I1). */
+const openMemoryTabCmd = (): Command => step('openMemoryTab', (w) => w.tabs.filter((t) => t.open).length < 4 && !w.tabs.some((t) => t.open && t.memory) && w.openTab(true));
 const answerCmd = (i: number, how: Answer): Command => step(`answer(${i}, ${how})`, (w) => w.service.answer(i, how));
 const holdCmd = (a: string): Command => step(`holdSection(${a.slice(-1)})`, (w) => w.holdSection(a));
 const releaseCmd = (): Command => step('releaseSections', (w) => w.releaseSections());
@@ -339,6 +354,8 @@ const closeBusyCmd = (i: number, arrived: boolean): Command => step(`closeBusyTa
 // flight, a refresh on the wire, or the section held) with sessions stored.
 const commands = [
   { weight: 1, arbitrary: fc.constant(step('openTab', (w) => w.tabs.filter((t) => t.open).length < 4 && w.openTab())) },
+  // A tab whose IndexedDB cannot be opened (its keys and records in memory, I1): at most one open.
+  { weight: 1, arbitrary: fc.constant(openMemoryTabCmd()) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), fc.boolean()).map(([i, arrived]) => closeCmd(i, arrived)) },
   { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.boolean()).map(([i, arrived]) => closeBusyCmd(i, arrived)) },
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account, fc.constantFrom('AuthMethod:1', 'AuthMethod:2')).map(([i, a, c]) => onTab(`login(${a.slice(-1)},${c.slice(-1)})`, i, (w, t) => login(w, t, a, c))) },
@@ -347,7 +364,8 @@ const commands = [
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => logoutCmd(i, a)) },
   { weight: 2, arbitrary: fc.tuple(fc.nat(), account, fc.boolean()).map(([i, a, arrived]) => logoutThenCloseCmd(i, a, arrived)) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => logoutStorageFullCmd(i, a)) },
-  { weight: 1, arbitrary: fc.constant(fastClockOfflineLoadCmd()) },
+  // A local clock hours off either way (3 h fast, 3 h slow), a tab loaded so while the service is unreachable.
+  { weight: 1, arbitrary: fc.constantFrom(3 * HOUR, -3 * HOUR).map((ms) => fastClockOfflineLoadCmd(ms)) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`signOutOtherDevices(${a.slice(-1)})`, i, (w, t) => void w.track(t, 'signOut', t.manager.signOutOtherDevices(a)))) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`sign(${a.slice(-1)})`, i, (w, t) => void w.track(t, 'sign', t.manager.resolve(a)))) },
   { weight: 1, arbitrary: fc.tuple(fc.nat(), account).map(([i, a]) => onTab(`action(${a.slice(-1)})`, i, (w, t) => action(w, t, a))) },
@@ -424,9 +442,21 @@ describe('session model: tabs, a scripted service, random interleavings', () => 
           // I2 (issue 31): a logout while storage refuses writes, after another: the action started in
           // another tab between them is cancelled at its prompt (S5b).
           [{ locks: 'web', channel: true }, 'logged in', [refreshCmd(85451014, ACCOUNTS[0]), logoutStorageFullCmd(0, ACCOUNTS[0]), logoutThenCloseCmd(808032395, ACCOUNTS[0], false), onTab('action(a)', 294128799, (w, t) => action(w, t, ACCOUNTS[0]!)), logoutStorageFullCmd(0, ACCOUNTS[0]), answerCmd(284500132, 'deliver')]],
+          // Storage-full logouts without a channel, lease locks (issue 31; were seeds 2 and 1 of 1,000 runs):
+          // an end finishes while storage still names its session (S2: its key must stay), and the
+          // logout's tab closes holding its records (settling uses the session: dropped as revoked).
+          [{ locks: 'lease', channel: false }, 'login on the wire', [answerCmd(0, 'deliver'), logoutStorageFullCmd(0, ACCOUNTS[0]), step('storageFails(1)', (w) => void ((w.backend.failWrites = 1), (w.failedWrite = true))), answerCmd(0, 'deliver')]],
+          [{ locks: 'lease', channel: false }, 'login on the wire', [answerCmd(0, 'deliver'), logoutStorageFullCmd(0, ACCOUNTS[0]), closeBusyCmd(0, true)]],
           // I3 (issue 31): another tab refreshes twice while the action's signed leg is on the wire,
           // then once more during its retry: the call starts over each time (S12).
           [{ locks: 'web', channel: true }, 'logged in', [onTab('action(a)', 0, (w, t) => action(w, t, ACCOUNTS[0]!)), answerCmd(0, 'deliver'), refreshesDuringLegCmd(1, ACCOUNTS[0]!, 2), answerCmd(0, 'deliver'), refreshesDuringLegCmd(1, ACCOUNTS[0]!, 1), answerCmd(0, 'deliver'), deliverAllCmd()]],
+          // I3: a refresh of another tab during each of four legs: three restarts, then
+          // SESSION_REPLACED_DURING_CALL (S12 checks it came at leg MAX_RESTARTS + 1, and only then).
+          [{ locks: 'web', channel: false }, 'logged in', [onTab('action(a)', 0, (w, t) => action(w, t, ACCOUNTS[0]!)), ...Array.from({ length: MAX_RESTARTS + 1 }, (_, k) => [answerCmd(0, 'deliver'), refreshesDuringLegCmd(1 + k, ACCOUNTS[0]!, 1 + (k % 2))]).flat(), replacedCmd(ACCOUNTS[0]!), deliverAllCmd()]],
+          // I1 (issue 31): a tab on the memory store logs in on its own; a logout in a shared tab reaches
+          // it by message (its session ended); then its own user's logout reaches the shared tabs.
+          [{ locks: 'web', channel: true }, 'logged in', [openMemoryTabCmd(), onTab('login(a,2)', 3, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:2')), answerCmd(0, 'deliver'), logoutCmd(0, ACCOUNTS[0]), deliverAllCmd()]],
+          [{ locks: 'lease', channel: true }, 'logged in', [openMemoryTabCmd(), onTab('login(a,2)', 3, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:2')), answerCmd(0, 'deliver'), logoutCmd(3, ACCOUNTS[0]), deliverAllCmd()]],
           [{ locks: 'web', channel: true }, 'login on the wire', [answerCmd(0, 'deliver'), refreshCmd(1, ACCOUNTS[0]), holdCmd(ACCOUNTS[0]), answerCmd(0, 'deliver'), answerCmd(0, 'deliver'), closeCmd(1, true), releaseCmd()]],
           [{ locks: 'web', channel: true }, 'login on the wire', [answerCmd(0, 'deliver'), refreshCmd(1, ACCOUNTS[0]), holdCmd(ACCOUNTS[0]), answerCmd(0, 'deliver'), answerCmd(0, 'deliver'), closeCmd(1, true), releaseCmd(), logoutCmd(0, ACCOUNTS[0])]],
           // A logout whose tab closes while it waits for the section (its nonce written): another tab

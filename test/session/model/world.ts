@@ -9,8 +9,10 @@ import { isWalletError, type WalletError } from '../../../src/errors.js';
 import * as changes from '../../../src/session/changes.js';
 import { createSessionManager, type ManagedSessions } from '../../../src/session/index.js';
 import { changesChunk } from '../../../src/session/manager.js';
-import { createClient } from '../../../src/transport/index.js';
-import { Bus, Clock, LeaseBoard, Locks, ScriptedService, countedKeyStore, openBackend, tabHost, type Coordination, type Pending } from './harness.js';
+import type { Signer } from '../../../src/crypto/index.js';
+import { signedBySession } from '../../../src/session/signed-call.js';
+import { createClient, type Client } from '../../../src/transport/index.js';
+import { Bus, Clock, LeaseBoard, Locks, ScriptedService, countedKeyStore, openBackend, tabHost, type Coordination, type Pending, type ServiceSession } from './harness.js';
 
 export const ACCOUNTS = ['InternalAccount:model-a', 'InternalAccount:model-b'] as const;
 
@@ -24,6 +26,8 @@ export interface Tab {
   manager: ManagedSessions;
   open: boolean;
   loaded: boolean;
+  /** Its IndexedDB could not be opened: its keys and records in a memory store of its own (I1). */
+  memory?: Map<string, unknown>;
 }
 
 interface Op {
@@ -111,17 +115,20 @@ export class World {
     return key;
   };
 
-  openTab(): void {
+  openTab(memory = false): void {
     const id = this.tabs.length;
+    const own = memory ? openBackend() : undefined;
+    const store = countedKeyStore(own ?? this.backend, this.busy, () => this.clock.now + this.jumpMs);
     const manager = createSessionManager({
       client: this.client,
-      keyStore: countedKeyStore(this.backend, this.busy, () => this.clock.now + this.jumpMs),
+      // As createKeyStore falls back when IndexedDB cannot be opened: a store of its own, saying so.
+      keyStore: own ? (new Proxy(store, { get: (t, prop, r) => (prop === 'fallbackReason' ? 'indexeddb-open-failed' : Reflect.get(t, prop, r)) }) as typeof store) : store,
       namespace: 'model',
       now: () => this.clock.now + this.jumpMs,
       host: tabHost(id, this, this.nextKey),
       service: this.service.forTab(id),
     });
-    const tab: Tab = { id, manager, open: true, loaded: false };
+    const tab: Tab = { id, manager, open: true, loaded: false, ...(own && { memory: own.map }) };
     this.tabs.push(tab);
     this.track(tab, 'restore', manager.restore().then(() => void (tab.loaded = true)));
   }
@@ -151,6 +158,7 @@ export class World {
     this.clock.closeTab(tab.id);
     this.board.closeTab(tab.id);
     this.wakes.delete(tab.id);
+    if (this.storageFullTabs.has(tab.id)) this.heldLost = true;
     // Sessions the browser can still name: stored, pending ends, or (I8) a key stored for one whose
     // commit never came (the next logout, or the next tab that loads, ends it). The others are orphaned.
     const keyed = [...this.backend.map.values()].flatMap((v) => ((v as { purpose?: string } | undefined)?.purpose === 'session' && typeof (v as { sessionId?: unknown }).sessionId === 'string' ? [(v as { sessionId: string }).sessionId] : []));
@@ -160,21 +168,21 @@ export class World {
   }
 
   /** What storage holds right now (read from the backend's Map, synchronously). */
-  stored(account: string): { generation: number; current: string | null; sessions: Array<{ id: string; publicKeyHex: string }>; change?: string } {
-    const value = this.backend.map.get(`meta:account:${account}`) as
+  stored(account: string, map: Map<string, unknown> = this.backend.map): { generation: number; current: string | null; sessions: Array<{ id: string; publicKeyHex: string }>; change?: string } {
+    const value = map.get(`meta:account:${account}`) as
       | { generation: number; current: string | null; sessions: Array<{ id: string; publicKeyHex: string }>; change: string }
       | undefined;
     return value ?? { generation: 0, current: null, sessions: [] };
   }
 
   /** The stored logout request of the account. */
-  logoutRecord(account: string): { nonce: string; generation: number } | undefined {
-    return this.backend.map.get(`meta:logout:${account}`) as { nonce: string; generation: number } | undefined;
+  logoutRecord(account: string, map: Map<string, unknown> = this.backend.map): { nonce: string; generation: number } | undefined {
+    return map.get(`meta:logout:${account}`) as { nonce: string; generation: number } | undefined;
   }
 
   /** Sessions a logout or refresh left to end (keys kept for that alone). */
-  ending(account: string): Array<{ id: string; publicKeyHex: string }> {
-    return (this.backend.map.get(`meta:ending:${account}`) as Array<{ id: string; publicKeyHex: string }> | undefined) ?? [];
+  ending(account: string, map: Map<string, unknown> = this.backend.map): Array<{ id: string; publicKeyHex: string }> {
+    return (map.get(`meta:ending:${account}`) as Array<{ id: string; publicKeyHex: string }> | undefined) ?? [];
   }
 
   storedKeys(account?: string): string[] {
@@ -202,10 +210,12 @@ export class World {
    */
   checkSend(p: Pending, key: string): void {
     if (p.approved === true || p.kind === 'login' || p.account === undefined || p.account === '') return;
-    const stored = this.stored(p.account);
+    const map = this.tabs[p.tab]?.memory;
+    const stored = this.stored(p.account, map);
     const current = stored.sessions.find((s) => s.id === stored.current);
-    if (current?.publicKeyHex !== key) this.violations.push(`S6: ${p.kind}@${p.tab} signed with a key that is not the stored current session's`);
-    const logout = this.logoutRecord(p.account);
+    // (A first use after settling may sign with another credential's session: excludeCredentialId.)
+    if (current?.publicKeyHex !== key && !(this.firstUsing && stored.sessions.some((s) => s.publicKeyHex === key))) this.violations.push(`S6: ${p.kind}@${p.tab} signed with a key that is not the stored current session's`);
+    const logout = this.logoutRecord(p.account, map);
     if (logout !== undefined && logout.generation >= stored.generation) this.violations.push(`S6: ${p.kind}@${p.tab} signed while a logout was pending`);
     if (p.kind === 'action' && logout?.nonce !== p.startNonce) {
       this.violations.push(`S6: action@${p.tab} (started at step ${p.startedAt}) signed after a logout requested since`);
@@ -218,19 +228,23 @@ export class World {
       const s = this.service.sessions.get(id);
       return s !== undefined && s.origin === 'login' && s.startedAt > calledAt;
     };
-    const stored = this.stored(account);
+    // A tab on the memory store logs out its own store (the other tabs carry it out by message: I1).
+    const map = tab.memory;
+    const stored = this.stored(account, map);
     // Storage refused a write: the logout's records may be held in the tab's memory (held.ts); the
     // tab then shows none of the account's sessions (later logins aside), whatever storage holds.
     const shown = tab.manager.all().filter((s) => s.accountId === account && !later(s.id));
     const held = this.failedWrite && shown.length === 0;
     if (!held) {
       for (const s of stored.sessions) if (!later(s.id)) this.violations.push(`S5: ${s.id} still stored after logout`);
-      const allowedKeys = new Set([...stored.sessions.map((s) => s.publicKeyHex), ...this.ending(account).map((e) => e.publicKeyHex)]);
-      for (const k of this.storedKeys(account)) if (!allowedKeys.has(k)) this.violations.push(`S5: key ${k.slice(0, 8)} left after logout`);
+      const allowedKeys = new Set([...stored.sessions.map((s) => s.publicKeyHex), ...this.ending(account, map).map((e) => e.publicKeyHex)]);
+      for (const k of map ? [] : this.storedKeys(account)) if (!allowedKeys.has(k)) this.violations.push(`S5: key ${k.slice(0, 8)} left after logout`);
     }
-    const pendingEnd = new Set(this.ending(account).map((e) => e.id));
+    const pendingEnd = new Set(this.ending(account, map).map((e) => e.id));
+    // The sessions of this tab's store: its own (a memory tab), else every shared tab's.
+    const mine = (s: ServiceSession): boolean => (map ? s.tab === tab.id : this.tabs[s.tab]?.memory === undefined);
     for (const s of this.service.sessions.values()) {
-      if (s.accountId !== account || s.origin === 'elsewhere' || !this.service.active(s) || !s.delivered || s.orphaned || s.endLost || later(s.id)) continue;
+      if (!mine(s) || s.accountId !== account || s.origin === 'elsewhere' || !this.service.active(s) || !s.delivered || s.orphaned || s.endLost || later(s.id)) continue;
       // Ended, or a pending end whose request could not be made or the app's proxy refused (I8:
       // finished later, checked at settle; held in memory when storage refused it).
       if (pendingEnd.has(s.id) || (held && s.endRefused === true)) continue;
@@ -239,8 +253,85 @@ export class World {
     this.resolvedLogouts.push({ account, calledAt });
   }
 
+  /**
+   * Logouts a user asked for while a channel reached tabs on the memory store: the account, the step
+   * it was called at, the memory tab and the sessions that tab held then (I1: it logs them out itself).
+   */
+  readonly memoryLogouts: Array<{ account: string; at: number; tab: number; held: Set<string> }> = [];
+
+  /** A logout of `account` called in `tab`: the memory tabs a channel reaches must carry it out (I1). */
+  noteLogout(account: string, tab: Tab): void {
+    if (!this.coordination.channel) return;
+    for (const t of this.tabs) {
+      if (t === tab || !t.memory || !t.open || !t.loaded) continue;
+      this.memoryLogouts.push({ account, at: this.service.step, tab: t.id, held: new Set(t.manager.all().filter((x) => x.accountId === account).map((x) => x.id)) });
+    }
+  }
+
+  /**
+   * I1, after settling: a memory tab open since a logout of another tab reached it holds none of the
+   * account's sessions it held or was logging in then, and the service holds none of them (but those
+   * no one could end: an answer lost, a request dropped).
+   */
+  private checkMemoryTabs(): void {
+    for (const t of this.tabs.filter((x) => x.memory && x.open)) {
+      for (const account of ACCOUNTS) if (this.ending(account, t.memory).length > 0) this.violations.push(`I8: pending end(s) of ${account} left in memory tab ${t.id}`);
+      for (const s of this.service.sessions.values()) {
+        if (s.tab !== t.id || s.origin === 'elsewhere') continue;
+        if (this.service.active(s) && s.delivered && !s.endLost && !s.orphaned && !this.stored(s.accountId, t.memory).sessions.some((x) => x.id === s.id)) this.violations.push(`no leak: ${s.id} of memory tab ${t.id} active but not held`);
+      }
+    }
+    for (const l of this.memoryLogouts) {
+      const t = this.tabs[l.tab]!;
+      if (!t.open) continue;
+      const held = new Set(this.stored(l.account, t.memory).sessions.map((x) => x.id));
+      for (const s of this.service.sessions.values()) {
+        if (s.tab !== l.tab || s.accountId !== l.account) continue;
+        const before = l.held.has(s.id) || (s.origin === 'login' && s.startedAt >= 0 && s.startedAt < l.at) || (s.refreshedFrom !== undefined && l.held.has(s.refreshedFrom));
+        if (!before) continue;
+        if (held.has(s.id)) this.violations.push(`I1: memory tab ${l.tab} still holds ${s.id} after a logout of ${l.account} at step ${l.at} in another tab`);
+        else if (this.service.active(s) && s.delivered && !s.endLost && !s.orphaned) this.violations.push(`I1: ${s.id} of memory tab ${l.tab} still active after a logout at step ${l.at} in another tab`);
+      }
+    }
+  }
+
   /** Storage refuses every write until this step is checked (logoutStorageFull). */
   storageFullThisStep = false;
+  /** Tabs that made a logout while storage refused writes (its records held in their memory: held.ts). */
+  readonly storageFullTabs = new Set<number>();
+  /** Such a tab closed: what it held may be lost with it (storage still names the sessions its logout ended). */
+  heldLost = false;
+
+  /**
+   * I1/I6 (held.ts): after a storage-full logout whose tab closed holding its records, storage may
+   * still name sessions that logout ended (with their keys: held.ts deletes a key only once nothing
+   * names it). Their first use drops them as revoked: a signed call of the app in a loaded tab, its
+   * leg refused by the service, must leave none of them stored.
+   */
+  private firstUsing = false;
+  private async firstUses(): Promise<void> {
+    this.firstUsing = true;
+    for (const account of ACCOUNTS) {
+      for (let n = 0; n < 4; n++) {
+        const stored = this.stored(account);
+        const ended = stored.sessions.filter((s) => this.service.sessions.get(s.id)?.ended?.by === 'browser');
+        const tab = [...this.tabs].reverse().find((t) => t.open && t.loaded);
+        if (ended.length === 0 || !tab) break;
+        // Not the current one: used by a call that excludes the current session's credential.
+        const current = stored.sessions.find((s) => s.id === stored.current) as { credentialId?: string } | undefined;
+        const exclude = ended.some((s) => s.id === stored.current) ? undefined : current?.credentialId;
+        const client = {
+          signed: (options: { getSigner: () => Promise<Signer>; signingSignal?: AbortSignal }) =>
+            this.service.action(tab.id, account, () => options.getSigner(), options.signingSignal ?? new AbortController().signal, this.service.step, this.logoutRecord(account)?.nonce),
+        } as unknown as Client;
+        void this.track(tab, 'firstUse', signedBySession(client, tab.manager, { accountId: account, ...(exclude !== undefined && { excludeCredentialId: exclude }) }, { method: 'PATCH', path: '/internal-accounts/x', body: {}, purpose: 'update' }));
+        await this.flush();
+        await this.deliverAll();
+        await this.flush();
+      }
+    }
+    this.firstUsing = false;
+  }
 
   checkStep(): void {
     if (this.storageFullThisStep) {
@@ -273,7 +364,7 @@ export class World {
       }
       this.lastEnding.set(account, this.ending(account).map((e) => ({ id: e.id, keyed: keysNow.has(e.publicKeyHex) })));
       if (this.coordination.channel) {
-        for (const tab of this.tabs.filter((t) => t.open && t.loaded)) {
+        for (const tab of this.tabs.filter((t) => t.open && t.loaded && !t.memory)) {
           // A logout whose records storage refused: the tab shows the account logged out (held.ts).
           if (this.failedWrite && tab.manager.all().every((s) => s.accountId !== account)) continue;
           expect(tab.manager.current(account)?.id ?? null, `S3: tab ${tab.id} current`).toBe(stored.current);
@@ -307,6 +398,8 @@ export class World {
     // Called and its nonce written (requested) after the login started and before it resolved (a
     // logout called in a tab still loading writes its nonce later: the login may commit before it).
     for (const l of this.logins) {
+      // A memory tab without a channel hears of no logout: outside I1.
+      if (this.tabs[l.tab]?.memory && !this.coordination.channel) continue;
       const requested = this.nonceWrites.some((n) => n.account === l.account && n.seq > l.startSeq && n.seq < l.resolvedSeq);
       if (requested && this.logoutsDone.some((o) => o.account === l.account && o.at > l.startedAt && o.at < l.resolvedAt)) this.violations.push(`S9: login@${l.tab} (step ${l.startedAt}) won over a later logout`);
     }
@@ -382,6 +475,8 @@ export class World {
       }
     }
     await answerAll();
+    // Its tab closed, or a tab that did not hear of it (no channel) committed over what it held.
+    if (this.heldLost || (this.storageFullTabs.size > 0 && !this.coordination.channel)) await this.firstUses();
     expect(this.service.pending, 'settled: no request left unanswered').toEqual([]);
     // A tab loaded while settling: no key is left that no state or pending end names (I8).
     this.settled = this.tabs.some((t) => t.open);
@@ -404,13 +499,14 @@ export class World {
         for (const id of call.held) if (stored.has(id)) this.violations.push(`I8: ${id}, held when logout(${account}) was called at step ${call.at}, still stored after settling`);
       }
       for (const s of this.service.sessions.values()) {
-        if (s.accountId !== account) continue;
+        if (s.accountId !== account || this.tabs[s.tab]?.memory) continue;
         // An end the app's proxy refused for a session whose key storage refused: no one can end it.
         const unendable = s.endRefused === true && !this.storedKeys(account).includes(s.publicKeyHex);
         if (s.origin !== 'elsewhere' && this.service.active(s) && s.delivered && !s.orphaned && !s.endLost && !unendable) expect(stored.has(s.id), `no leak: ${s.id} (${s.origin}) active but not stored`).toBe(true);
         if (stored.has(s.id)) expect(s.ended?.by, `${s.id} stored but ended by this browser`).not.toBe('browser');
       }
     }
+    this.checkMemoryTabs();
     expect(this.violations.join('; '), 'settled').toBe('');
   }
 }
