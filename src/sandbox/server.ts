@@ -264,6 +264,12 @@ export function createSandboxServer(state: SandboxState): Server {
   registerRoutes(router);
   const server = createServer(createHandler(state, router));
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => answerClientError(err, socket, state.config.profile));
+  // Idle connections are kept 65 s (Node's default is 5 s). A client that reuses an idle connection
+  // just as the server closes it gets ECONNRESET; fetch learns the timeout from the Keep-Alive
+  // header and gives a connection up a second early, but a process stalled longer than that second
+  // (the sandbox and its client in one busy test process) still met the race at 5 s.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return server;
 }
 

@@ -156,9 +156,11 @@ describe("the library's resend, backoff and timeout paths against faults", () =>
 
   it('a slow answer past timeoutMs: TIMEOUT; a dropped connection: NETWORK_ERROR', async () => {
     const customer = await admin.customer();
-    const { wallet } = testWallet(sandbox, { timeoutMs: 200 });
+    // The timeout must pass every ordinary request of a busy machine (the login's), and the delay
+    // must outlast it by far: the answer comes long after the test has its TIMEOUT.
+    const { wallet } = testWallet(sandbox, { timeoutMs: 5_000 });
     await emailLogin(wallet, customer.accountId);
-    sandbox.faults.add({ kind: 'delay', path: '/auth/sessions', method: 'GET', ms: 1000 });
+    sandbox.faults.add({ kind: 'delay', path: '/auth/sessions', method: 'GET', ms: 60_000 });
     expect(await codeOf(wallet.listSessions())).toBe('TIMEOUT');
     sandbox.faults.add({ kind: 'drop', path: '/auth/sessions', method: 'GET' });
     expect(await codeOf(wallet.listSessions())).toBe('NETWORK_ERROR');
