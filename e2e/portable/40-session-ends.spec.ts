@@ -23,6 +23,7 @@ import { NO_INIT_SCRIPT, shiftableClock, storageFull, unreachableWhileFlagged } 
 const HOUR = 60 * 60 * 1000;
 
 test('40 · logout once the app’s sign-in is gone (proxy 401 LOGIN_REQUIRED): logged out here, the session kept to end, the app says so; ended after signing in to the app again', async ({ openDevice }) => {
+  test.slow(); // two sign-ins to the app and a wallet login, on a shared, busy machine
   const tab = await (await openDevice()).newTab();
   const { email } = await newLoggedInCustomer(tab);
   const accountId = await walletAccountId(tab);
