@@ -7,7 +7,8 @@
  * sandbox directly (with the platform credentials of the run), never through the page.
  */
 import type { Page, Request } from '@playwright/test';
-import { REFRESH_PATH, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, holdRefreshAnswer, newLoggedInCustomer, serviceSessions, test, walletAccountId } from './fixtures.js';
+import { REFRESH_PATH, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, holdRefreshAnswer, logLegs, newLoggedInCustomer, serviceSessions, test, walletAccountId } from './fixtures.js';
+import { locksIdle, requestsInFlight } from './settled.js';
 
 /**
  * The race: a refresh in `refreshIn` whose signed answer is held back, a logout in `logoutIn` (the same
@@ -67,20 +68,26 @@ test('21 · five tabs near expiry (Chromium, Web Locks): exactly one refresh req
     await expect(byTest(tab, 'screen-home')).toBeVisible();
     tabs.push(tab);
   }
+  const inFlight = tabs.map(requestsInFlight);
   const refreshes: Request[] = [];
   for (const tab of tabs) {
     tab.on('request', (r) => {
       if (r.method() === 'POST' && REFRESH_PATH.test(new URL(r.url()).pathname)) refreshes.push(r);
     });
   }
+  const listed = (tab: Page) => logLegs(tab, 'GET', /\/auth\/sessions(\?|$)/).and(tab.locator('[data-status="200"]'));
+  const listedBefore = await Promise.all(tabs.map((tab) => listed(tab).count()));
   // 11 minutes on: every tab learns the new time from its own answer at once and sees the refresh point.
   await advanceSandboxClock(first, 11 * 60);
   await Promise.all(tabs.map((tab) => byTest(tab, 'sessions-list').click()));
   for (const tab of tabs) await expect(byTest(tab, 'session-id')).not.toHaveAttribute('title', before, { timeout: 15_000 });
   const after = await currentSessionId(first);
   for (const tab of tabs) expect(await currentSessionId(tab)).toBe(after);
-  // Give a second refresh every chance to show up before counting.
-  await first.waitForTimeout(1500);
+  // The window for a second refresh is closed once every tab has read the list that showed it the
+  // refresh point (its answer logged), no tab has a request under way (a refresh, the code a refresh
+  // loads first) and none holds or waits for the refresh lock (a refresh's request is sent holding it).
+  for (const [i, tab] of tabs.entries()) await expect.poll(() => listed(tab).count()).toBeGreaterThan(listedBefore[i]!);
+  await expect.poll(async () => inFlight.every((n) => n() === 0) && (await first.evaluate(locksIdle, ':refresh:'))).toBe(true);
   expect(refreshes.filter((r) => r.headers()['service-wallet-signature'] !== undefined)).toHaveLength(1);
   expect(refreshes).toHaveLength(2); // the first call and its signed retry
   // The refresh ended the session it replaced: one slot for this browser.

@@ -10,6 +10,7 @@
  * the session stays live. What the service lists is read from the sandbox directly.
  */
 import type { Page, Request } from '@playwright/test';
+import { countIdbTransactions, idbTransactions } from './settled.js';
 import { OTP, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, setLocalClockOffset, shiftableLocalClock, signPrivateToggle, signUp, submitOtp, serviceSessions, test, walletAccountId } from './fixtures.js';
 
 
@@ -47,6 +48,9 @@ test('24 · a prompt open in tab A, logout in tab B with the proxy unreachable: 
   const tabB = await secondTab(tabA);
   const patches = signedRequests(tabA, 'PATCH', /\/api\/internal-accounts\//);
   await openActionPrompt(tabA);
+  // The action's button stays busy until its call settles (also once the screen has gone).
+  const toggle = await byTest(tabA, 'private-toggle').elementHandle();
+  expect(await toggle?.getAttribute('aria-busy')).toBe('true');
 
   // The proxy unreachable from both tabs (A online would finish B's pending end at once, I8): a
   // PATCH that A tried would still show as a request.
@@ -58,7 +62,8 @@ test('24 · a prompt open in tab A, logout in tab B with the proxy unreachable: 
   const approve = byTest(tabA, 'sign-approve');
   if (await approve.isVisible()) await approve.click();
   await expect(byTest(tabA, 'screen-login')).toBeVisible();
-  await tabA.waitForTimeout(500);
+  // The action's call has settled (its button is no longer busy): a PATCH it made would have been sent.
+  await expect.poll(() => toggle?.getAttribute('aria-busy')).toBeNull();
   expect(patches).toEqual([]);
   // B could not end the session: it is a pending end, finished when a tab of the origin comes back.
   expect(await serviceSessions(accountId)).toEqual([session]);
@@ -176,6 +181,7 @@ test('29 · the local clock one hour slow at login, then corrected: the session 
   await autoApprove(context);
   // The page's wall clock (Date) runs with an offset the test sets; its monotonic clock does not.
   await shiftableLocalClock(context);
+  await context.addInitScript(countIdbTransactions);
   await page.goto('/');
   await setLocalClockOffset(page, -60 * 60 * 1000);
   await newLoggedInCustomer(page);
@@ -184,8 +190,14 @@ test('29 · the local clock one hour slow at login, then corrected: the session 
   await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
   // The user corrects the clock (an hour forward), then the page comes back into view.
   await setLocalClockOffset(page, 0);
+  const begun = (await page.evaluate(idbTransactions)).begun;
   await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
-  await page.waitForTimeout(1500);
+  // The wake reads storage again and judges the session (src/session/tab.ts load: back): wait until
+  // its reads have begun and ended (each next read begins before the one before it has ended).
+  await expect.poll(async () => {
+    const idb = await page.evaluate(idbTransactions);
+    return idb.begun > begun && idb.ended === idb.begun;
+  }).toBe(true);
   await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
   expect(await currentSessionId(page)).toBe(session);
   await signPrivateToggle(page);

@@ -13,6 +13,7 @@
 import type { ConsoleMessage, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import { startNextApp, type NextApp } from './next-app-server.js';
+import { locksIdle, requestsInFlight } from './settled.js';
 
 let app: NextApp;
 let url: string;
@@ -35,6 +36,7 @@ test('next-app · email-first login (the email alone), a signed action confirmed
     if (m.type() === 'error' || m.type() === 'warning' || /hydrat/i.test(m.text())) noisy.push(`${m.type()}: ${m.text()} (${m.location().url})`);
   });
   page.on('pageerror', (e) => noisy.push(`pageerror: ${e.message}`));
+  const inFlight = requestsInFlight(page);
 
   await page.goto(url);
   const status = page.getByTestId('wallet-status');
@@ -73,7 +75,9 @@ test('next-app · email-first login (the email alone), a signed action confirmed
   // The wallet's logout ends the app session too: the proxy clears the cookie when the session's
   // signed DELETE is done (the status shows signed-out before that request ends: waited for).
   await expect.poll(me).toEqual({ signedIn: false });
-  await page.waitForTimeout(300);
+  // What the logout set off has finished (no lock held or awaited, no request under way) before
+  // the console is judged: a late error would have been logged by then.
+  await expect.poll(async () => inFlight() === 0 && (await page.evaluate(locksIdle, ''))).toBe(true);
   expect(noisy).toEqual([]);
 });
 
@@ -90,10 +94,12 @@ test('next-app · two tabs: a login shows in the other, near expiry exactly one 
   const noisy: string[] = [];
   const a = await context.newPage();
   watch(a, noisy);
+  const inFlightA = requestsInFlight(a);
   await a.goto(url);
   await expect(a.getByTestId('wallet-status')).toHaveText('Wallet: signed-out');
   const b = await context.newPage();
   watch(b, noisy);
+  const inFlightB = requestsInFlight(b);
   await b.goto(url);
   await expect(b.getByTestId('wallet-status')).toHaveText('Wallet: signed-out');
 
@@ -126,6 +132,8 @@ test('next-app · two tabs: a login shows in the other, near expiry exactly one 
   await b.getByTestId('logout').click();
   await expect(b.getByTestId('wallet-status')).toHaveText('Wallet: signed-out (logout)');
   await expect(a.getByTestId('wallet-status')).toHaveText('Wallet: signed-out (other-tab)');
-  await a.waitForTimeout(300);
+  // Both tabs' part of the logout has finished (no lock of the origin held or awaited, no request
+  // under way in either) before the console is judged.
+  await expect.poll(async () => inFlightA() === 0 && inFlightB() === 0 && (await a.evaluate(locksIdle, ''))).toBe(true);
   expect(noisy).toEqual([]);
 });

@@ -11,6 +11,7 @@
  */
 import type { Page, Route } from '@playwright/test';
 import { autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, serviceSessions, submitOtp, test, walletAccountId } from './fixtures.js';
+import { gateKeyGeneration, indexedDbUnavailable } from './portable/page-faults.js';
 
 // Two or three tabs each, on a machine shared by several runs: three times the default timeout.
 test.slow();
@@ -29,11 +30,7 @@ test('43 · a tab whose IndexedDB cannot be opened (keys in memory) is logged ou
   const accountId = await walletAccountId(tabA);
   const tabB = await context.newPage();
   // This tab alone cannot open IndexedDB (a blocked or corrupt database): its key store falls back to memory.
-  await tabB.addInitScript(() => {
-    IDBFactory.prototype.open = function () {
-      throw new DOMException('The database cannot be opened.', 'UnknownError');
-    };
-  });
+  await tabB.addInitScript(indexedDbUnavailable);
   await tabB.goto('/#/login');
   await expect(byTest(tabB, 'screen-login')).toBeVisible();
   await expect(byTest(tabB, 'banner-storage-fallback')).toBeVisible();
@@ -90,17 +87,7 @@ test('45 · a login whose verify was clicked loses against a logout made in anot
   await tabB.goto('/#/login');
   await expect(byTest(tabB, 'screen-login')).toBeVisible();
   // Tab B's next key generation (the login's session key) waits until the test lets it go: a slow machine.
-  await tabB.evaluate(() => {
-    const subtle = crypto.subtle;
-    const generateKey = subtle.generateKey.bind(subtle);
-    const w = globalThis as { e2eKeyGate?: () => void; e2eKeyAsked?: boolean };
-    const gate = new Promise<void>((r) => (w.e2eKeyGate = r));
-    subtle.generateKey = (async (...args: Parameters<typeof generateKey>) => {
-      w.e2eKeyAsked = true;
-      await gate;
-      return generateKey(...args);
-    }) as typeof subtle.generateKey;
-  });
+  await tabB.evaluate(gateKeyGeneration);
   const verifies: string[] = [];
   tabB.on('request', (r) => {
     if (r.method() === 'POST' && /\/verify$/.test(new URL(r.url()).pathname)) verifies.push(r.url());

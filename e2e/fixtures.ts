@@ -12,6 +12,7 @@
  */
 import { test as base, expect, type BrowserContext, type Locator, type Page, type Route } from '@playwright/test';
 import { SANDBOX_OTP, SandboxClient, addVirtualPasskey, withWalletSandbox, type SandboxTarget } from '../src/testing/index.js';
+import { shiftableClock } from './portable/page-faults.js';
 
 /** The sandbox's embedded-wallet login code (wire reference §10). */
 export const OTP = SANDBOX_OTP;
@@ -230,20 +231,7 @@ export async function holdRefreshAnswer(page: Page): Promise<{ reached: Promise<
  * changing the computer's clock. Call before the pages load.
  */
 export async function shiftableLocalClock(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
-    const Real = Date;
-    const read = (): number => Number(localStorage.getItem('e2e.clockOffsetMs') ?? '0');
-    class Shifted extends Real {
-      constructor(...args: unknown[]) {
-        if (args.length === 0) super(Real.now() + read());
-        else super(...(args as [string]));
-      }
-      static override now(): number {
-        return Real.now() + read();
-      }
-    }
-    (globalThis as { Date: DateConstructor }).Date = Shifted as DateConstructor;
-  });
+  await context.addInitScript(shiftableClock);
 }
 
 /** Sets the offset of the wall clock of `shiftableLocalClock`'s pages (read at every `Date` use). */

@@ -22,6 +22,12 @@ export interface Tab extends Scope {
   reload(): Promise<void>;
   /** The frame shown by the iframe this CSS selector finds in the page (looked up at each action). */
   frame(selector: string): Scope;
+  /**
+   * Runs `fn(arg)` in each document this tab loads from now on, before the document's own scripts
+   * (an init script). Missing where the engine's driver has no such hook (W3C WebDriver classic,
+   * WebKitGTK's: scripts run only in a document already loaded).
+   */
+  addInitScript?<A>(fn: (arg: A) => void, arg: A): Promise<void>;
   /** Uncaught errors the page has thrown so far (engines that cannot report them: always []). */
   errors(): string[];
 }

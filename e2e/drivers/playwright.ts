@@ -34,6 +34,10 @@ class PlaywrightTab implements Tab {
     return this.page.evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>;
   }
 
+  async addInitScript<A>(fn: (arg: A) => void, arg: A): Promise<void> {
+    await this.page.addInitScript(fn as (arg: unknown) => void, arg);
+  }
+
   frame(selector: string): Scope {
     const frame = this.page.frameLocator(selector);
     const content = async () => {

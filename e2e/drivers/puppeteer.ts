@@ -46,6 +46,10 @@ class PuppeteerTab implements Tab {
     return this.page.evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>;
   }
 
+  async addInitScript<A>(fn: (arg: A) => void, arg: A): Promise<void> {
+    await this.page.evaluateOnNewDocument(fn, arg);
+  }
+
   frame(selector: string): Scope {
     const content = async (): Promise<Frame> => {
       await this.page.bringToFront();

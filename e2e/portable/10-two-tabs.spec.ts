@@ -4,6 +4,7 @@
  * Moves the sandbox's clock (shared by the whole run: the suite runs one test at a time).
  */
 import type { Tab } from '../drivers/driver.js';
+import { locksIdle } from '../settled.js';
 import {
   advanceSandboxClock,
   attributeOf,
@@ -20,6 +21,11 @@ import {
 } from './fixtures.js';
 
 const REFRESH = '/auth/sessions/.+/refresh$';
+
+/** The answered reads of the session list (`GET /auth/sessions?accountId=`) the tab's request log shows. */
+async function listed(tab: Tab): Promise<LoggedLeg[]> {
+  return (await loggedLegs(tab, 'GET', '/auth/sessions(\\?|$)')).filter((l) => l.status === '200');
+}
 
 /** The refresh legs both tabs' request logs show, in one list. */
 async function refreshLegs(tabs: Tab[]): Promise<LoggedLeg[]> {
@@ -41,6 +47,7 @@ test('10 · two tabs near expiry: exactly one refresh, both keep signing; logout
   // Both tabs hear of the new time at once (each lists the sessions): both see the refresh window.
   // One click after the other (a driver acts on one tab at a time), the second well before the
   // first tab's refresh (two signed legs) is done.
+  const listedBefore = await Promise.all([tabA, tabB].map(async (tab) => (await listed(tab)).length));
   await advanceSandboxClock(tabA, 11 * 60);
   await tabA.click('sessions-list');
   await tabB.click('sessions-list');
@@ -48,8 +55,11 @@ test('10 · two tabs near expiry: exactly one refresh, both keep signing; logout
   await expect.poll(() => attributeOf(tabB, 'session-id', 'title'), { timeout: 15_000 }).not.toBe(before);
   const after = await currentSessionId(tabA);
   expect(await currentSessionId(tabB)).toBe(after);
-  // Give a second refresh every chance to show up before counting: one refresh is its two legs.
-  await new Promise((r) => setTimeout(r, 1000));
+  // The window for a second refresh is closed once both tabs have read the list that showed them the
+  // refresh point (its answer logged) and neither holds or waits for the refresh lock (a refresh's
+  // request is sent holding it). One refresh is its two legs.
+  for (const [i, tab] of [tabA, tabB].entries()) await expect.poll(async () => (await listed(tab)).length).toBeGreaterThan(listedBefore[i]!);
+  await expect.poll(() => tabA.evaluate(locksIdle, ':refresh:')).toBe(true);
   const oneRefresh = [
     { leg: '1', status: '202', signed: 'false' },
     { leg: '2', status: '201', signed: 'true' },

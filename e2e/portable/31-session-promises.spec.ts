@@ -12,13 +12,7 @@
  */
 import type { Tab } from '../drivers/driver.js';
 import { serviceSessions } from '../fixtures.js';
-import { advanceSandboxClock, attributeOf, currentSessionId, expect, homeTab, isVisible, loggedLegs, loginWithEmailCode, newLoggedInCustomer, promptsOn, signInAs, test, textOf, visible } from './fixtures.js';
-
-/** The wallet account the home screen names. */
-async function walletAccountId(tab: Tab): Promise<string> {
-  await expect.poll(() => tab.evaluate(() => document.querySelector('[title^="InternalAccount:"]')?.getAttribute('title') ?? '')).toMatch(/^InternalAccount:/);
-  return tab.evaluate(() => document.querySelector('[title^="InternalAccount:"]')!.getAttribute('title')!);
-}
+import { advanceSandboxClock, attributeOf, currentSessionId, expect, homeTab, isVisible, loggedLegs, loginWithEmailCode, newLoggedInCustomer, promptsOn, signInAs, test, textOf, visible, walletAccountId } from './fixtures.js';
 
 /** Opens the private-mode action's prompt in `tab` (prompts on). */
 async function openActionPrompt(tab: Tab): Promise<void> {

@@ -214,3 +214,9 @@ export async function promptsOn(tab: Tab): Promise<void> {
   await tab.evaluate(() => localStorage.setItem('demo.autoApprove', '0'));
   if (await tab.evaluate(() => (document.querySelector('[data-testid="auto-approve"]') as HTMLInputElement | null)?.checked === true)) await tab.click('auto-approve');
 }
+
+/** The wallet account the home screen names. */
+export async function walletAccountId(tab: Tab): Promise<string> {
+  await expect.poll(() => tab.evaluate(() => document.querySelector('[title^="InternalAccount:"]')?.getAttribute('title') ?? '')).toMatch(/^InternalAccount:/);
+  return tab.evaluate(() => document.querySelector('[title^="InternalAccount:"]')!.getAttribute('title')!);
+}
