@@ -27,6 +27,14 @@ async function promptOpen(page: Page): Promise<string> {
   return accountId;
 }
 
+/** As {@link promptOpen}, and waits until "Approve" can be pressed (the guard armed it). */
+async function armedPrompt(page: Page) {
+  const accountId = await promptOpen(page);
+  const approve = signer(page).getByTestId('signer-approve');
+  await expect(approve).toBeEnabled();
+  return { accountId, approve };
+}
+
 /** The middle of the frame's "Approve" button, in the page's coordinates. */
 async function approveCenter(page: Page): Promise<{ x: number; y: number }> {
   const box = await signer(page).getByTestId('signer-approve').boundingBox();
@@ -111,9 +119,7 @@ test('the frame at opacity 0.01: a click where the button is does nothing', asyn
 });
 
 test('the frame shrunk to 1×1 under the pointer, then restored: not armed until it has been visible again', async ({ page }) => {
-  const accountId = await promptOpen(page);
-  const approve = signer(page).getByTestId('signer-approve');
-  await expect(approve).toBeEnabled();
+  const { accountId, approve } = await armedPrompt(page);
   await pauseClock(page);
   const at = await approveCenter(page);
   const style = await page.evaluate(([s, x, y]) => {
@@ -150,9 +156,7 @@ test('a click 50 ms after the prompt appeared does nothing', async ({ page }) =>
 });
 
 test('the frame moved under the resting pointer just before the click does not approve', async ({ page }) => {
-  const accountId = await promptOpen(page);
-  const approve = signer(page).getByTestId('signer-approve');
-  await expect(approve).toBeEnabled();
+  const { accountId, approve } = await armedPrompt(page);
   // The pointer rests on the page, away from the frame; the attacker moves the frame so that
   // "Approve" lands under it, and the user's click (baited by the page) comes at once. Two defences
   // answer: Chromium reports the moved frame as not visible (disarmed), and a press without a rest
@@ -180,9 +184,7 @@ test('the frame moved under the resting pointer just before the click does not a
 });
 
 test('the focus moved into the frame while the user presses Enter does not approve', async ({ page }) => {
-  const accountId = await promptOpen(page);
-  const approve = signer(page).getByTestId('signer-approve');
-  await expect(approve).toBeEnabled();
+  const { accountId, approve } = await armedPrompt(page);
   // The user types in the app's page; the attacker moves the focus into the frame as Enter comes.
   await page.evaluate(() => {
     const input = document.createElement('input');
@@ -198,9 +200,7 @@ test('the focus moved into the frame while the user presses Enter does not appro
 });
 
 test('keyboard: Enter approves once the button held the focus; Escape declines', async ({ page }) => {
-  const accountId = await promptOpen(page);
-  const approve = signer(page).getByTestId('signer-approve');
-  await expect(approve).toBeEnabled();
+  const { accountId, approve } = await armedPrompt(page);
   await pauseClock(page);
   // The user moves the focus to "Approve" (as Tab would), then presses Enter once it held it.
   await approve.focus();

@@ -110,6 +110,11 @@ describe('garbage never breaks the sandbox', () => {
     );
   });
 
+  it('keeps idle connections 65 s and says so (Keep-Alive), so a client does not reuse one the server is closing', async () => {
+    const r = await api.get('/sandbox/enclave');
+    expect(r.headers.get('keep-alive')).toMatch(/timeout=65\b/);
+  });
+
   it('random paths: a 4xx with a code', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'), fc.webPath(), async (method, path) => {
