@@ -6,7 +6,9 @@
  * Decisions (numbered with email-login.ts's, L1–L8; src/proxy/README.md "Email-first login"):
  * - L5: the HMAC key is derived from the app's secret (≥ 32 characters) and the purpose is signed
  *   with the payload, so a ticket is never read as a session and the reverse; a value whose MAC,
- *   JSON, purpose or expiry does not check is read as no cookie at all (`null`), never as an error.
+ *   JSON, purpose or expiry does not check is read as no cookie at all (`null`), never as an error;
+ *   so is a value not spelled as `sealCookie` spells it (non-canonical base64url), so one cookie has
+ *   one spelling.
  * - L6: both cookies are `HttpOnly`, `SameSite=Lax` (or `Strict` when the app says), `Path` set,
  *   and `Secure` when the request came over https (or when the app says `secure: true`).
  * - The comparison of MACs is WebCrypto's `verify` (constant time), not a string compare.
@@ -66,7 +68,10 @@ function fromB64url(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   try {
     const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    // Canonical only: a last character that differs in its unused low bits decodes to the same
+    // bytes, and would make a second spelling of one cookie (an edited value that still opens).
+    return b64url(bytes) === text ? bytes : undefined;
   } catch {
     return undefined;
   }

@@ -165,6 +165,16 @@ describe('login ticket (L4): one email\'s ticket never verifies or signs in as a
       }),
       { numRuns: 40 },
     );
+    // The MAC's last base64url character carries 4 bits and 2 unused ones: the three other
+    // characters with the same 4 bits decode to the same MAC, and must not open either.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(a.ticket.at(-1) ?? '');
+    const siblings = [0, 1, 2, 3].map((low) => alphabet[(last & ~3) | low]).filter((ch) => ch !== a.ticket.at(-1));
+    expect(siblings).toHaveLength(3);
+    for (const ch of siblings) {
+      const answer = await call(proxy, 'POST', `/auth/credentials/${encodeURIComponent(a.answer.json.credentialId)}/challenge`, { body: {}, cookie: `ews_login=${a.ticket.slice(0, -1)}${ch}` });
+      expect(answer.status, ch).toBe(401);
+    }
     expect(forwarded.length).toBe(before);
   });
 
