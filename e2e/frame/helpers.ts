@@ -49,15 +49,6 @@ export async function accountPrivate(page: Page, accountId: string): Promise<boo
   return page.evaluate(accountPrivateInPage, accountId);
 }
 
-/** Every request the signer frame sent with a wallet signature (method and path). */
-export function signedRequests(page: Page, signerOrigin: string): string[] {
-  const signed: string[] = [];
-  page.on('request', (r) => {
-    if (r.frame().url().startsWith(signerOrigin) && r.headers()['service-wallet-signature'] !== undefined) signed.push(`${r.method()} ${new URL(r.url()).pathname}`);
-  });
-  return signed;
-}
-
 /** Makes `window.t.wallet` in frame mode and restores it. */
 export async function frameWallet(page: Page): Promise<void> {
   await page.evaluate(makeFrameWallet);

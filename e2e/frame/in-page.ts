@@ -115,12 +115,15 @@ export function seenInPage(): string {
 
 /**
  * The attacker's own connection: it embeds the signer at `url` (sandboxed if `sandbox` is not '')
- * and says hello first; resolves to the first answer that is not a state; every message received
- * is in `window.t.got`, its port in `window.t.port`.
+ * and says hello first (to any origin when sandboxed: the frame's origin is then opaque). With
+ * `until` 'answer', resolves to the first answer that is not a state; with 'load', to 'loaded' once
+ * the frame loaded and the hello is posted. Every message received is in `window.t.got`, the port
+ * in `window.t.port`.
  */
-export function connectAsAttacker([url, sandbox]: readonly [string, string]): Promise<unknown> {
+export function connectAsAttacker([url, sandbox, until = 'answer']: readonly [string, string, ('answer' | 'load')?]): Promise<unknown> {
   return new Promise((resolve) => {
     const frame = document.createElement('iframe');
+    frame.dataset.attacker = 'true';
     if (sandbox !== '') frame.setAttribute('sandbox', sandbox);
     frame.src = url;
     const channel = new MessageChannel();
@@ -129,11 +132,137 @@ export function connectAsAttacker([url, sandbox]: readonly [string, string]): Pr
     window.t.port = channel.port1;
     channel.port1.onmessage = (e) => {
       got.push(e.data);
-      if ((e.data as { type?: string }).type !== 'state') resolve(e.data);
+      if ((e.data as { type?: string }).type !== 'state' && until === 'answer') resolve(e.data);
     };
-    frame.addEventListener('load', () => frame.contentWindow?.postMessage({ protocol: 'embedded-wallet-signer.frame/1', type: 'hello' }, sandbox === '' ? new URL(url).origin : '*', [channel.port2]), { once: true });
+    frame.addEventListener(
+      'load',
+      () => {
+        frame.contentWindow?.postMessage({ protocol: 'embedded-wallet-signer.frame/1', type: 'hello' }, sandbox === '' ? new URL(url).origin : '*', [channel.port2]);
+        if (until === 'load') resolve('loaded');
+      },
+      { once: true },
+    );
     document.body.append(frame);
   });
+}
+
+/**
+ * The parent embeds the signer at `url` (as `connectAsAttacker`'s frame); once it loaded, another
+ * window of the app's own origin (an iframe of the app page, with a script of its own) says hello to
+ * it first, its answers going to `window.t.otherGot`; then the parent says hello, its answers going
+ * to `window.t.got` (port `window.t.port`). Resolves to the parent's first answer that is not a state.
+ */
+export function helloFromAnotherWindowFirst(url: string): Promise<unknown> {
+  const loaded = (frame: HTMLIFrameElement) =>
+    new Promise<Window>((resolve) => {
+      frame.addEventListener('load', () => resolve(frame.contentWindow as Window), { once: true });
+      document.body.append(frame);
+    });
+  const signer = document.createElement('iframe');
+  signer.dataset.attacker = 'true';
+  signer.src = url;
+  const other = document.createElement('iframe');
+  // The other window's own script makes the function, so the hello's source is that window.
+  other.srcdoc = `<script>window.sayHello = function (target, origin, got) {
+  var channel = new MessageChannel();
+  channel.port1.onmessage = function (e) { got.push(e.data); };
+  target.postMessage({ protocol: 'embedded-wallet-signer.frame/1', type: 'hello' }, origin, [channel.port2]);
+};</script>`;
+  return Promise.all([loaded(signer), loaded(other)]).then(
+    ([signerWindow, otherWindow]) =>
+      new Promise((resolve) => {
+        const origin = new URL(url).origin;
+        const otherGot: unknown[] = [];
+        window.t.otherGot = otherGot;
+        (otherWindow as unknown as { sayHello(target: Window, origin: string, got: unknown[]): void }).sayHello(signerWindow, origin, otherGot);
+        const channel = new MessageChannel();
+        const got: unknown[] = [];
+        window.t.got = got;
+        window.t.port = channel.port1;
+        channel.port1.onmessage = (e) => {
+          got.push(e.data);
+          if ((e.data as { type?: string }).type !== 'state') resolve(e.data);
+        };
+        signerWindow.postMessage({ protocol: 'embedded-wallet-signer.frame/1', type: 'hello' }, origin, [channel.port2]);
+      }),
+  );
+}
+
+/** The parent says hello again to the frame it embedded (`connectAsAttacker`), on a new port; resolves to the answer. */
+export function helloAgain(signerOrigin: string): Promise<unknown> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = (e) => resolve(e.data);
+    const signer = (document.querySelector('iframe[data-attacker]') as HTMLIFrameElement).contentWindow as Window;
+    signer.postMessage({ protocol: 'embedded-wallet-signer.frame/1', type: 'hello' }, signerOrigin, [channel.port2]);
+  });
+}
+
+/**
+ * Posts `encoded` messages (in the JSON form of e2e/frame/portable/tagged.ts, rebuilt here into
+ * the values they stand for: BigInts, Dates, Maps, Sets, typed arrays, null-prototype objects,
+ * undefined, NaN, -0), then every message the frame sent so far if `replay`, on the attacker's port
+ * (`connectAsAttacker`), then a valid call; resolves to the answers received after, but states
+ * and events.
+ */
+export function postThenCall([encoded, replay]: readonly [unknown[], boolean]): Promise<unknown[]> {
+  type Tagged = { $: string; v?: unknown; k?: string; p?: boolean };
+  const decode = (value: unknown): unknown => {
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map(decode);
+    const t = value as Tagged;
+    const items = () => (t.v as unknown[]).map(decode);
+    switch (t.$) {
+      case 'u':
+        return undefined;
+      case 'n':
+        return Number(t.v);
+      case 'b':
+        return BigInt(t.v as string);
+      case 'd':
+        return new Date(decode(t.v) as number);
+      case 'm':
+        return new Map((t.v as [unknown, unknown][]).map(([k, v]) => [decode(k), decode(v)]));
+      case 's':
+        return new Set(items());
+      case 't':
+        return new (globalThis as unknown as Record<string, new (values: unknown[]) => unknown>)[t.k as string]!(items());
+      default: {
+        const object: Record<string, unknown> = t.p === true ? Object.create(null) : {};
+        for (const [k, v] of t.v as [string, unknown][]) Object.defineProperty(object, k, { value: decode(v), enumerable: true, writable: true, configurable: true });
+        return object;
+      }
+    }
+  };
+  return new Promise<unknown[]>((resolve) => {
+    const port = window.t.port as MessagePort;
+    const got = window.t.got as unknown[];
+    const messages = [...encoded.map(decode), ...(replay ? [...got] : [])];
+    const from = got.length;
+    const probe = 1_000_000;
+    port.onmessage = (e) => {
+      got.push(e.data);
+      if ((e.data as { id?: number }).id === probe) resolve(got.slice(from).filter((m) => (m as { type?: string }).type !== 'state' && (m as { type?: string }).type !== 'event'));
+    };
+    for (const m of messages) {
+      try {
+        port.postMessage(m);
+      } catch {
+        // not cloneable: the browser refuses it before the frame could
+      }
+    }
+    port.postMessage({ type: 'call', id: probe, method: 'restore', args: [] });
+  });
+}
+
+/** From now on every iframe this page creates carries `sandbox="<flags>"` (an app embedding the signer sandboxed). */
+export function sandboxIframes(flags: string): void {
+  const create = Document.prototype.createElement;
+  Document.prototype.createElement = function (this: Document, tag: string, options?: ElementCreationOptions) {
+    const element = create.call(this, tag, options);
+    if (tag.toLowerCase() === 'iframe') element.setAttribute('sandbox', flags);
+    return element;
+  } as typeof Document.prototype.createElement;
 }
 
 /** Through the library, from this page: how connecting to the signer at `url` ends ('connected' or the error's code). */

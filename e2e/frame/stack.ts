@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +47,20 @@ export interface FrameStack {
    * first: what was signed, seen by the server, whatever the engine.
    */
   signed(): string[];
+  /**
+   * Everything the app's server exchanged with the parent page, oldest first: each request that did
+   * not come from the signer frame (the frame's requests are CORS requests whose `Origin` the
+   * browser sets to the signer origin) as method, URL, headers and body, then the answer's status,
+   * headers and body. The parent's network as the server saw it, whatever the engine.
+   */
+  parentTraffic(): string[];
+  /**
+   * The signer page again, from an origin of its own that nothing else loads (so never from a
+   * cache), whose requests are recorded in {@link observedSignerRequests}.
+   */
+  readonly observedSignerUrl: string;
+  /** Each request that reached {@link observedSignerUrl}, oldest first. */
+  observedSignerRequests(): ObservedRequest[];
   /** The app page with the signer's URL (default the stack's) in `?signer=`. */
   appPage(base?: string, signerUrl?: string): string;
   close(): Promise<void>;
@@ -104,6 +118,7 @@ export async function startFrameStack(): Promise<FrameStack> {
     log: false,
   });
   if (sandbox.enclavePublicKey !== enclavePublicKey) throw new Error('the sandbox does not use the enclave key the signer trusts');
+  const observed = await observeServer(new URL(signer.url).port);
   const foreign = createServer((req, res) => (handler ? handler(req, res) : res.writeHead(503).end()));
   const foreignPort = await listen(foreign);
 
@@ -136,9 +151,11 @@ export async function startFrameStack(): Promise<FrameStack> {
   const inOriginScript = appScript.outputFiles.find((f) => f.path.endsWith('/in-origin.js'))?.text ?? '';
   const page = '<!doctype html><html><head><meta charset="utf-8"><title>Frame test app</title><script type="module" src="/app.js"></script></head><body><h1>Test app</h1></body></html>';
   const signed: string[] = [];
+  const parentTraffic: string[] = [];
   handler = (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.headers['service-wallet-signature'] !== undefined) signed.push(`${req.method} ${path}`);
+    if (req.headers.origin !== signerOrigin) recordExchange(req, res, parentTraffic);
     if (path === '/api' || path.startsWith('/api/')) return api(req, res);
     if (path.startsWith('/demo/')) return void demoApi(req, res);
     if (path === '/app.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(script);
@@ -156,11 +173,15 @@ export async function startFrameStack(): Promise<FrameStack> {
     signerNoAncestorsUrl: signerNoAncestors.url,
     sandboxUrl: sandbox.url,
     signed: () => [...signed],
+    parentTraffic: () => [...parentTraffic],
+    observedSignerUrl: observed.url,
+    observedSignerRequests: () => [...observed.requests],
     appPage: (base = appUrl, signerUrl = signer.url) => `${base}/?signer=${encodeURIComponent(signerUrl)}`,
     close: async () => {
       await Promise.allSettled([
         signer.close(),
         signerNoAncestors.close(),
+        observed.close(),
         sandbox.close(),
         new Promise<void>((resolve) => {
           foreign.close(() => resolve());
@@ -173,6 +194,80 @@ export async function startFrameStack(): Promise<FrameStack> {
       ]);
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Records what `req` carried and what `res` answers (status, headers, body) into `into`, once the answer ends. */
+function recordExchange(req: IncomingMessage, res: ServerResponse, into: string[]): void {
+  const request: Buffer[] = [];
+  const answer: Buffer[] = [];
+  const chunk = (c: unknown): Buffer | undefined => (typeof c === 'string' ? Buffer.from(c) : c instanceof Uint8Array ? Buffer.from(c) : undefined);
+  req.on('data', (c: Buffer) => request.push(c));
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.write = ((c: unknown, ...rest: unknown[]) => {
+    const b = chunk(c);
+    if (b !== undefined) answer.push(b);
+    return write(c, ...rest);
+  }) as typeof res.write;
+  res.end = ((c?: unknown, ...rest: unknown[]) => {
+    const b = typeof c === 'function' ? undefined : chunk(c);
+    if (b !== undefined) answer.push(b);
+    return end(c, ...rest);
+  }) as typeof res.end;
+  res.on('finish', () => {
+    into.push(
+      `${req.method} ${req.url} ${JSON.stringify(req.headers)} ${Buffer.concat(request).toString()}\n` +
+        `${res.statusCode} ${JSON.stringify(res.getHeaders())} ${Buffer.concat(answer).toString()}`,
+    );
+  });
+}
+
+/** What reached the observed signer origin: a request (its `Origin`, the `Access-Control-Allow-Origin` it got) or a CSP violation report (its body). */
+export interface ObservedRequest {
+  path: string;
+  origin: string | undefined;
+  allowOrigin: string | undefined;
+  report?: string;
+}
+
+/**
+ * A server on a port of its own that forwards every request to the signer server on `port` and
+ * records it; the page's CSP gains `report-uri /csp-report`, whose reports it records (a browser
+ * that refuses the page's script by its CSP says so there).
+ */
+async function observeServer(port: string): Promise<{ url: string; requests: ObservedRequest[]; close(): Promise<void> }> {
+  const requests: ObservedRequest[] = [];
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path === '/csp-report') {
+      const body: Buffer[] = [];
+      req.on('data', (c: Buffer) => body.push(c));
+      req.on('end', () => {
+        requests.push({ path, origin: req.headers.origin, allowOrigin: undefined, report: Buffer.concat(body).toString() });
+        res.writeHead(204).end();
+      });
+      return;
+    }
+    const forward = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, host: `localhost:${port}` } }, (answer) => {
+      const allowOrigin = answer.headers['access-control-allow-origin'];
+      requests.push({ path, origin: req.headers.origin, allowOrigin: Array.isArray(allowOrigin) ? allowOrigin.join(',') : allowOrigin });
+      const csp = answer.headers['content-security-policy'];
+      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...(typeof csp === 'string' ? { 'content-security-policy': `${csp}; report-uri /csp-report` } : {}) });
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  });
+  const own = await listen(server);
+  return {
+    url: `http://localhost:${own}/`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

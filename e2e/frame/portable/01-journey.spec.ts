@@ -3,8 +3,9 @@
  * Firefox ESR and WebKitGTK through the portable driver. The app at http://localhost:A, the signer
  * frame at http://localhost:B: an email-code login whose code is typed in the frame (a wrong one
  * first), an action approved by a trusted click on the frame's approval screen (which says what is
- * signed), one declined, a logout. Then the parent's messages, console and DOM are searched for the
- * codes; the server saw exactly the signatures the user approved.
+ * signed), one declined, a logout. Then the parent's messages, console and DOM, and its network as
+ * the app's server saw it, are searched for the codes; the server saw exactly the signatures the
+ * user approved.
  */
 import { accountPrivateInPage, makeFrameWallet, recordInPage, seenInPage, startLoginInPage, startUpdateInPage, walletState } from '../in-page.js';
 import { useFrameStack } from '../stack.js';
@@ -57,4 +58,10 @@ test('login with the code typed in the frame, an action approved there, one decl
   expect(seen).toContain(accountId); // the recorder did see the protocol's traffic
   expect(seen).not.toContain(WRONG);
   expect(seen).not.toContain(OTP);
+  // The parent's network: every request the app's server got from the parent page (not the frame's
+  // CORS requests) and every answer to it.
+  const network = frameStack().parentTraffic().join('\n');
+  expect(network).toContain(accountId); // the parent's own requests were recorded (its signup)
+  expect(network).not.toContain(WRONG);
+  expect(network).not.toContain(OTP);
 });

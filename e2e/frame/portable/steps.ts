@@ -19,11 +19,17 @@ export const test = engineTest.extend<{ openDevice: () => Promise<Device> }>({
   chromiumLaunch: [partitionedLaunchOptions(), { scope: 'worker' }],
   // Every page is opened by its absolute URL (the stack's ports are known once it started).
   // Firefox reports the browser's own refusals as page errors: the signer page refused to a foreign
-  // parent (frame-ancestors), and the library's hello to the error page left in its place.
+  // parent (frame-ancestors), and the library's hello to the error page left in its place; the
+  // signer's script and style refused to a sandboxed (opaque origin) frame.
   openDevice: deviceOpener(
     () => 'http://localhost/',
     async () => {},
-    [/blocked the loading of a resource \(frame-ancestors\)/, /postMessage.*does not match the recipient window’s origin \(‘null’\)/],
+    [
+      /blocked the loading of a resource \(frame-ancestors\)/,
+      /postMessage.*does not match the recipient window’s origin \(‘null’\)/,
+      /Cross-Origin Request Blocked: .*signer\.js\. \(Reason: CORS header ‘Access-Control-Allow-Origin’ missing\)/,
+      /signer\.css” was blocked due to its Cross-Origin-Resource-Policy header/,
+    ],
   ),
 });
 
