@@ -10,6 +10,8 @@ export interface Scope {
   click(testId: string): Promise<void>;
   /** Moves the mouse onto the element with this test id once it is visible, and leaves it there. */
   hover(testId: string): Promise<void>;
+  /** Focuses the element with this test id (once it is visible) and presses `key` (real input events). */
+  press(testId: string, key: 'Enter'): Promise<void>;
   /** Replaces the value of the input with this test id by typing `value`. */
   fill(testId: string, value: string): Promise<void>;
   /** Runs `fn(arg)` in the page or frame (awaited) and returns its JSON result. */

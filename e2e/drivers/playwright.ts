@@ -30,6 +30,10 @@ class PlaywrightTab implements Tab {
     await this.page.getByTestId(testId).fill(value);
   }
 
+  async press(testId: string, key: 'Enter'): Promise<void> {
+    await this.page.getByTestId(testId).press(key);
+  }
+
   evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {
     return this.page.evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>;
   }
@@ -49,6 +53,7 @@ class PlaywrightTab implements Tab {
       click: (testId) => frame.getByTestId(testId).click(),
       hover: (testId) => frame.getByTestId(testId).hover(),
       fill: (testId, value) => frame.getByTestId(testId).fill(value),
+      press: (testId, key) => frame.getByTestId(testId).press(key),
       evaluate: async <T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A) => (await content()).evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>,
     };
   }

@@ -42,6 +42,11 @@ class PuppeteerTab implements Tab {
     await this.page.locator(byTestId(testId)).fill(value);
   }
 
+  async press(testId: string, key: 'Enter'): Promise<void> {
+    await this.page.bringToFront();
+    await (await this.page.waitForSelector(byTestId(testId), { visible: true }))?.press(key);
+  }
+
   evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {
     return this.page.evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>;
   }
@@ -61,6 +66,7 @@ class PuppeteerTab implements Tab {
       click: async (testId) => (await content()).locator(byTestId(testId)).click(),
       hover: async (testId) => (await content()).locator(byTestId(testId)).hover(),
       fill: async (testId, value) => (await content()).locator(byTestId(testId)).fill(value),
+      press: async (testId, key) => (await (await content()).waitForSelector(byTestId(testId), { visible: true }))?.press(key),
       evaluate: async <T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A) => (await content()).evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>,
     };
   }

@@ -99,6 +99,15 @@ class WebDriverTab implements Tab {
     });
   }
 
+  /** The element is focused by a click, then the key pressed (WebDriver's key for Enter is U+E007). */
+  press(testId: string, key: 'Enter'): Promise<void> {
+    const keys = { Enter: '\uE007' } as const;
+    return this.onElement(testId, async (s, element) => {
+      await s.click(element);
+      await s.pressKeys(keys[key]);
+    });
+  }
+
   async evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {
     const body = `const done = arguments[arguments.length - 1];
 Promise.resolve(arguments[0]).then(${callSource(fn as (arg: never) => unknown)}).then(

@@ -12,6 +12,7 @@
  */
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { approveInFrame, frameWallet, loginInFrame, newCustomer, signer } from './helpers.js';
+import { sandboxIframes } from './in-page.js';
 import { useFrameStack } from './stack.js';
 
 const frameStack = useFrameStack();
@@ -158,14 +159,7 @@ test('where the frame may not use WebAuthn, the ceremony runs in a window of the
 test('a blocked window is SIGNER_POPUP_BLOCKED; a script click in the frame starts no ceremony', async ({ page }) => {
   // The app's iframe is sandboxed without allow-popups (and does not delegate WebAuthn): the browser refuses the window.
   await withoutAllow(page);
-  await page.addInitScript(() => {
-    const create = Document.prototype.createElement;
-    Document.prototype.createElement = function (this: Document, tag: string, options?: ElementCreationOptions) {
-      const element = create.call(this, tag, options);
-      if (tag.toLowerCase() === 'iframe') element.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
-      return element;
-    } as typeof Document.prototype.createElement;
-  });
+  await page.addInitScript(sandboxIframes, 'allow-scripts allow-same-origin allow-forms');
   const accountId = await newCustomer(page, frameStack());
   await frameWallet(page);
   await loginInFrame(page, accountId);

@@ -7,7 +7,7 @@
  * the app's server saw it, are searched for the codes; the server saw exactly the signatures the
  * user approved.
  */
-import { accountPrivateInPage, makeFrameWallet, recordInPage, seenInPage, startLoginInPage, startUpdateInPage, walletState } from '../in-page.js';
+import { accountPrivateInPage, makeFrameWallet, recordInPage, sandboxIframes, seenInPage, startLoginInPage, startUpdateInPage, walletState } from '../in-page.js';
 import { useFrameStack } from '../stack.js';
 import { approveIn, expect, newCustomer, OTP, outcome, shown, SIGNER_IFRAME, signerIn, test, textIn, typeCode, walletStatus } from './steps.js';
 
@@ -64,4 +64,22 @@ test('login with the code typed in the frame, an action approved there, one decl
   expect(network).toContain(accountId); // the parent's own requests were recorded (its signup)
   expect(network).not.toContain(WRONG);
   expect(network).not.toContain(OTP);
+});
+
+test('an app that embeds the frame sandboxed without allow-forms: the code entry still logs in, by "Continue" and by Enter', async ({ openDevice }) => {
+  const tab = await (await openDevice()).newTab();
+  const accountId = await newCustomer(tab, frameStack());
+  await tab.evaluate(sandboxIframes, 'allow-scripts allow-same-origin');
+  await tab.evaluate(makeFrameWallet);
+  expect(await tab.evaluate((s) => document.querySelector(s)?.getAttribute('sandbox'), SIGNER_IFRAME)).toBe('allow-scripts allow-same-origin');
+  const frame = signerIn(tab);
+  await tab.evaluate(startLoginInPage, accountId);
+  // "Continue": a wrong code is told in the frame.
+  await typeCode(tab, '937251');
+  await expect.poll(() => textIn(frame, 'signer-otp-error')).toContain('not right');
+  // Enter in the field: the right code logs in.
+  await frame.fill('signer-otp-input', OTP);
+  await frame.press('signer-otp-input', 'Enter');
+  expect(await outcome<{ ok: boolean; session?: { accountId: string } }>(tab, 'verifying')).toMatchObject({ ok: true, session: { accountId } });
+  await expect.poll(() => walletStatus(tab)).toBe('active');
 });

@@ -86,7 +86,9 @@ export interface CodeEntry {
 
 /**
  * The one-time-code entry: `submit` gets what the user typed (never sent to the parent),
- * `cancel` the user's "Cancel".
+ * `cancel` the user's "Cancel". Not a `<form>`: a frame embedded with a `sandbox` attribute that
+ * leaves out `allow-forms` never fires a form's submit event, and the login would wait forever.
+ * "Continue" is a plain button, and Enter in the field does what it does, with or without forms.
  */
 export function renderCodeEntry(where: string, submit: (code: string) => void, cancel: () => void): CodeEntry {
   const input = el('input', { testId: 'signer-otp-input' });
@@ -97,18 +99,25 @@ export function renderCodeEntry(where: string, submit: (code: string) => void, c
   const error = el('p', { className: 'error', testId: 'signer-otp-error' });
   error.setAttribute('role', 'alert');
   const ok = el('button', { text: 'Continue', className: 'primary', testId: 'signer-otp-submit' });
-  ok.type = 'submit';
+  ok.type = 'button';
   const back = el('button', { text: 'Cancel', testId: 'signer-otp-cancel' });
   back.type = 'button';
-  const form = el('form', { className: 'screen', testId: 'signer-otp' }, el('h1', { text: 'Enter your code' }), el('p', { text: `We sent a code to ${where}.` }), input, error, el('div', { className: 'buttons' }, back, ok));
+  const form = el('section', { className: 'screen', testId: 'signer-otp' }, el('h1', { text: 'Enter your code' }), el('p', { text: `We sent a code to ${where}.` }), input, error, el('div', { className: 'buttons' }, back, ok));
+  form.setAttribute('role', 'form');
+  form.setAttribute('aria-label', 'Enter your code');
   let busy = false;
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
+  const send = () => {
     if (busy || input.value.trim() === '') return;
     busy = true;
     ok.disabled = true;
     error.textContent = '';
     submit(input.value);
+  };
+  ok.addEventListener('click', send);
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || event.isComposing) return;
+    event.preventDefault();
+    send();
   });
   back.addEventListener('click', () => cancel());
   const remove = mount(form);
