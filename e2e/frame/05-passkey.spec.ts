@@ -157,9 +157,9 @@ test('where the frame may not use WebAuthn, the ceremony runs in a window of the
 });
 
 test('a blocked window is SIGNER_POPUP_BLOCKED; a script click in the frame starts no ceremony', async ({ page }) => {
-  // The app's iframe is sandboxed without allow-popups (and does not delegate WebAuthn): the browser refuses the window.
+  // The app's iframe is sandboxed without allow-popups (nor allow-forms: the code entry needs none) and does not delegate WebAuthn: the browser refuses the window.
   await withoutAllow(page);
-  await page.addInitScript(sandboxIframes, 'allow-scripts allow-same-origin allow-forms');
+  await page.addInitScript(sandboxIframes, 'allow-scripts allow-same-origin');
   const accountId = await newCustomer(page, frameStack());
   await frameWallet(page);
   await loginInFrame(page, accountId);
