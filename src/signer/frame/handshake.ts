@@ -8,8 +8,9 @@
  * - no parent was accepted before in this page's life: once per load.
  * A hello that fails any of these is dropped; one from an origin that is not allowed, or one that
  * comes after a parent was accepted, is told so on its own port (`refused`; nothing else is ever
- * sent on it) so the app can show a clear error. Hellos that arrive before the configuration is
- * read wait for it (a few at most).
+ * sent on it) so the app can show a clear error. Hellos are judged one at a time in the order they
+ * came; those that arrive before the configuration is read wait for it (a few at most: more are
+ * dropped).
  */
 import { isHello, type RefusalCode } from '../protocol.js';
 
@@ -36,6 +37,18 @@ export function listenForParent(options: HandshakeOptions): () => void {
     port.postMessage({ type: 'refused', code });
     port.close();
   };
+  // Hellos are judged one at a time, in the order they came (one chain: `done` changes only
+  // inside it), so the first allowed hello wins and every later one is told it came too late.
+  let judged: Promise<void> = Promise.resolve();
+  const judge = async (port: MessagePort, origin: string) => {
+    const allowed = await options.allowedOrigins;
+    if (done) return refuse(port, 'SIGNER_FRAME_UNREACHABLE');
+    if (!allowed.includes(origin)) return refuse(port, 'SIGNER_ORIGIN_NOT_ALLOWED');
+    const problem = await options.check();
+    if (problem !== undefined) return refuse(port, problem);
+    done = true;
+    options.accepted(port, origin);
+  };
   const onMessage = (event: MessageEvent) => {
     // Only the embedding window, and only when this page is embedded.
     if (win.parent === win || event.source !== win.parent) return;
@@ -46,16 +59,8 @@ export function listenForParent(options: HandshakeOptions): () => void {
     if (waiting >= MAX_WAITING) return;
     const origin = event.origin;
     waiting++;
-    void options.allowedOrigins
-      .then(async (allowed) => {
-        if (done) return;
-        if (!allowed.includes(origin)) return refuse(port, 'SIGNER_ORIGIN_NOT_ALLOWED');
-        const problem = await options.check();
-        if (done) return;
-        if (problem !== undefined) return refuse(port, problem);
-        done = true;
-        options.accepted(port, origin);
-      })
+    judged = judged
+      .then(() => judge(port, origin))
       .catch(() => undefined)
       .finally(() => {
         waiting--;
