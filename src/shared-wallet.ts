@@ -45,10 +45,15 @@ export type SharedWalletMethod =
  * frame (`verify()` with no code opens the frame's code entry; a code given here is refused).
  */
 export interface SharedOtpLogin {
+  /** The credential (`AuthMethod:…`) the code was sent for. */
   readonly credentialId: string;
+  /** Whether the code went by email or SMS. */
   readonly type: OtpType;
+  /** `'frame'`: the code is typed in the signer frame; absent: in the app. */
   readonly codeEntry?: 'frame';
+  /** Checks the code typed in the app (`verify(code)`), or in frame mode opens the frame's code entry (`verify()`); resolves to the session. */
   verify(code?: string): Promise<Session>;
+  /** Sends a new code. */
   resend(): Promise<void>;
 }
 
