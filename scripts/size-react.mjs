@@ -1,5 +1,8 @@
 // The size of `embedded-wallet-signer/react` as an app's bundler ships it: esbuild, minified ESM
-// for browsers, React (and react-dom) external, gzip level 9. Budget: 3 KB gz. `npm run size`
+// for browsers, React (and react-dom) external, gzip level 9. Budget: 3.2 KB gz (3 KB until the
+// hooks ran over frame mode's wallet too: +184 B gz for the OTP hook's frame code entry, the typed
+// refusals of a code given in frame mode and of `signatures` with a frame wallet, and a step that
+// ends well clearing an earlier refusal; 3,038 → 3,222 B gz). `npm run size`
 // (scripts/size.mjs) measures and budgets it with the rest; run alone with
 // `node scripts/size-react.mjs` (exit 1 over budget).
 import { build } from 'esbuild';
@@ -8,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const REACT_BUDGET_GZ = 3 * 1024;
+export const REACT_BUDGET_GZ = Math.round(3.2 * 1024);
 
 /**
  * { minBytes, gzipBytes, inputs, lazy } of the React entry, React excluded: what an app loads with

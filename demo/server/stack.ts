@@ -15,6 +15,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ViteDevServer } from 'vite';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,8 @@ import { createProxy, DEFAULT_ALLOW, nodeMiddleware, withCors } from '../../src/
 import { serveSignerPage, type SignerPageServer } from '../../src/signer/host/serve.js';
 import { buildSignerPage } from '../../scripts/signer-page.mjs';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { createEnclave } from '../../src/sandbox/enclave.js';
+import { loadEnclaveKey } from '../../src/sandbox/enclave-key.js';
 import { createAppServer } from './app.js';
 import { createDemoApi, type Payee } from './demo-api.js';
 import { createMerchant } from './merchant.js';
@@ -115,8 +118,23 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     const service = options.service;
     const clientId = service?.clientId ?? options.sandboxClientId ?? DEFAULT_CLIENT_ID;
     const clientSecret = service?.clientSecret ?? options.sandboxClientSecret ?? DEFAULT_CLIENT_SECRET;
+    // Frame mode: the signer is served first, so that the sandbox knows its origin (passkey
+    // ceremonies run in the signer frame: origin the signer's, top origin the app's) and the signer
+    // trusts the enclave key the sandbox will use (a fresh seed per start, as before).
+    const seed = service === undefined && signerDir !== undefined ? `demo-${randomBytes(8).toString('hex')}` : undefined;
+    if (signerDir !== undefined) {
+      await buildSignerPage(signerDir);
+      const keys = seed !== undefined ? [createEnclave(loadEnclaveKey({ seed })).publicKey] : service?.trustedKeys?.length ? service.trustedKeys : 'skip-verification';
+      signer = await serveSignerPage({
+        dir: signerDir,
+        port: options.signer?.port ?? 0,
+        host,
+        config: { allowedParentOrigins: [url], baseUrl: `${url}/api`, trustedKeys: keys, name: 'Demo wallet' },
+      });
+    }
     if (service === undefined) {
-      sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: '127.0.0.1', clientId, clientSecret, origin: url, rpId: 'localhost', log: false });
+      const webauthn = signer ? { origin: [url, new URL(signer.url).origin], topOrigin: [url] } : { origin: url };
+      sandbox = await startSandbox({ port: options.sandboxPort ?? 0, host: '127.0.0.1', clientId, clientSecret, ...webauthn, rpId: 'localhost', ...(seed !== undefined ? { enclaveKey: { seed } } : {}), log: false });
     }
     const baseUrl = service?.baseUrl ?? (sandbox as RunningSandbox).url;
     const upstream = createUpstream({ baseUrl, clientId, clientSecret });
@@ -139,15 +157,6 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     });
     const enclaveKey = sandbox?.enclavePublicKey;
     const trustedKeys = async () => (enclaveKey !== undefined ? [enclaveKey] : service?.trustedKeys?.length ? service.trustedKeys : 'skip-verification');
-    if (signerDir !== undefined) {
-      await buildSignerPage(signerDir);
-      signer = await serveSignerPage({
-        dir: signerDir,
-        port: options.signer?.port ?? 0,
-        host,
-        config: { allowedParentOrigins: [url], baseUrl: `${url}/api`, trustedKeys: await trustedKeys(), name: 'Demo wallet' },
-      });
-    }
     // Frame mode: the signer page calls the proxy with the user's cookie (same site, another origin).
     const api = nodeMiddleware(signer ? withCors(proxy, { origins: [new URL(signer.url).origin] }) : proxy);
     const merchant = sandbox ? createMerchant(upstream) : undefined;

@@ -2,9 +2,11 @@
  * Frame mode in the demo: the wallet's keys, codes and approvals live in the signer page (another
  * origin, `me.signerUrl`); the app holds `embedded-wallet-signer/frame`'s wallet. The screens are
  * written against the in-origin `Wallet`; `asWallet` gives them that shape over the frame wallet:
- * the methods frame mode has are passed through, the others (passkeys, OAuth, export: not in frame
- * mode yet) fail with a WalletError saying so. The login screen uses the frame wallet itself (the
- * code is typed in the frame).
+ * every method both wallets share (sessions, signed actions, passkeys and OAuth, which run in the
+ * frame) is passed through. The three whose shape differs in frame mode are used on `app.frame`
+ * by their screens: a code login or an added OTP credential (the code is typed in the frame:
+ * login.ts, credentials.ts) and the export (the phrase is shown in the frame: actions/export.ts);
+ * on the shaped wallet they fail with a WalletError saying so, never silently.
  */
 import { WalletError, type Wallet } from '../../src/index.js';
 import { createWallet, signerFrame, type FrameWallet } from '../../src/signer/parent/index.js';
@@ -13,21 +15,15 @@ export function createFrameWallet(signerUrl: string): FrameWallet {
   return createWallet({ signer: signerFrame({ url: signerUrl }) });
 }
 
-const notYet = (what: string) => () => Promise.reject(new WalletError('INVALID_ARGUMENT', `${what} is not available in frame mode yet (DEMO_MODE=in-origin has it)`));
+const inFrame = (what: string) => () => Promise.reject(new WalletError('INVALID_ARGUMENT', `in frame mode ${what} goes through app.frame (the signer frame shows it)`));
 
 export function asWallet(frame: FrameWallet): Wallet {
   const shaped: Omit<Wallet, symbol> = {
     ...frame,
-    startOtpLogin: notYet('a code typed in the app'),
-    addSmsOtp: notYet('adding SMS codes'),
-    addEmailOtp: notYet('adding email codes'),
-    prepareOAuth: notYet('OAuth'),
-    completeOAuth: notYet('OAuth'),
-    addOAuthCredential: notYet('OAuth'),
-    preparePasskeyLogin: notYet('Passkeys'),
-    preparePasskeyRegistration: notYet('Passkeys'),
-    registerPasskey: notYet('Passkeys'),
-    exportWallet: notYet('Export'),
+    startOtpLogin: inFrame('a code login'),
+    addSmsOtp: inFrame('adding SMS codes'),
+    addEmailOtp: inFrame('adding email codes'),
+    exportWallet: inFrame('the export'),
   };
   // No WALLET_CONTEXT: nothing of the frame's wallet is reachable from the app (the legacy entry,
   // which needs it, is offered in in-origin mode only).

@@ -18,7 +18,7 @@ import { build } from 'esbuild';
 import { createDemoApi } from '../../demo/server/demo-api.js';
 import { createUpstream } from '../../demo/server/upstream.js';
 import { createDemoUsers } from '../../demo/server/users.js';
-import { createProxy, DEFAULT_ALLOW, nodeMiddleware, withCors } from '../../src/proxy/index.js';
+import { createProxy, DEFAULT_ALLOW, emailLoginProxy, nodeMiddleware, withCors } from '../../src/proxy/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { createEnclave } from '../../src/sandbox/enclave.js';
 import { loadEnclaveKey } from '../../src/sandbox/enclave-key.js';
@@ -63,6 +63,12 @@ export interface FrameStack {
   observedSignerRequests(): ObservedRequest[];
   /** The app page with the signer's URL (default the stack's) in `?signer=`. */
   appPage(base?: string, signerUrl?: string): string;
+  /**
+   * With `{ emailLogin: true }`: the React app (app/react-app.ts) whose signer (another port) calls
+   * the email-first proxy (`emailLoginProxy` under `/login-api`): the wallet's email code is the
+   * app's login. Without: throws.
+   */
+  reactAppPage(): string;
   close(): Promise<void>;
 }
 
@@ -76,7 +82,13 @@ async function listen(server: ReturnType<typeof createServer>): Promise<number> 
   return (server.address() as AddressInfo).port;
 }
 
-export async function startFrameStack(): Promise<FrameStack> {
+/** What a spec file's stack adds to the common one. */
+export interface FrameStackOptions {
+  /** The email-first stack and the React app over it (`reactAppPage()`). */
+  readonly emailLogin?: boolean;
+}
+
+export async function startFrameStack(options: FrameStackOptions = {}): Promise<FrameStack> {
   const dir = mkdtempSync(join(tmpdir(), 'signer-page-'));
   const clientId = `frame-${randomBytes(6).toString('hex')}`;
   const clientSecret = `frame-secret-${randomBytes(24).toString('hex')}`;
@@ -91,8 +103,10 @@ export async function startFrameStack(): Promise<FrameStack> {
   const seed = `frame-${randomBytes(8).toString('hex')}`;
   const enclavePublicKey = createEnclave(loadEnclaveKey({ seed })).publicKey;
   const config = { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [enclavePublicKey], name: 'Test Wallet' };
+  const entryPoints: Record<string, string> = { app: join(HERE, 'app', 'main.ts'), 'in-origin': join(HERE, 'app', 'in-origin.ts') };
+  if (options.emailLogin) entryPoints['react-app'] = join(HERE, 'app', 'react-app.ts');
   const [appScript] = await Promise.all([
-    build({ entryPoints: { app: join(HERE, 'app', 'main.ts'), 'in-origin': join(HERE, 'app', 'in-origin.ts') }, outdir: 'out', bundle: true, format: 'esm', write: false, target: 'es2022', logLevel: 'warning' }),
+    build({ entryPoints, outdir: 'out', bundle: true, format: 'esm', write: false, target: 'es2022', logLevel: 'warning', define: { 'process.env.NODE_ENV': '"production"' } }),
     buildSignerPage(dir, { minify: false }),
   ]);
   const signer = await serveSignerPage({ dir, config });
@@ -119,6 +133,17 @@ export async function startFrameStack(): Promise<FrameStack> {
   });
   if (sandbox.enclavePublicKey !== enclavePublicKey) throw new Error('the sandbox does not use the enclave key the signer trusts');
   const observed = await observeServer(new URL(signer.url).port);
+  // The email-first stack: its own signer (another origin), whose wallet calls /login-api.
+  const emailSigner = options.emailLogin
+    ? await serveSignerPage({ dir, config: { ...config, baseUrl: `${appUrl}/login-api` } })
+    : undefined;
+  const loginApi = emailSigner
+    ? nodeMiddleware(
+        withCors(emailLoginProxy({ baseUrl: sandbox.url, clientId, clientSecret, prefix: '/login-api', secret: randomBytes(32).toString('hex'), logger: false }), {
+          origins: [new URL(emailSigner.url).origin],
+        }),
+      )
+    : undefined;
   const foreign = createServer((req, res) => (handler ? handler(req, res) : res.writeHead(503).end()));
   const foreignPort = await listen(foreign);
 
@@ -149,14 +174,20 @@ export async function startFrameStack(): Promise<FrameStack> {
   });
   const script = appScript.outputFiles.find((f) => f.path.endsWith('/app.js'))?.text ?? '';
   const inOriginScript = appScript.outputFiles.find((f) => f.path.endsWith('/in-origin.js'))?.text ?? '';
+  const reactScript = appScript.outputFiles.find((f) => f.path.endsWith('/react-app.js'))?.text ?? '';
+  const reactPage = '<!doctype html><html><head><meta charset="utf-8"><title>React app</title><script type="module" src="/react-app.js"></script></head><body><div id="root"></div></body></html>';
   const page = '<!doctype html><html><head><meta charset="utf-8"><title>Frame test app</title><script type="module" src="/app.js"></script></head><body><h1>Test app</h1></body></html>';
   const signed: string[] = [];
   const parentTraffic: string[] = [];
   handler = (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.headers['service-wallet-signature'] !== undefined) signed.push(`${req.method} ${path}`);
-    if (req.headers.origin !== signerOrigin) recordExchange(req, res, parentTraffic);
+    const fromASigner = req.headers.origin === signerOrigin || (emailSigner !== undefined && req.headers.origin === new URL(emailSigner.url).origin);
+    if (!fromASigner) recordExchange(req, res, parentTraffic);
     if (path === '/api' || path.startsWith('/api/')) return api(req, res);
+    if (loginApi && path.startsWith('/login-api/')) return loginApi(req, res);
+    if (reactScript && path === '/react-app.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(reactScript);
+    if (reactScript && path === '/react') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(reactPage);
     if (path.startsWith('/demo/')) return void demoApi(req, res);
     if (path === '/app.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(script);
     if (path === '/in-origin.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(inOriginScript);
@@ -177,9 +208,14 @@ export async function startFrameStack(): Promise<FrameStack> {
     observedSignerUrl: observed.url,
     observedSignerRequests: () => [...observed.requests],
     appPage: (base = appUrl, signerUrl = signer.url) => `${base}/?signer=${encodeURIComponent(signerUrl)}`,
+    reactAppPage: () => {
+      if (emailSigner === undefined) throw new Error('startFrameStack({ emailLogin: true }) serves the React app');
+      return `${appUrl}/react?signer=${encodeURIComponent(emailSigner.url)}`;
+    },
     close: async () => {
       await Promise.allSettled([
         signer.close(),
+        emailSigner?.close(),
         signerNoAncestors.close(),
         observed.close(),
         sandbox.close(),
@@ -272,10 +308,10 @@ async function observeServer(port: string): Promise<{ url: string; requests: Obs
 }
 
 /** One stack for the spec file: started before its first test, closed after its last; read it with the returned function. */
-export function useFrameStack(): () => FrameStack {
+export function useFrameStack(options?: FrameStackOptions): () => FrameStack {
   let stack: FrameStack | undefined;
   test.beforeAll(async () => {
-    stack = await startFrameStack();
+    stack = await startFrameStack(options);
   });
   test.afterAll(async () => {
     await stack?.close();

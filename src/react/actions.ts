@@ -11,8 +11,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { WalletError } from '../errors.js';
-import type { Wallet } from '../wallet.js';
-import { useWalletContext } from './context.js';
+import { useWalletContext, type AnyWallet } from './context.js';
 import { describeError } from './describe.js';
 
 /** Any failure as a WalletError (a non-WalletError thrown by the app's own code: SIGNER_FAILED, the original as cause). */
@@ -76,14 +75,16 @@ export interface WalletActionControls<A extends unknown[], T> extends WalletActi
 const IDLE: WalletActionState<never> = { status: 'idle', data: undefined, error: null, errorText: null };
 
 /**
- * A wallet call as state. `action` gets the provider's wallet and `run`'s arguments; the latest
- * `action` given is the one `run` calls (an inline function is fine).
+ * A wallet call as state. `action` gets the provider's wallet (a `Wallet`, or in frame mode a
+ * `FrameWallet`: the methods both have take the same arguments; in frame mode the call resolves once
+ * the user approved it in the signer frame, SIGNER_DECLINED when they declined) and `run`'s
+ * arguments; the latest `action` given is the one `run` calls (an inline function is fine).
  * @example
  * const update = useWalletAction((wallet, enabled: boolean) => wallet.updateAccount(accountId, { privateEnabled: enabled }));
  * <button disabled={update.status === 'pending'} onClick={() => void update.run(true)}>Make private</button>
  * {update.errorText && <p role="alert">{update.errorText}</p>}
  */
-export function useWalletAction<A extends unknown[], T>(action: (wallet: Wallet, ...args: A) => Promise<T>): WalletActionControls<A, T> {
+export function useWalletAction<A extends unknown[], T>(action: (wallet: AnyWallet, ...args: A) => Promise<T>): WalletActionControls<A, T> {
   const { wallet, report } = useWalletContext('useWalletAction');
   const [state, setState] = useState<WalletActionState<T>>(IDLE);
   const latest = useRef(action);

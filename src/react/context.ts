@@ -6,13 +6,21 @@
 import { createContext, useContext } from 'react';
 import { WalletError } from '../errors.js';
 import type { SessionSnapshot } from '../session/store.js';
+import type { FrameWallet } from '../signer/parent/frame-wallet.js';
 import type { Wallet } from '../wallet.js';
+
+/**
+ * The wallets the bindings run over: the in-origin `Wallet` (keys in the app's origin) or frame
+ * mode's `FrameWallet` (keys, codes and approvals in the signer frame). The hooks use only what both
+ * have (`SharedWallet`, src/shared-wallet.ts); tell them apart with `'mode' in wallet`.
+ */
+export type AnyWallet = Wallet | FrameWallet;
 import type { SignatureRequests } from './signature-types.js';
 
 /** What `<WalletProvider>` hands its hooks. */
 export interface WalletContextValue {
   /** The wallet given to the provider. */
-  readonly wallet: Wallet;
+  readonly wallet: AnyWallet;
   /** The signature queue given to the provider, if any. */
   readonly signatures: SignatureRequests | undefined;
   /** What a server render (and hydration) shows: `initializing`, with the hinted account. */
@@ -32,8 +40,9 @@ export function useWalletContext(hook: string): WalletContextValue {
 
 /**
  * The wallet of the nearest `<WalletProvider>` (its methods are stable: it is the instance you
- * passed). Outside a provider: WALLET_PROVIDER_MISSING.
+ * passed): a `Wallet`, or in frame mode a `FrameWallet` (`'mode' in wallet`). Outside a provider:
+ * WALLET_PROVIDER_MISSING.
  */
-export function useWallet(): Wallet {
+export function useWallet(): AnyWallet {
   return useWalletContext('useWallet').wallet;
 }

@@ -6,8 +6,8 @@
  * state (status, data, error with its text), and pending signatures as state. No markup, no CSS,
  * no portal.
  */
-export { WalletProvider, type WalletProviderProps } from './provider.js';
-export { useWallet, type WalletContextValue } from './context.js';
+export { WalletProvider, type WalletProviderCommonProps, type WalletProviderProps } from './provider.js';
+export { useWallet, type AnyWallet, type WalletContextValue } from './context.js';
 export { isSignedIn, useIsSignedIn, useSession } from './session.js';
 export { useLogout, useWalletAction } from './actions.js';
 export type { WalletActionControls, WalletActionState, WalletActionStatus } from './actions.js';

@@ -9,7 +9,8 @@
  *
  * - useOtpLogin: idle → sending → awaiting-code → verifying → done, or error. A wrong code
  *   (OTP_CODE_INVALID) goes back to awaiting-code with the error, to retype. `resend()` is refused
- *   until `resendAt` (server-side rate limits still answer RATE_LIMITED).
+ *   until `resendAt` (server-side rate limits still answer RATE_LIMITED). In frame mode
+ *   (`codeEntry: 'frame'`) the code is typed in the signer frame: awaiting-code → done.
  * - usePasskeyLogin: idle → preparing → ready → verifying → done, or error; call `login()` from
  *   the user's click (the ceremony must start inside it).
  * - useOAuthLogin: idle → preparing → ready (with `nonce` for the IdP) → verifying → done, or error.
@@ -17,9 +18,10 @@
 import { useCallback, useRef, useState } from 'react';
 import { WalletError } from '../errors.js';
 import type { OAuthLogin } from '../flows/oauth.js';
-import type { OtpLogin, StartOtpLoginArgs } from '../flows/otp.js';
+import type { StartOtpLoginArgs } from '../flows/otp.js';
 import type { PasskeyLogin } from '../flows/passkey.js';
 import type { Session } from '../session/types.js';
+import type { SharedOtpLogin, SharedWallet } from '../shared-wallet.js';
 import { useWalletContext } from './context.js';
 import { fail, useRunner } from './actions.js';
 
@@ -53,7 +55,7 @@ function useSteps<S extends LoginState>(hook: string, initial: S) {
         // `after` runs when the step ends (it may keep what the next action needs), not in an updater.
         (value) => {
           const patch = after(value);
-          setState((s) => ({ ...s, ...patch }));
+          setState((s) => ({ ...s, error: null, errorText: null, ...patch }));
         },
         (e, errorText) => {
           const patch = failed?.(e) ?? { step: 'error' };
@@ -83,46 +85,75 @@ export interface OtpLoginState extends LoginState {
   readonly credentialId: string | null;
   /** When `resend()` is allowed again (epoch ms, this browser's clock), or null. */
   readonly resendAt: number | null;
+  /**
+   * Where the user types the code, once sent: `app` (your form calls `verify(code)`), or `frame`
+   * (frame mode: the hook opens the signer frame's code entry itself and stays `awaiting-code` until
+   * the user typed a right code there; a Cancel there is SIGNER_DECLINED, still awaiting-code, and
+   * `verify()` with no code opens the entry again). Null before a code was sent.
+   */
+  readonly codeEntry: 'app' | 'frame' | null;
 }
 
 /** What {@link useOtpLogin} returns: its state and stable actions. */
 export interface OtpLoginControls extends OtpLoginState {
   /** Sends the code (email by default): → sending → awaiting-code. `{ email }` / `{ phone }` alone with the proxy's email-first login mode. */
   start(args: StartOtpLoginArgs): Promise<void>;
-  /** Checks the code: → verifying → done (or back to awaiting-code on a wrong code); resolves to the session, or undefined when it failed (`error`). */
-  verify(code: string): Promise<Session | undefined>;
+  /**
+   * Checks the code: → verifying → done (or back to awaiting-code on a wrong code); resolves to the
+   * session, or undefined when it failed (`error`). With `codeEntry: 'frame'`, no code: the frame
+   * asks for it (a code given here is INVALID_ARGUMENT: it would be readable by the app's scripts).
+   */
+  verify(code?: string): Promise<Session | undefined>;
   /** Sends a new code (before `resendAt`: `error` RATE_LIMITED, still awaiting-code). */
   resend(): Promise<void>;
   /** Back to idle; a step under way is ignored when it ends. */
   reset(): void;
 }
 
-const OTP_IDLE: OtpLoginState = { ...IDLE, credentialId: null, resendAt: null };
+const OTP_IDLE: OtpLoginState = { ...IDLE, credentialId: null, resendAt: null, codeEntry: null };
 
-/** An email/SMS code login as a state machine. `resendAfterMs`: wait before `resend()` (default 30 s). */
+/**
+ * An email/SMS code login as a state machine, over either wallet (in frame mode the code is typed
+ * in the signer frame: `codeEntry`). `resendAfterMs`: wait before `resend()` (default 30 s).
+ */
 export function useOtpLogin(options: { resendAfterMs?: number } = {}): OtpLoginControls {
-  const { wallet, state, run, reset, refuse } = useSteps('useOtpLogin', OTP_IDLE);
-  const login = useRef<OtpLogin | null>(null);
+  const steps = useSteps('useOtpLogin', OTP_IDLE);
+  const { state, run, reset, refuse } = steps;
+  // Both wallets start a code login alike (SharedWallet); only where the code is typed differs.
+  const wallet: SharedWallet = steps.wallet;
+  const login = useRef<SharedOtpLogin | null>(null);
   const after = useRef(0);
   after.current = options.resendAfterMs ?? 30_000;
   const resendAt = useRef(0);
   const sent = (): Partial<OtpLoginState> => {
     resendAt.current = Date.now() + after.current;
-    return { step: 'awaiting-code', credentialId: login.current?.credentialId ?? null, resendAt: resendAt.current };
+    const l = login.current;
+    return { step: 'awaiting-code', credentialId: l?.credentialId ?? null, resendAt: resendAt.current, codeEntry: l?.codeEntry ?? 'app' };
   };
+  // In frame mode `verify()` opens the frame's code entry (or waits on the one open) and the code is
+  // awaited there; the user's Cancel (SIGNER_DECLINED) leaves the login awaiting its code.
+  const check = useCallback(
+    (l: SharedOtpLogin, code?: string) =>
+      run<Session>({ step: l.codeEntry ? 'awaiting-code' : 'verifying' }, () => l.verify(code), (session) => ({ step: 'done', session }), (e) => (e.code === 'OTP_CODE_INVALID' || e.code === 'SIGNER_DECLINED' ? { step: 'awaiting-code' } : undefined)),
+    [run],
+  );
 
   const start = useCallback(async (args: StartOtpLoginArgs) => {
-    await run<OtpLogin>({ step: 'sending' }, () => wallet.startOtpLogin(args), (l) => ((login.current = l), sent()));
+    const l = await run<SharedOtpLogin>({ step: 'sending' }, () => wallet.startOtpLogin(args), (l) => ((login.current = l), sent()));
+    // Frame mode: the frame's code entry opens at once (the user types the code there).
+    if (l?.codeEntry && login.current === l) void check(l);
     // `sent` reads refs only
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [wallet, run]);
+  }, [wallet, run, check]);
   const verify = useCallback(
-    (code: string) => {
+    (code?: string) => {
       const l = login.current;
       if (!l) return refuse(new WalletError('INVALID_ARGUMENT', 'verify() before start()'), 'error');
-      return run<Session>({ step: 'verifying' }, () => l.verify(code), (session) => ({ step: 'done', session }), (e) => (e.code === 'OTP_CODE_INVALID' ? { step: 'awaiting-code' } : undefined));
+      // Refused before anything runs: the frame's entry stays open and its answer still counts.
+      if (l.codeEntry && code !== undefined) return refuse(new WalletError('INVALID_ARGUMENT', 'frame mode: the code is typed in the signer frame'));
+      return check(l, code);
     },
-    [run, refuse],
+    [check, refuse],
   );
   const resend = useCallback(async () => {
     const l = login.current;
@@ -130,8 +161,10 @@ export function useOtpLogin(options: { resendAfterMs?: number } = {}): OtpLoginC
     const wait = resendAt.current - Date.now();
     if (wait > 0) return void (await refuse(new WalletError('RATE_LIMITED', `resend in ${Math.ceil(wait / 1000)} s`, { details: { retryAfterMs: wait } })));
     await run<void>({ step: 'sending' }, () => l.resend(), sent, () => ({ step: 'awaiting-code' }));
+    // Frame mode: wait on the frame's code entry again (still open, or opened for the new code).
+    if (l.codeEntry && login.current === l) void check(l);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [run, refuse]);
+  }, [run, refuse, check]);
   const resetAll = useCallback(() => {
     login.current = null;
     reset();

@@ -16,20 +16,38 @@
  *   `refresh-failed` event; the session stays usable until it expires.)
  */
 import { createElement, useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
-import type { WalletError } from '../errors.js';
+import { WalletError } from '../errors.js';
 import { initialSnapshot, type SessionOrigin, type SignedOutReason } from '../session/store.js';
 import type { Session } from '../session/types.js';
+import type { FrameWallet } from '../signer/parent/frame-wallet.js';
 import type { Wallet } from '../wallet.js';
-import { Context, type WalletContextValue } from './context.js';
+import { Context, type AnyWallet, type WalletContextValue } from './context.js';
 import { asWalletError, fail } from './actions.js';
 import type { SignatureRequests } from './signatures.js';
 
-/** Props of {@link WalletProvider}. */
-export interface WalletProviderProps {
-  /** The wallet, made once outside render (module scope, or a ref/state initialiser). */
-  wallet: Wallet;
-  /** The queue whose `onBeforeSign` the wallet was created with: {@link usePendingSignature} reads it. */
-  signatures?: SignatureRequests;
+/**
+ * Props of {@link WalletProvider}: an in-origin `Wallet` (with the app's own confirmation,
+ * `signatures`), or frame mode's `FrameWallet`, which has none: the signer frame asks the user, and
+ * the app cannot answer for them (`signatures` with it: INVALID_ARGUMENT).
+ */
+export type WalletProviderProps = WalletProviderCommonProps &
+  (
+    | {
+        /** The wallet, made once outside render (module scope, or a ref/state initialiser). */
+        wallet: Wallet;
+        /** The queue whose `onBeforeSign` the wallet was created with: {@link usePendingSignature} reads it. */
+        signatures?: SignatureRequests;
+      }
+    | {
+        /** Frame mode's wallet (`createWallet` of `embedded-wallet-signer/frame`), made once outside render. */
+        wallet: FrameWallet;
+        /** Not in frame mode: the signer frame confirms every signature itself. */
+        signatures?: never;
+      }
+  );
+
+/** The props of {@link WalletProvider} whatever its wallet. */
+export interface WalletProviderCommonProps {
   /**
    * A non-secret hint the server knows (e.g. from its own login cookie): the account to show while
    * the browser restores its session. Server render, hydration and the client until the restore
@@ -50,11 +68,12 @@ export interface WalletProviderProps {
   children?: ReactNode;
 }
 
-const restored = new WeakSet<Wallet>();
+const restored = new WeakSet<AnyWallet>();
 
-/** Provides `wallet` (and `signatures`) to the hooks below it; restores the wallet's sessions once. */
+/** Provides `wallet` (and `signatures`) to the hooks below it; restores the wallet's sessions once. The same hooks run over either wallet. */
 export function WalletProvider(props: WalletProviderProps): ReactNode {
   const { wallet, signatures, restore = true } = props;
+  if (signatures && 'mode' in wallet) throw new WalletError('INVALID_ARGUMENT', 'signatures: not in frame mode');
   const hinted = props.hint?.accountId ?? null;
   const latest = useRef(props);
   useEffect(() => void (latest.current = props));

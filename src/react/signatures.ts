@@ -120,11 +120,12 @@ const none = (): null => null;
  * The first signature waiting for the user, or null: render your own confirmation from its
  * `purpose` and `payload`, and call `approve()` or `reject()`. While one of these is mounted the
  * wallet's signatures wait for it; when the last unmounts, what waits is refused. Needs
- * `<WalletProvider signatures>`, else WALLET_PROVIDER_MISSING.
+ * `<WalletProvider signatures>`, else WALLET_PROVIDER_MISSING: so in frame mode, where the signer
+ * frame asks the user and the app has no confirmation of its own to render, it always throws.
  */
 export function usePendingSignature(): PendingSignature | null {
   const { signatures } = useWalletContext('usePendingSignature');
-  if (!signatures) throw new WalletError('WALLET_PROVIDER_MISSING', 'usePendingSignature() needs <WalletProvider signatures>');
+  if (!signatures) throw new WalletError('WALLET_PROVIDER_MISSING', 'usePendingSignature() needs <WalletProvider signatures> (not in frame mode)');
   useEffect(() => signatures.attach(), [signatures]);
   return useSyncExternalStore(signatures.subscribe, signatures.getSnapshot, none);
 }

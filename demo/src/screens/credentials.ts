@@ -2,7 +2,8 @@
  * Credentials of the wallet: the list (the current session's credential marked), delete (signed by
  * a session of *another* credential: the library picks one this browser holds, or says to log in
  * with another), and add an SMS code, an OAuth identity (full-page round trip to the sandbox
- * sign-in page), a passkey, or the email code again.
+ * sign-in page), a passkey, or the email code again. In frame mode each is approved in the signer
+ * frame, and the code that activates an SMS or email login is typed there.
  */
 import type { App, Screen } from '../app.js';
 import { add, busy, field, h, replace, status, type Status } from '../dom.js';
@@ -59,6 +60,16 @@ function addPanel(app: App, s: Status, reload: () => Promise<void>): HTMLElement
       void busy(button, 'Adding…', async () => {
         s.clear();
         try {
+          if (app.frame) {
+            // Frame mode: approved in the frame, and the code that activates it is typed there.
+            const added = kind === 'sms' ? await app.frame.addSmsOtp({ accountId: app.accountId }) : await app.frame.addEmailOtp({ accountId: app.accountId });
+            replace(area, h('p', { testid: `add-${kind}-in-frame` }, `Code sent to ${sentTo}: type it in the wallet window to activate the ${what.toLowerCase()} login.`));
+            await added.verify();
+            replace(area);
+            s.note(`${what} login added and verified.`);
+            await reload();
+            return;
+          }
           const otp = kind === 'sms' ? await wallet.addSmsOtp({ accountId: app.accountId }) : await wallet.addEmailOtp({ accountId: app.accountId });
           replace(area, otpForm(app, s, otp, `Code sent to ${sentTo}: enter it to activate the ${kind === 'sms' ? 'SMS' : 'email'} login.`, async (code) => {
             await otp.verify(code);

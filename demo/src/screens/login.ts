@@ -1,6 +1,7 @@
 /**
  * Log in to the wallet: email code, SMS code, OAuth (the sandbox's test sign-in page, full-page
- * redirect) or passkey. The passkey challenge is fetched when the passkey tab opens
+ * redirect) or passkey; in frame mode as well (the code is typed in the signer frame, the passkey
+ * ceremony and the OAuth login's key are the frame's). The passkey challenge is fetched when the passkey tab opens
  * (`preparePasskeyLogin`, see passkey-prep.ts), so the WebAuthn ceremony starts right inside the
  * login click; not before, so a login by code asks the service for the credentials once.
  */
@@ -76,7 +77,7 @@ function oauthPanel(app: App, s: Status): HTMLElement {
   return h('div', { class: 'panel' }, h('p', { class: 'muted' }, 'Leaves for a test identity provider and comes back with an ID token bound to a fresh session key (its nonce). Add OAuth to the wallet first (Credentials).'), go);
 }
 
-function passkeyPanel(app: App, s: Status, prep: PasskeyPrep, note: HTMLElement, legacy: HTMLElement): HTMLElement {
+function passkeyPanel(app: App, s: Status, prep: PasskeyPrep, note: HTMLElement, legacy: HTMLElement | null): HTMLElement {
   const go = h('button', { type: 'button', class: 'primary', testid: 'login-passkey' }, 'Log in with a passkey');
   go.addEventListener('click', () => {
     s.clear();
@@ -107,14 +108,14 @@ export const loginScreen: Screen = (app: App, container: HTMLElement) => {
   const legacy = h('input', { type: 'checkbox', id: 'login-legacy', testid: 'login-legacy' });
   const prep = passkeyPrep(wallet, accountId, () => legacy.checked, (text) => (passkeyNote.textContent = text));
   legacy.addEventListener('change', () => prep.prepare());
-  const legacyField = h('label', { class: 'toggle small', for: 'login-legacy' }, legacy, ' Use the deprecated sealed-key flow (legacy entry)');
+  // The legacy entry works on the in-origin wallet only (frame mode: the ceremony runs in the frame).
+  const legacyField = app.frame ? null : h('label', { class: 'toggle small', for: 'login-legacy' }, legacy, ' Use the deprecated sealed-key flow (legacy entry)');
 
   const body = h('div', { class: 'tab-body' });
   const tabs = h('div', { class: 'tabs', role: 'group', 'aria-label': 'Login method' });
   const select = (tab: Tab) => {
     for (const b of tabs.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.tab === tab));
     s.clear();
-    if (app.frame && (tab === 'oauth' || tab === 'passkey')) return replace(body, h('div', { class: 'panel' }, h('p', { class: 'muted', testid: 'login-frame-only-codes' }, 'Frame mode has login by code only for now (DEMO_MODE=in-origin has every login).')));
     if (tab === 'passkey') prep.prepare();
     const panel = tab === 'email' ? otpPanel(app, s, 'EMAIL_OTP') : tab === 'sms' ? otpPanel(app, s, 'SMS_OTP') : tab === 'oauth' ? oauthPanel(app, s) : passkeyPanel(app, s, prep, passkeyNote, legacyField);
     replace(body, panel);

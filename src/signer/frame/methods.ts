@@ -7,7 +7,7 @@
  * records and counts, never a key, a code or a bundle.
  */
 import { WalletError, isWalletError } from '../../errors.js';
-import type { OtpLogin } from '../../flows/otp.js';
+import type { OtpLogin, StartOtpLoginArgs } from '../../flows/otp.js';
 import type { Wallet } from '../../wallet-api.js';
 import { isRecord, type Quote } from '../../types.js';
 import { WALLET_CONTEXT } from '../../session/context.js';
@@ -102,6 +102,25 @@ function enterCode(ctx: FrameContext, handle: string, login: OtpLogin, signal: A
 
 const arg = <T>(args: readonly unknown[], i: number): T => args[i] as T;
 
+/** The longest email, phone, id or type `startOtpLogin` takes (an email address is at most 254). */
+const MAX_START_FIELD = 320;
+
+/**
+ * `startOtpLogin`'s one argument as the frame takes it: exactly `{ email }`, `{ phone }` (the proxy's
+ * email-first mode) or `{ accountId, type?, credentialId? }`, each a non-empty string of at most
+ * {@link MAX_START_FIELD} characters; anything else is INVALID_ARGUMENT before any request.
+ */
+export function otpStartArgs(args: readonly unknown[]): StartOtpLoginArgs {
+  const value = args[0];
+  const fields = args.length === 1 && isRecord(value) ? Object.entries(value) : [];
+  const strings = fields.length > 0 && fields.every(([, v]) => typeof v === 'string' && v !== '' && v.length <= MAX_START_FIELD);
+  const keys = fields.map(([k]) => k);
+  const contact = keys.length === 1 && (keys[0] === 'email' || keys[0] === 'phone');
+  const account = keys.includes('accountId') && keys.every((k) => k === 'accountId' || k === 'type' || k === 'credentialId');
+  if (!strings || !(contact || account)) throw new WalletError('INVALID_ARGUMENT', 'startOtpLogin takes { email }, { phone } or { accountId, type?, credentialId? } (strings)');
+  return value as StartOtpLoginArgs;
+}
+
 /** The quote's id: the frame executes a quote it reads itself, never a payload the parent hands it. */
 function quoteId(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -119,7 +138,7 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
   listDelegatedKeys: (ctx, args) => ctx.wallet.listDelegatedKeys(arg(args, 0)),
   getDelegatedKey: (ctx, args) => ctx.wallet.getDelegatedKey(arg(args, 0)),
   createQuote: (ctx, args) => ctx.wallet.createQuote(arg(args, 0)),
-  startOtpLogin: async (ctx, args) => keepLogin(ctx, await ctx.wallet.startOtpLogin(arg(args, 0))),
+  startOtpLogin: async (ctx, args) => keepLogin(ctx, await ctx.wallet.startOtpLogin(otpStartArgs(args))),
   'otp.resend': (ctx, args) => loginOf(ctx, args[0]).resend(),
   'otp.verify': (ctx, args, signal) => enterCode(ctx, args[0] as string, loginOf(ctx, args[0]), signal),
   addSmsOtp: userAction('addSmsOtp', ['add-credential'], async (ctx, args) => keepLogin(ctx, await ctx.wallet.addSmsOtp(arg(args, 0)))),

@@ -16,11 +16,11 @@
  * - no `[WALLET_CONTEXT]` (nothing of the frame's wallet is reachable from here).
  */
 import { WalletError } from '../../errors.js';
-import type { OtpType } from '../../flows/otp.js';
+import type { OtpType, StartOtpLoginArgs } from '../../flows/otp.js';
+import type { SharedWallet } from '../../shared-wallet.js';
 import { createEmitter } from '../../session/emitter.js';
 import type { SessionSnapshot } from '../../session/store.js';
 import type { Session, SessionEvents } from '../../session/types.js';
-import type { Wallet } from '../../wallet-api.js';
 import type { ExportShown, FrameMethod } from '../protocol.js';
 import { fromWire, type FrameChannel, type SignerFrame } from './frame-channel.js';
 
@@ -30,10 +30,13 @@ export interface FrameOtpLogin {
   readonly credentialId: string;
   /** Whether the code went by email or SMS. */
   readonly type: OtpType;
+  /** Where the user types the code: always the signer frame. */
+  readonly codeEntry: 'frame';
   /**
    * Shows the frame's code entry and resolves to the session once the user typed a right code there
-   * (a wrong one is told in the frame). Errors: OTP_EXPIRED, SIGNER_DECLINED (the user cancelled).
-   * Takes no code: one typed in the app's page would be readable by every script of it.
+   * (a wrong one is told in the frame); while the entry is open, another call waits on the same one.
+   * Errors: OTP_EXPIRED, SIGNER_DECLINED (the user cancelled). Takes no code (one given:
+   * INVALID_ARGUMENT): one typed in the app's page would be readable by every script of it.
    */
   verify(): Promise<Session>;
   /** Sends a new code. */
@@ -46,40 +49,16 @@ export interface FrameWalletConfig {
   signer: SignerFrame;
 }
 
-type Same =
-  | 'on'
-  | 'session'
-  | 'sessions'
-  | 'serverNow'
-  | 'subscribe'
-  | 'getSnapshot'
-  | 'restore'
-  | 'refresh'
-  | 'logout'
-  | 'listSessions'
-  | 'signOutOtherDevices'
-  | 'listCredentials'
-  | 'deleteCredential'
-  | 'createDelegatedKey'
-  | 'listDelegatedKeys'
-  | 'getDelegatedKey'
-  | 'revokeDelegatedKey'
-  | 'updateAccount'
-  | 'createQuote'
-  | 'executeQuote'
-  | 'changeContact'
-  | 'preparePasskeyLogin'
-  | 'preparePasskeyRegistration'
-  | 'registerPasskey'
-  | 'prepareOAuth'
-  | 'completeOAuth'
-  | 'addOAuthCredential'
-  | 'dispose';
-
 /** The wallet in frame mode: the {@link Wallet} API less what cannot leave the frame (see frame-wallet.ts). */
-export interface FrameWallet extends Pick<Wallet, Same> {
-  /** Sends a code (EMAIL_OTP by default); the user types it in the frame (`login.verify()`). */
-  startOtpLogin(args: { accountId: string; type?: OtpType; credentialId?: string }): Promise<FrameOtpLogin>;
+export interface FrameWallet extends SharedWallet {
+  /** Always `'frame'`: tells this wallet from the in-origin one (`'mode' in wallet`). */
+  readonly mode: 'frame';
+  /**
+   * Sends a code (EMAIL_OTP by default) by account, or with the proxy's email-first login mode by
+   * `{ email }` / `{ phone }` alone (the frame checks the shape: INVALID_ARGUMENT); the user types
+   * it in the frame (`login.verify()`).
+   */
+  startOtpLogin(args: StartOtpLoginArgs): Promise<FrameOtpLogin>;
   /** Adds an SMS_OTP credential (approved in the frame); `verify()` activates it. */
   addSmsOtp(args: { accountId: string }): Promise<FrameOtpLogin>;
   /** Re-adds the EMAIL_OTP credential (approved in the frame); `verify()` activates it. */
@@ -141,17 +120,23 @@ export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
     while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
     return (await (await connect()).call(method, args)) as T;
   };
-  const otpLogin = (answer: { handle: string; credentialId: string; type: OtpType }): FrameOtpLogin => ({
-    credentialId: answer.credentialId,
-    type: answer.type,
-    verify(...args: unknown[]) {
-      if (args.length > 0) return Promise.reject(new WalletError('INVALID_ARGUMENT', 'in frame mode the user types the code in the signer frame: call verify() with no code'));
-      return call<Session>('otp.verify', answer.handle);
-    },
-    resend: () => call<void>('otp.resend', answer.handle).then(() => undefined),
-  });
+  const otpLogin = (answer: { handle: string; credentialId: string; type: OtpType }): FrameOtpLogin => {
+    // The frame's code entry while it is open: a second verify() waits on it (a resend opens no second entry).
+    let entry: Promise<Session> | undefined;
+    return {
+      credentialId: answer.credentialId,
+      type: answer.type,
+      codeEntry: 'frame',
+      verify(code?: unknown) {
+        if (code !== undefined) return Promise.reject(new WalletError('INVALID_ARGUMENT', 'in frame mode the user types the code in the signer frame: call verify() with no code'));
+        return (entry ??= call<Session>('otp.verify', answer.handle).finally(() => (entry = undefined)));
+      },
+      resend: () => call<void>('otp.resend', answer.handle).then(() => undefined),
+    };
+  };
 
   return {
+    mode: 'frame',
     on: (event, listener) => events.on(event, listener),
     session: (accountId) => {
       const id = accountId ?? (snapshot.status === 'initializing' ? undefined : snapshot.accountId) ?? undefined;

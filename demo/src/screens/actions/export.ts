@@ -10,7 +10,11 @@ import { frame, type Section } from './section.js';
 const SHOW_MS = 30_000;
 
 export function exportSection(app: App): Section {
-  const { el, body, s } = frame('export', 'Export recovery phrase', 'Decrypted in this page with a one-time key; never stored, never logged. It hides itself after 30 seconds.');
+  const { el, body, s } = frame(
+    'export',
+    'Export recovery phrase',
+    app.frame ? 'Approved, decrypted and shown in the wallet window (the signer frame), never in this page.' : 'Decrypted in this page with a one-time key; never stored, never logged. It hides itself after 30 seconds.',
+  );
   const phrase = h('div', { class: 'mnemonic', testid: 'mnemonic', hidden: true, 'aria-live': 'polite' });
   const left = h('p', { class: 'small muted', testid: 'mnemonic-countdown', hidden: true });
   const reveal = h('button', { type: 'button', class: 'primary', testid: 'export-reveal' }, 'Reveal recovery phrase');
@@ -40,6 +44,12 @@ export function exportSection(app: App): Section {
     void busy(reveal, 'Exporting…', async () => {
       s.clear();
       try {
+        if (app.frame) {
+          // Frame mode: approved, decrypted and shown in the signer frame only; this page learns that it was shown.
+          await app.frame.exportWallet(app.accountId);
+          s.note('The recovery phrase was shown in the wallet window (never in this page).');
+          return;
+        }
         const words = (await app.wallet!.exportWallet(app.accountId)).trim().split(/\s+/);
         replace(phrase, h('ol', {}, ...words.map((w) => h('li', {}, w))));
         phrase.dataset.words = String(words.length);
