@@ -135,7 +135,10 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
     const quote = await ctx.wallet[WALLET_CONTEXT].client.request<unknown>({ method: 'GET', path: `/quotes/${encodeURIComponent(id)}` });
     if (!isRecord(quote) || quote.id !== id) throw new WalletError('BAD_RESPONSE', `expected the Quote ${id}`);
     const description = inWords.executeQuote(id, quote) ?? (DESCRIBE.executeQuote as (args: readonly unknown[]) => ApprovalDescription)(args);
-    return approveAction(ctx.policy, description, ['execute-quote'], signal, () => ctx.wallet.executeQuote(quote as unknown as Quote, arg(args, 1)));
+    // What it sends, for the host's high-value rule (approval-route.ts): from the quote the frame read.
+    const currency = isRecord(quote.sendingCurrency) ? quote.sendingCurrency.code : undefined;
+    const sending = typeof quote.totalSendingAmount === 'number' && typeof currency === 'string' ? { amount: quote.totalSendingAmount, currency } : undefined;
+    return approveAction(ctx.policy, description, ['execute-quote'], signal, () => ctx.wallet.executeQuote(quote as unknown as Quote, arg(args, 1)), sending === undefined ? {} : { sending });
   },
   changeContact: userAction('changeContact', ['change-contact'], (ctx, args) => ctx.wallet.changeContact(arg(args, 0), arg(args, 1), arg(args, 2))),
   ...PASSKEY_HANDLERS,
