@@ -62,7 +62,12 @@ async function listen(server: ReturnType<typeof createServer>): Promise<number> 
   return (server.address() as AddressInfo).port;
 }
 
-export async function startFrameStack(): Promise<FrameStack> {
+/** What a spec file changes in the stack: extra fields of the signer's host configuration (e.g. `highValue`). */
+export interface FrameStackOptions {
+  readonly signerConfig?: Readonly<Record<string, unknown>>;
+}
+
+export async function startFrameStack(options: FrameStackOptions = {}): Promise<FrameStack> {
   const dir = mkdtempSync(join(tmpdir(), 'signer-page-'));
   const clientId = `frame-${randomBytes(6).toString('hex')}`;
   const clientSecret = `frame-secret-${randomBytes(24).toString('hex')}`;
@@ -76,7 +81,7 @@ export async function startFrameStack(): Promise<FrameStack> {
   // signer is served first; the sandbox then starts with the enclave key the signer already trusts.
   const seed = `frame-${randomBytes(8).toString('hex')}`;
   const enclavePublicKey = createEnclave(loadEnclaveKey({ seed })).publicKey;
-  const config = { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [enclavePublicKey], name: 'Test Wallet' };
+  const config = { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [enclavePublicKey], name: 'Test Wallet', ...options.signerConfig };
   const [appScript] = await Promise.all([
     build({ entryPoints: { app: join(HERE, 'app', 'main.ts'), 'in-origin': join(HERE, 'app', 'in-origin.ts') }, outdir: 'out', bundle: true, format: 'esm', write: false, target: 'es2022', logLevel: 'warning' }),
     buildSignerPage(dir, { minify: false }),
@@ -177,10 +182,10 @@ export async function startFrameStack(): Promise<FrameStack> {
 }
 
 /** One stack for the spec file: started before its first test, closed after its last; read it with the returned function. */
-export function useFrameStack(): () => FrameStack {
+export function useFrameStack(options: FrameStackOptions = {}): () => FrameStack {
   let stack: FrameStack | undefined;
   test.beforeAll(async () => {
-    stack = await startFrameStack();
+    stack = await startFrameStack(options);
   });
   test.afterAll(async () => {
     await stack?.close();
