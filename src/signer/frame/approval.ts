@@ -75,6 +75,8 @@ interface Scope {
   readonly signal: AbortSignal;
   /** What a quote sends (for the high-value rule), when the scope executes one. */
   readonly sending?: Sending;
+  /** The words of each request, made from the request itself (else {@link Scope.description}). */
+  readonly describe?: (request: SignRequest) => ApprovalDescription | undefined;
   declined: boolean;
   /** Why the last prompt approved nothing other than a decline: expired, window blocked. */
   failure?: WalletError | undefined;
@@ -93,8 +95,16 @@ export interface SigningPolicy {
     purposes: readonly string[],
     signal: AbortSignal,
     run: (declined: () => boolean, failure: () => WalletError | undefined) => Promise<T>,
-    facts?: { sending?: Sending },
+    facts?: ScopeFacts,
   ): Promise<T>;
+}
+
+/** What the frame knows of a scope besides its description (read by the frame, never told by the parent). */
+export interface ScopeFacts {
+  /** What a quote sends, for the host's high-value rule. */
+  readonly sending?: Sending;
+  /** The words of each signature from its own request (signing out other devices: one prompt per session ended). */
+  readonly describe?: (request: SignRequest) => ApprovalDescription | undefined;
 }
 
 /** The prompt's deadline passed. */
@@ -141,14 +151,15 @@ export function createSigningPolicy(render: RenderApproval, show: (visible: bool
       const onDecline = (event: Event) => {
         if (event.isTrusted) decline();
       };
+      const description = scope.describe?.(request) ?? scope.description;
       const place = approvalPlace({ purpose: request.purpose, tracksVisibility: options.tracksVisibility ?? true, highValue: options.highValue, sending: scope.sending });
       if (place === 'popup') {
         // Deny by default: a prompt that must be answered in the window is not shown here instead.
         if (options.popup === undefined) return fail(new WalletError('SIGNING_REFUSED', 'this approval must be answered in a window of the signer origin, which this frame cannot open'));
-        remove = options.popup(scope.description, { approved: approve, declined: decline, failed: fail }, onDecline, deadline);
+        remove = options.popup(description, { approved: approve, declined: decline, failed: fail }, onDecline, deadline);
       } else {
         remove = render(
-          scope.description,
+          description,
           (event) => {
             // A click made by script (dispatchEvent, element.click()) is not the user: ignored.
             if (event.isTrusted && event.type === 'click') approve();
@@ -168,7 +179,7 @@ export function createSigningPolicy(render: RenderApproval, show: (visible: bool
     },
     approve(description, purposes, signal, run, facts = {}) {
       const turn = queue.then(async () => {
-        const scope: Scope = { description, purposes: new Set(purposes), signal, declined: false, ...(facts.sending !== undefined ? { sending: facts.sending } : {}) };
+        const scope: Scope = { description, purposes: new Set(purposes), signal, declined: false, ...facts };
         current = scope;
         try {
           return await run(
@@ -196,7 +207,7 @@ export function aborted(): WalletError {
  * SIGNER_DECLINED, after an expired prompt SIGNER_APPROVAL_EXPIRED, after a blocked window
  * SIGNER_POPUP_BLOCKED (a refusal by rule stays SIGNING_REFUSED).
  */
-export function approveAction<T>(policy: SigningPolicy, description: ApprovalDescription, purposes: readonly string[], signal: AbortSignal, run: () => Promise<T>, facts?: { sending?: Sending }): Promise<T> {
+export function approveAction<T>(policy: SigningPolicy, description: ApprovalDescription, purposes: readonly string[], signal: AbortSignal, run: () => Promise<T>, facts?: ScopeFacts): Promise<T> {
   return policy.approve(
     description,
     purposes,

@@ -12,6 +12,7 @@ import type { Wallet } from '../../wallet-api.js';
 import { isRecord, type Quote } from '../../types.js';
 import { WALLET_CONTEXT } from '../../session/context.js';
 import type { FrameMethod } from '../protocol.js';
+import type { SignRequest } from '../../transport/index.js';
 import { aborted, approveAction, type ApprovalDescription, type SigningPolicy } from './approval.js';
 import { EXPORT_CLEAR_AFTER_MS } from './config.js';
 import { DESCRIBE } from './describe.js';
@@ -124,7 +125,15 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
   'otp.verify': (ctx, args, signal) => enterCode(ctx, args[0] as string, loginOf(ctx, args[0]), signal),
   addSmsOtp: userAction('addSmsOtp', ['add-credential'], async (ctx, args) => keepLogin(ctx, await ctx.wallet.addSmsOtp(arg(args, 0)))),
   addEmailOtp: userAction('addEmailOtp', ['add-credential'], async (ctx, args) => keepLogin(ctx, await ctx.wallet.addEmailOtp(arg(args, 0)))),
-  signOutOtherDevices: userAction('signOutOtherDevices', ['delete-session'], (ctx, args) => ctx.wallet.signOutOtherDevices(arg(args, 0))),
+  signOutOtherDevices: async (ctx, args, signal) => {
+    // The frame lists the other devices' sessions itself (the service's list less the sessions it
+    // holds); each end is then its own prompt, in words made from the very request it signs.
+    const accountId = arg<string | undefined>(args, 0);
+    const mine = new Set(ctx.wallet.sessions().map((s) => s.id));
+    const others = (await ctx.wallet.listSessions(accountId)).filter((s) => !mine.has(s.id));
+    const describe = (request: SignRequest) => inWords.endSession(request.method, request.path, others);
+    return approveAction(ctx.policy, (DESCRIBE.signOutOtherDevices as (a: readonly unknown[]) => ApprovalDescription)(args), ['delete-session'], signal, () => ctx.wallet.signOutOtherDevices(accountId), { describe });
+  },
   deleteCredential: userAction('deleteCredential', ['delete-credential'], (ctx, args) => ctx.wallet.deleteCredential(arg(args, 0), arg(args, 1))),
   createDelegatedKey: userAction('createDelegatedKey', ['create-delegated-key'], (ctx, args) => ctx.wallet.createDelegatedKey(arg(args, 0))),
   revokeDelegatedKey: userAction('revokeDelegatedKey', ['revoke-delegated-key'], (ctx, args) => ctx.wallet.revokeDelegatedKey(arg(args, 0), arg(args, 1))),
