@@ -13,8 +13,20 @@
  *   expires (`expiresAt`), whichever comes first. An unreadable `expiresAt` counts as not given.
  */
 
-/** The kinds of signed actions the host can mark high-value (the words' kinds: src/signer/words). */
-export const HIGH_VALUE_KINDS = [
+/** A kind of signed action the host can mark high-value (the words' kinds: src/signer/words). */
+export type HighValueKind =
+  | 'add-credential'
+  | 'remove-credential'
+  | 'end-sessions'
+  | 'update-account'
+  | 'export'
+  | 'create-delegated-key'
+  | 'revoke-delegated-key'
+  | 'execute-quote'
+  | 'change-contact';
+
+/** Every {@link HighValueKind}, as signer-config.json may name them. */
+export const HIGH_VALUE_KINDS: readonly HighValueKind[] = [
   'add-credential',
   'remove-credential',
   'end-sessions',
@@ -24,8 +36,7 @@ export const HIGH_VALUE_KINDS = [
   'revoke-delegated-key',
   'execute-quote',
   'change-contact',
-] as const;
-export type HighValueKind = (typeof HIGH_VALUE_KINDS)[number];
+];
 
 /** The host's high-value rule (`highValue` in signer-config.json). */
 export interface HighValue {
