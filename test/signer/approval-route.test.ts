@@ -193,6 +193,20 @@ describe('the approval window', () => {
     expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { tracksVisibility: false }), 'update-internal-account')).toBe('SIGNING_REFUSED');
   });
 
+  it('one answer per prompt: the first counts, a later one changes nothing', async () => {
+    const thenDecline = popup((a) => {
+      a.approved();
+      a.declined();
+      a.failed(new WalletError('SIGNER_POPUP_BLOCKED', 'late'));
+    });
+    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { popup: thenDecline.popup, tracksVisibility: false }), 'update-internal-account')).toBe('signed');
+    const thenApprove = popup((a) => {
+      a.declined();
+      a.approved();
+    });
+    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { popup: thenApprove.popup, tracksVisibility: false }), 'update-internal-account')).toBe('SIGNER_DECLINED');
+  });
+
   it('a high-value kind goes to the window even where occlusion is reported; others stay in the frame', async () => {
     const approving = popup((a) => a.approved());
     const user = holding();

@@ -122,7 +122,11 @@ export function createSigningPolicy(render: RenderApproval, show: (visible: bool
       let remove: (() => void) | undefined;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const deadline = approvalDeadline(now(), request.expiresAt);
+      let done = false;
       const finish = (approved: boolean) => {
+        // One answer per prompt: whatever comes after the first changes nothing.
+        if (done) return;
+        done = true;
         clearTimeout(timer);
         request.signal.removeEventListener('abort', stop);
         scope.signal.removeEventListener('abort', stop);
@@ -133,12 +137,14 @@ export function createSigningPolicy(render: RenderApproval, show: (visible: bool
       };
       const stop = () => finish(false);
       const fail = (error: WalletError) => {
+        if (done) return;
         scope.failure = error;
         finish(false);
       };
       /** An answer counts only before the deadline (a late timer on a busy machine changes nothing). */
       const approve = () => (now() < deadline ? finish(true) : fail(expired()));
       const decline = () => {
+        if (done) return;
         scope.declined = true;
         finish(false);
       };
