@@ -16,8 +16,8 @@ import { WalletError } from '../../errors.js';
 import type { ApprovalDescription, PopupApproval } from './approval.js';
 import { el, mount, renderApproval } from './views.js';
 
-/** The signer page in this fragment runs as the approval window (main.ts reads it too). */
-const APPROVAL_HASH = '#approval';
+/** The signer page in this fragment runs as the approval window. */
+export const APPROVAL_HASH = '#approval';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -96,6 +96,6 @@ export const APPROVAL_MAX_MS = 60_000;
 /** When the prompt opened at `openedAt` (ms since the epoch) stops accepting an approval. */
 export function approvalDeadline(openedAt: number, expiresAt: string | undefined): number {
   const limit = openedAt + APPROVAL_MAX_MS;
-  const service = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
+  const service = Date.parse(expiresAt ?? ''); // NaN when absent or unreadable
   return Number.isFinite(service) ? Math.min(limit, service) : limit;
 }

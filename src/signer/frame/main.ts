@@ -5,8 +5,8 @@
  * own wallet (keys, sessions, flows and signing all live here) and serves the parent's calls.
  */
 import { createWallet } from '../../wallet.js';
-import { WalletError } from '../../errors.js';
-import { createSigningPolicy, type PopupApproval } from './approval.js';
+import { createSigningPolicy } from './approval.js';
+import { APPROVAL_HASH, popupApproval, runApprovalWindow } from './approval-popup.js';
 import { tracksVisibility } from './approve-button.js';
 import { loadSignerConfig, type SignerConfig } from './config.js';
 import { listenForParent } from './handshake.js';
@@ -33,38 +33,11 @@ async function storageProblem(): Promise<'SIGNER_STORAGE_UNAVAILABLE' | undefine
   }
 }
 
-/** The signer page in this fragment runs as the approval window (approval-popup.ts). */
-const APPROVAL_HASH = '#approval';
-
-/**
- * The approval window's frame side, loaded when a prompt needs it (most prompts in Chromium do not):
- * its screen shows once the chunk is there (then `screensChanged` tells the parent to show the
- * frame); a chunk that cannot load approves nothing.
- */
-function lazyPopupApproval(screensChanged: () => void): PopupApproval {
-  return (description, answers, onDecline, deadline) => {
-    let remove: (() => void) | undefined;
-    let closed = false;
-    import('./approval-popup.js').then(
-      (m) => {
-        if (closed) return;
-        remove = m.popupApproval(description, answers, onDecline, deadline);
-        screensChanged();
-      },
-      () => answers.failed(new WalletError('SIGNER_FRAME_FAILED', 'the signer could not load its approval window')),
-    );
-    return () => {
-      closed = true;
-      remove?.();
-    };
-  };
-}
-
 function start(port: MessagePort, config: SignerConfig): void {
   applyBranding(config);
   const screensChanged = () => port.postMessage({ type: 'ui', visible: screensOpen() });
   // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
-  const policy = createSigningPolicy(renderApproval, screensChanged, { popup: lazyPopupApproval(screensChanged), tracksVisibility: tracksVisibility(), highValue: config.highValue });
+  const policy = createSigningPolicy(renderApproval, screensChanged, { popup: popupApproval, tracksVisibility: tracksVisibility(), highValue: config.highValue });
   const wallet = createWallet({
     baseUrl: config.baseUrl,
     trustedKeys: config.trustedKeys,
@@ -86,7 +59,7 @@ if (location.hash === POPUP_HASH && window.parent === window) {
 } else if (location.hash === APPROVAL_HASH && window.parent === window) {
   // A window the frame opened for an approval (approval-popup.ts): it serves no parent.
   void config.then(applyBranding, () => undefined);
-  void import('./approval-popup.js').then((m) => m.runApprovalWindow());
+  runApprovalWindow();
 } else {
   config.catch((error: unknown) => console.error('signer frame: no parent is accepted:', error instanceof Error ? error.message : error));
   listenForParent({
