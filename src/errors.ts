@@ -59,7 +59,8 @@ export type WalletErrorCode =
   | 'SIGNER_ORIGIN_NOT_ALLOWED'
   | 'SIGNER_STORAGE_UNAVAILABLE'
   | 'SIGNER_DECLINED'
-  | 'SIGNER_POPUP_BLOCKED';
+  | 'SIGNER_POPUP_BLOCKED'
+  | 'SIGNER_APPROVAL_EXPIRED';
 
 /** The third argument of the {@link WalletError} constructor. */
 export interface WalletErrorOptions {

@@ -18,6 +18,14 @@ export interface Scope {
   evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T>;
 }
 
+/** A top-level window that a page opened (e.g. the signer's approval window, on a click in its frame). */
+export interface Popup extends Scope {
+  /** Closes the window, as the user's close button does. */
+  close(): Promise<void>;
+  /** Whether the window is gone (closed by the user or by a script of its opener). */
+  closed(): Promise<boolean>;
+}
+
 export interface Tab extends Scope {
   /** Opens `path` (relative to the demo's URL) and waits for the load. */
   goto(path: string): Promise<void>;
@@ -30,6 +38,11 @@ export interface Tab extends Scope {
    * WebKitGTK's: scripts run only in a document already loaded).
    */
   addInitScript?<A>(fn: (arg: A) => void, arg: A): Promise<void>;
+  /**
+   * Runs `open` (an action in this tab or its frames that opens a window) and resolves to the new
+   * top-level window, once the browser reports it (up to 15 s).
+   */
+  popup(open: () => Promise<void>): Promise<Popup>;
   /** Uncaught errors the page has thrown so far (engines that cannot report them: always []). */
   errors(): string[];
 }
@@ -38,6 +51,19 @@ export interface Tab extends Scope {
 export interface Device {
   newTab(): Promise<Tab>;
   close(): Promise<void>;
+}
+
+/** A window's scope (a tab of the driver) with how to close it and tell it closed. */
+export function asPopup(tab: Scope, close: () => Promise<void>, closed: () => Promise<boolean>): Popup {
+  return {
+    click: (id) => tab.click(id),
+    hover: (id) => tab.hover(id),
+    fill: (id, value) => tab.fill(id, value),
+    press: (id, key) => tab.press(id, key),
+    evaluate: (fn, arg) => tab.evaluate(fn, arg),
+    close,
+    closed,
+  };
 }
 
 /** Puts `fn(arg)` into a script body for engines that take source text (WebDriver). */

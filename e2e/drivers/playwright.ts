@@ -1,6 +1,6 @@
 /** The journey driver over Playwright (Chromium). */
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import type { Device, Scope, Tab } from './driver.js';
+import { asPopup, type Device, type Popup, type Scope, type Tab } from './driver.js';
 
 class PlaywrightTab implements Tab {
   private readonly pageErrors: string[] = [];
@@ -56,6 +56,17 @@ class PlaywrightTab implements Tab {
       press: (testId, key) => frame.getByTestId(testId).press(key),
       evaluate: async <T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A) => (await content()).evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>,
     };
+  }
+
+  async popup(open: () => Promise<void>): Promise<Popup> {
+    const opened = this.page.context().waitForEvent('page', { timeout: 15_000 });
+    await open();
+    const page = await opened;
+    return asPopup(
+      new PlaywrightTab(page),
+      () => page.close(),
+      async () => page.isClosed(),
+    );
   }
 
   errors(): string[] {

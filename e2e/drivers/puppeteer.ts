@@ -1,6 +1,6 @@
 /** The journey driver over puppeteer-core (Firefox ESR over WebDriver BiDi). */
 import type { Browser, Frame, Page } from 'puppeteer-core';
-import type { Device, Scope, Tab } from './driver.js';
+import { asPopup, type Device, type Popup, type Scope, type Tab } from './driver.js';
 
 const TIMEOUT = 10_000;
 const byTestId = (testId: string): string => `[data-testid="${testId}"]`;
@@ -69,6 +69,27 @@ class PuppeteerTab implements Tab {
       press: async (testId, key) => (await (await content()).waitForSelector(byTestId(testId), { visible: true }))?.press(key),
       evaluate: async <T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A) => (await content()).evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>,
     };
+  }
+
+  /** The new window: a page of this tab's browser context that was not there before `open`. */
+  async popup(open: () => Promise<void>): Promise<Popup> {
+    const context = this.page.browserContext();
+    const before = new Set(await context.pages());
+    await open();
+    const deadline = Date.now() + 15_000;
+    let page: Page | undefined;
+    while (page === undefined) {
+      page = (await context.pages()).find((p) => !before.has(p));
+      if (page !== undefined) break;
+      if (Date.now() > deadline) throw new Error('no window opened');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const found = page;
+    return asPopup(
+      new PuppeteerTab(page, this.baseURL),
+      () => found.close(),
+      async () => found.isClosed() || !(await context.pages()).includes(found),
+    );
   }
 
   errors(): string[] {

@@ -1,6 +1,6 @@
 /** The journey driver over W3C WebDriver (WebKitGTK's MiniBrowser, scripts/engines/webkit.ts). */
 import { ELEMENT, startWebKit, WebDriverError, type WebDriverSession } from '../../scripts/engines/webkit.js';
-import { callSource, type Device, type Scope, type Tab } from './driver.js';
+import { asPopup, callSource, type Device, type Popup, type Scope, type Tab } from './driver.js';
 
 const TIMEOUT = 10_000;
 /** Errors worth another try while the app renders (the element is not there or not usable yet). */
@@ -12,6 +12,11 @@ class Windows {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(readonly session: WebDriverSession) {}
+
+  /** Forgets the current window (it was closed): the next action switches. */
+  forget(handle: string): void {
+    if (this.current === handle) this.current = undefined;
+  }
 
   in<T>(handle: string, action: (session: WebDriverSession) => Promise<T>): Promise<T> {
     const run = this.queue.then(async () => {
@@ -116,6 +121,30 @@ Promise.resolve(arguments[0]).then(${callSource(fn as (arg: never) => unknown)})
     const result = await this.run((s) => s.executeAsync<{ value?: T; error?: string }>(body, [arg ?? null]));
     if (result.error !== undefined) throw new Error(`in the page: ${result.error}`);
     return result.value as T;
+  }
+
+  /** The new window: a window handle of the session that was not there before `open`. */
+  async popup(open: () => Promise<void>): Promise<Popup> {
+    const handles = () => this.windows.in(this.handle, (s) => s.windowHandles());
+    const before = new Set(await handles());
+    await open();
+    const deadline = Date.now() + 15_000;
+    let handle: string | undefined;
+    while (handle === undefined) {
+      handle = (await handles()).find((h) => !before.has(h));
+      if (handle !== undefined) break;
+      if (Date.now() > deadline) throw new Error('no window opened');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const opened = handle;
+    return asPopup(
+      new WebDriverTab(this.windows, handle, this.baseURL),
+      async () => {
+        await this.windows.in(opened, (s) => s.closeWindow());
+        this.windows.forget(opened);
+      },
+      async () => !(await handles()).includes(opened),
+    );
   }
 
   errors(): string[] {

@@ -117,7 +117,7 @@ export async function recordParent(context: BrowserContext, page: Page, appOrigi
  * has been fully visible long enough: src/signer/frame/approve-guard.ts), moves the mouse onto it,
  * waits until the resting pointer counts, clicks. Each wait is on the button's own state.
  */
-export async function approveInFrame(frame: FrameLocator): Promise<void> {
+export async function approveInFrame(frame: Pick<FrameLocator, 'getByTestId'>): Promise<void> {
   const approve = frame.getByTestId('signer-approve');
   await expect(approve).toBeEnabled();
   await approve.hover();

@@ -289,9 +289,12 @@ export function syntheticClicksFromParent(): void {
 
 /** A click made by script inside the frame itself (as a bug or an injection there would): not trusted. */
 export function scriptClickInFrame(): void {
-  const button = document.querySelector('[data-testid="signer-approve"]') as HTMLButtonElement;
-  button.click();
-  button.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+  // "Approve", or, where the prompt is answered in the approval window, the button that opens it.
+  for (const id of ['signer-approve', 'signer-open-popup']) {
+    const button = document.querySelector(`[data-testid="${id}"]`) as HTMLButtonElement | null;
+    button?.click();
+    button?.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+  }
 }
 
 /** The partitioning canary's write: 'written', or why the frame's localStorage refused ('blocked: …'). */

@@ -86,6 +86,8 @@ async function listen(server: ReturnType<typeof createServer>): Promise<number> 
 export interface FrameStackOptions {
   /** The email-first stack and the React app over it (`reactAppPage()`). */
   readonly emailLogin?: boolean;
+  /** Extra fields of the signer's host configuration (e.g. `highValue`). */
+  readonly signerConfig?: Readonly<Record<string, unknown>>;
 }
 
 export async function startFrameStack(options: FrameStackOptions = {}): Promise<FrameStack> {
@@ -102,7 +104,7 @@ export async function startFrameStack(options: FrameStackOptions = {}): Promise<
   // signer is served first; the sandbox then starts with the enclave key the signer already trusts.
   const seed = `frame-${randomBytes(8).toString('hex')}`;
   const enclavePublicKey = createEnclave(loadEnclaveKey({ seed })).publicKey;
-  const config = { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [enclavePublicKey], name: 'Test Wallet' };
+  const config = { allowedParentOrigins: [appUrl, crossSiteAppUrl], baseUrl: `${appUrl}/api`, trustedKeys: [enclavePublicKey], name: 'Test Wallet', ...options.signerConfig };
   const entryPoints: Record<string, string> = { app: join(HERE, 'app', 'main.ts'), 'in-origin': join(HERE, 'app', 'in-origin.ts') };
   if (options.emailLogin) entryPoints['react-app'] = join(HERE, 'app', 'react-app.ts');
   const [appScript] = await Promise.all([
@@ -308,7 +310,7 @@ async function observeServer(port: string): Promise<{ url: string; requests: Obs
 }
 
 /** One stack for the spec file: started before its first test, closed after its last; read it with the returned function. */
-export function useFrameStack(options?: FrameStackOptions): () => FrameStack {
+export function useFrameStack(options: FrameStackOptions = {}): () => FrameStack {
   let stack: FrameStack | undefined;
   test.beforeAll(async () => {
     stack = await startFrameStack(options);

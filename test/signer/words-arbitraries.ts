@@ -37,14 +37,27 @@ const removeCredential = fc
     shown: [credentialId],
   }));
 
-const endSessions = fc
-  .record({ sessionId: id('Session'), count: fc.integer({ min: 1, max: 50 }), allOtherDevices: fc.boolean() })
-  .map(({ sessionId, count, allOtherDevices }): Case => ({
-    kind: 'end-sessions',
-    request: { method: 'DELETE', path: `/auth/sessions/${enc(sessionId)}` },
-    facts: { sessions: { count, allOtherDevices } },
-    shown: [sessionId, String(count)],
-  }));
+/** Ending sessions: how many, "all other devices" or not, and (as the frame lists it) the one this request ends. */
+export const endSessions = fc
+  .record({
+    sessionId: id('Session'),
+    count: fc.integer({ min: 1, max: 50 }),
+    allOtherDevices: fc.boolean(),
+    listed: fc.option(fc.record({ type: fc.constantFrom('EMAIL_OTP', 'SMS_OTP', 'OAUTH', 'PASSKEY'), email, phone, createdAt: iso, at: fc.nat(49), sameId: fc.boolean() }), { nil: undefined }),
+  })
+  .map(({ sessionId, count, allOtherDevices, listed }): Case => {
+    const index = listed === undefined ? undefined : (listed.at % count) + 1;
+    const ending =
+      listed === undefined
+        ? undefined
+        : { id: listed.sameId ? sessionId : `${sessionId}-other`, type: listed.type, nickname: listed.type === 'SMS_OTP' ? listed.phone : listed.email, createdAt: listed.createdAt };
+    return {
+      kind: 'end-sessions',
+      request: { method: 'DELETE', path: `/auth/sessions/${enc(sessionId)}` },
+      facts: { sessions: { count, allOtherDevices, ...(ending !== undefined ? { ending, index: index as number } : {}) } },
+      shown: [sessionId, String(count)],
+    };
+  });
 
 const updateAccount = fc
   .record({ accountId: id('InternalAccount'), privateEnabled: fc.boolean(), old: fc.option(fc.boolean(), { nil: undefined }) })

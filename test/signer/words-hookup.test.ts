@@ -60,3 +60,22 @@ describe('adding an OTP credential and executing a quote, in words', () => {
     expect(inWords.executeQuote('Quote:1', 'Quote:1')).toBeUndefined();
   });
 });
+
+describe('signing out other devices, in words per request', () => {
+  const others = [
+    { id: 'Session:a', type: 'EMAIL_OTP', nickname: 'friend@example.com', createdAt: '2026-11-01T10:00:00Z' },
+    { id: 'Session:b', type: 'PASSKEY', nickname: 'Laptop', createdAt: '2026-11-02T10:00:00Z' },
+  ];
+  it('how many, which one (from the request\'s own path), its sign-in masked; a session the frame did not list shows only its id', () => {
+    const b = inWords.endSession('DELETE', '/auth/sessions/Session%3Ab', others);
+    expect(b?.title).toBe('Sign out devices');
+    expect(b?.lines).toEqual(expect.arrayContaining([['Sessions', 'All other devices (2)'], ['Device', '2 of 2'], ['Signed in with', 'Passkey'], ['Session', 'Session:b']]));
+    const a = inWords.endSession('DELETE', '/auth/sessions/Session%3Aa', others);
+    expect(a?.lines).toContainEqual(['Signed in with', 'Codes sent by email (f•••@example.com)']);
+    expect(JSON.stringify(a)).not.toContain('friend@');
+    const unlisted = inWords.endSession('DELETE', '/auth/sessions/Session%3Az', others);
+    expect(unlisted?.lines.map((l) => l[0])).toEqual(['Sessions', 'Session', 'Note']);
+    // Not a session's end: no words (the scope's plain description stays).
+    expect(inWords.endSession('PATCH', '/internal-accounts/x', others)).toBeUndefined();
+  });
+});

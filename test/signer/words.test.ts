@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STRINGS, describeSignedRequest, maskEmail, maskPhone, toApprovalLines, type WordsDescription } from '../../src/signer/words/index.js';
+import { DEFAULT_STRINGS, describeSignedRequest, maskEmail, maskPhone, toApprovalLines, type KnownFacts, type WordsDescription } from '../../src/signer/words/index.js';
 import { isWalletError } from '../../src/errors.js';
-import { anyCase, email, phone, quoteCase } from './words-arbitraries.js';
+import { anyCase, email, endSessions, phone, quoteCase } from './words-arbitraries.js';
 
 interface QuoteShape {
   sendingCurrency: { code: string; decimals: number };
@@ -152,6 +152,29 @@ describe('masking', () => {
         expect(shown.length).toBeLessThanOrEqual(2);
         expect(p.endsWith(shown)).toBe(true);
       }),
+    );
+  });
+
+  it('ending sessions: how many, which one of them (its sign-in masked, when) only for the session this request ends, "all other devices" with its warning', () => {
+    fc.assert(
+      fc.property(endSessions, (c) => {
+        const d = describeSignedRequest(c.request, c.facts, { locale: 'en-US', timeZone: 'UTC' });
+        const s = c.facts.sessions as NonNullable<KnownFacts['sessions']>;
+        const value = (label: string) => d.lines.find((l) => l.label === label)?.value;
+        const many = s.count > 1 || s.allOtherDevices;
+        expect(d.title).toBe(many ? DEFAULT_STRINGS.endSessionsTitle : DEFAULT_STRINGS.endSessionTitle);
+        expect(value(DEFAULT_STRINGS.sessions)).toBe(s.allOtherDevices ? `All other devices (${s.count})` : `${s.count} session(s)`);
+        expect(d.warnings).toEqual(s.allOtherDevices ? [DEFAULT_STRINGS.endSessionsWarning] : []);
+        expect(value(DEFAULT_STRINGS.sessionPlace)).toBe(many && s.index !== undefined ? `${s.index} of ${s.count}` : undefined);
+        const ours = s.ending !== undefined && c.request.path === `/auth/sessions/${encodeURIComponent(s.ending.id as string)}`;
+        const type = s.ending?.type as 'EMAIL_OTP' | 'SMS_OTP' | 'OAUTH' | 'PASSKEY' | undefined;
+        const masked = type === 'EMAIL_OTP' ? ` (${maskEmail(s.ending?.nickname as string)})` : type === 'SMS_OTP' ? ` (${maskPhone(s.ending?.nickname as string)})` : '';
+        expect(value(DEFAULT_STRINGS.signedInWith)).toBe(ours && type !== undefined ? `${DEFAULT_STRINGS[type]}${masked}` : undefined);
+        expect(value(DEFAULT_STRINGS.signedInOn)?.includes(String(new Date(s.ending?.createdAt as string).getUTCFullYear()))).toBe(ours ? true : undefined);
+        // A listed email or phone never shows in full.
+        if (ours && (type === 'EMAIL_OTP' || type === 'SMS_OTP') && (s.ending?.nickname as string).indexOf('@') !== 1) expect(all(d)).not.toContain(s.ending?.nickname);
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -1,4 +1,4 @@
-// A small React app in frame mode (e2e/frame/08-react.spec.ts): the React bindings over the
+// A small React app in frame mode (e2e/frame/10-react.spec.ts): the React bindings over the
 // FrameWallet, the wallet's email-first login as the app's login (emailLoginProxy), one signed
 // action, logout. The code is typed in the signer frame; the app shows where it is awaited.
 import { createElement as h, useState, type ReactNode } from 'react';

@@ -52,7 +52,7 @@ function report(all: Record<string, EngineResult>): string {
     '|---|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows,
     '',
-    `Cold: the first connection in a fresh profile, signed out; warm: after a reload (${WARM} runs), a session to restore. The refresh pairs (${PAIRS}) alternate which goes first; both sign with a non-extractable key and go through the same proxy and sandbox. "Approve pressable" includes the guard's 700 ms of full visibility (${PROMPTS} prompts).`,
+    `Cold: the first connection in a fresh profile, signed out; warm: after a reload (${WARM} runs), a session to restore. The refresh pairs (${PAIRS}) alternate which goes first; both sign with a non-extractable key and go through the same proxy and sandbox. "Approve pressable" includes the guard's 700 ms of full visibility (${PROMPTS} prompts); where the prompt is answered in the approval window (Firefox, WebKit), it is the frame's "Open the approval window" instead.`,
     '<!-- bench:frame:end -->',
   ].join('\n');
 }

@@ -55,12 +55,16 @@ export async function refreshPairsInPage(n: number): Promise<{ frame: number[]; 
   return times;
 }
 
-/** In the frame: records (Date.now()) when the approval screen appears and when "Approve" can be pressed. */
+/**
+ * In the frame: records (Date.now()) when the approval screen appears and when its button can be
+ * pressed: "Approve", or, where the prompt is answered in the approval window (Firefox, WebKit),
+ * "Open the approval window" (the window's own "Approve" then arms after its 700 ms).
+ */
 export function watchApprovalInFrame(): void {
   const marks: { shown?: number; armed?: number } = {};
   (window as unknown as { __marks: typeof marks }).__marks = marks;
   const look = () => {
-    const button = document.querySelector('[data-testid="signer-approve"]') as HTMLButtonElement | null;
+    const button = (document.querySelector('[data-testid="signer-approve"]') ?? document.querySelector('[data-testid="signer-open-popup"]')) as HTMLButtonElement | null;
     if (button !== null) marks.shown ??= Date.now();
     if (button !== null && !button.disabled) {
       marks.armed ??= Date.now();

@@ -7,7 +7,7 @@
  */
 import { expect } from '@playwright/test';
 import { partitionedLaunchOptions } from '../../../scripts/chromium.mjs';
-import type { Device, Scope, Tab } from '../../drivers/driver.js';
+import type { Device, Popup, Scope, Tab } from '../../drivers/driver.js';
 import { deviceOpener, engineTest } from '../../portable/fixtures.js';
 import { newEmail, OTP } from '../helpers.js';
 import { makeFrameWallet, signUpInPage, startLoginInPage, walletState } from '../in-page.js';
@@ -101,16 +101,36 @@ function approveState(): { armed: boolean; rested: boolean } {
 }
 
 /**
- * Approves in the frame as a person does: waits until "Approve" can be pressed (the frame has
- * been fully visible long enough), moves the pointer onto it, waits until the resting pointer counts,
- * clicks (trusted input). Each wait is on the button's own state.
+ * Approves as a person does, where this engine asks: in the frame, or — where the frame shows "Open
+ * the approval window" (no IntersectionObserver v2: Firefox, WebKit; or a kind the host marks
+ * high-value) — in the window of the signer origin that a click in the frame opens. Waits until
+ * "Approve" can be pressed (armed), moves the pointer onto it, waits until the resting pointer
+ * counts, clicks (trusted input). Each wait is on the button's own state. Resolves to where it
+ * approved.
  */
-export async function approveIn(tab: Tab): Promise<void> {
+export async function approveIn(tab: Tab): Promise<'frame' | 'popup'> {
   const frame = signerIn(tab);
-  await shown(frame, 'signer-approve');
-  await expect.poll(async () => (await frame.evaluate(approveState).catch(() => undefined))?.armed, { message: 'Approve armed', timeout: 15_000 }).toBe(true);
-  await frame.hover('signer-approve');
-  await expect.poll(async () => (await frame.evaluate(approveState).catch(() => undefined))?.rested, { message: 'pointer rested on Approve', timeout: 15_000 }).toBe(true);
-  await frame.click('signer-approve');
+  await expect.poll(async () => (await visibleIn(frame, 'signer-approve')) || (await visibleIn(frame, 'signer-open-popup')), { message: 'a prompt in the frame', timeout: 15_000 }).toBe(true);
+  if (!(await visibleIn(frame, 'signer-open-popup'))) {
+    await approveOn(frame);
+    return 'frame';
+  }
+  await approveOn(await openApprovalWindow(tab));
+  return 'popup';
 }
 
+/** The user's click on "Open the approval window" in the frame; resolves to the window once it shows the prompt. */
+export async function openApprovalWindow(tab: Tab): Promise<Popup> {
+  const popup = await tab.popup(() => signerIn(tab).click('signer-open-popup'));
+  await shown(popup, 'signer-approval');
+  return popup;
+}
+
+/** Presses "Approve" in `scope` (the frame or the approval window) as a person does. */
+export async function approveOn(scope: Scope): Promise<void> {
+  await shown(scope, 'signer-approve');
+  await expect.poll(async () => (await scope.evaluate(approveState).catch(() => undefined))?.armed, { message: 'Approve armed', timeout: 15_000 }).toBe(true);
+  await scope.hover('signer-approve');
+  await expect.poll(async () => (await scope.evaluate(approveState).catch(() => undefined))?.rested, { message: 'pointer rested on Approve', timeout: 15_000 }).toBe(true);
+  await scope.click('signer-approve');
+}

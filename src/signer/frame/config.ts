@@ -4,6 +4,7 @@
  * configuration accepts no parent at all (deny by default).
  */
 import type { TrustedKeys } from '../../crypto/index.js';
+import { HIGH_VALUE_KINDS, type HighValue, type HighValueKind } from './approval-route.js';
 
 /** The signer page's host configuration (`signer-config.json` beside the page). */
 export interface SignerConfig {
@@ -24,6 +25,12 @@ export interface SignerConfig {
    * it (it is cleared on close too); 5 000 to 600 000, default 60 000 (60 s).
    */
   readonly exportClearAfterMs?: number;
+  /**
+   * The kinds always approved in a window of the signer origin (the approval popup, approval-route.ts),
+   * and the quotes above an amount: e.g. `{ "kinds": ["export", "create-delegated-key"],
+   * "quoteAbove": { "amount": 10000, "currency": "USD" } }` (amount in the currency's smallest unit).
+   */
+  readonly highValue?: HighValue;
 }
 
 /** How long an export's phrase stays on screen when the host does not say: 60 s. */
@@ -94,7 +101,22 @@ export function parseSignerConfig(raw: unknown): SignerConfig {
     if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 5_000 || ms > 600_000) fail('exportClearAfterMs', 'a whole number of milliseconds from 5000 to 600000');
     config.exportClearAfterMs = ms as number;
   }
+  if (c.highValue !== undefined) config.highValue = parseHighValue(c.highValue, fail);
   return config;
+}
+
+function parseHighValue(raw: unknown, fail: (field: string, expected: string) => never): HighValue {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('highValue', 'an object');
+  const h = raw as Record<string, unknown>;
+  for (const key of Object.keys(h)) if (key !== 'kinds' && key !== 'quoteAbove') fail(`highValue.${key}`, 'absent (highValue has kinds and quoteAbove)');
+  const kinds = h.kinds ?? [];
+  if (!Array.isArray(kinds) || !kinds.every((k) => (HIGH_VALUE_KINDS as readonly unknown[]).includes(k))) fail('highValue.kinds', `an array of ${HIGH_VALUE_KINDS.join(', ')}`);
+  if (h.quoteAbove === undefined) return { kinds: [...(kinds as HighValueKind[])] };
+  const q = h.quoteAbove as Record<string, unknown>;
+  if (typeof q !== 'object' || q === null || !Number.isSafeInteger(q.amount) || (q.amount as number) < 0 || typeof q.currency !== 'string' || q.currency === '' || Object.keys(q).length !== 2) {
+    fail('highValue.quoteAbove', 'an object { amount: a whole number ≥ 0 in the smallest unit, currency: a code }');
+  }
+  return { kinds: [...(kinds as HighValueKind[])], quoteAbove: { amount: q.amount as number, currency: q.currency as string } };
 }
 
 /** Reads and checks the configuration served beside the page. */

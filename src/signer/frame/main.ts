@@ -6,6 +6,8 @@
  */
 import { createWallet } from '../../wallet.js';
 import { createSigningPolicy } from './approval.js';
+import { APPROVAL_HASH, popupApproval, runApprovalWindow } from './approval-popup.js';
+import { tracksVisibility } from './approve-button.js';
 import { loadSignerConfig, type SignerConfig } from './config.js';
 import { listenForParent } from './handshake.js';
 import { POPUP_HASH, runCeremonyWindow } from './popup.js';
@@ -34,7 +36,8 @@ async function storageProblem(): Promise<'SIGNER_STORAGE_UNAVAILABLE' | undefine
 function start(port: MessagePort, config: SignerConfig): void {
   applyBranding(config);
   const screensChanged = () => port.postMessage({ type: 'ui', visible: screensOpen() });
-  const policy = createSigningPolicy(renderApproval, screensChanged);
+  // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
+  const policy = createSigningPolicy(renderApproval, screensChanged, { popup: popupApproval, tracksVisibility: tracksVisibility(), highValue: config.highValue });
   const wallet = createWallet({
     baseUrl: config.baseUrl,
     trustedKeys: config.trustedKeys,
@@ -53,6 +56,10 @@ if (location.hash === POPUP_HASH && window.parent === window) {
   // A window the frame opened for a passkey ceremony (popup.ts): it serves no parent.
   void config.then(applyBranding, () => undefined);
   runCeremonyWindow();
+} else if (location.hash === APPROVAL_HASH && window.parent === window) {
+  // A window the frame opened for an approval (approval-popup.ts): it serves no parent.
+  void config.then(applyBranding, () => undefined);
+  runApprovalWindow();
 } else {
   config.catch((error: unknown) => console.error('signer frame: no parent is accepted:', error instanceof Error ? error.message : error));
   listenForParent({

@@ -12,6 +12,7 @@ import type { Wallet } from '../../wallet-api.js';
 import { isRecord, type Quote } from '../../types.js';
 import { WALLET_CONTEXT } from '../../session/context.js';
 import type { FrameMethod } from '../protocol.js';
+import type { SignRequest } from '../../transport/index.js';
 import { aborted, approveAction, type ApprovalDescription, type SigningPolicy } from './approval.js';
 import { EXPORT_CLEAR_AFTER_MS } from './config.js';
 import { DESCRIBE } from './describe.js';
@@ -143,7 +144,15 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
   'otp.verify': (ctx, args, signal) => enterCode(ctx, args[0] as string, loginOf(ctx, args[0]), signal),
   addSmsOtp: userAction('addSmsOtp', ['add-credential'], async (ctx, args) => keepLogin(ctx, await ctx.wallet.addSmsOtp(arg(args, 0)))),
   addEmailOtp: userAction('addEmailOtp', ['add-credential'], async (ctx, args) => keepLogin(ctx, await ctx.wallet.addEmailOtp(arg(args, 0)))),
-  signOutOtherDevices: userAction('signOutOtherDevices', ['delete-session'], (ctx, args) => ctx.wallet.signOutOtherDevices(arg(args, 0))),
+  signOutOtherDevices: async (ctx, args, signal) => {
+    // The frame lists the other devices' sessions itself (the service's list less the sessions it
+    // holds); each end is then its own prompt, in words made from the very request it signs.
+    const accountId = arg<string | undefined>(args, 0);
+    const mine = new Set(ctx.wallet.sessions().map((s) => s.id));
+    const others = (await ctx.wallet.listSessions(accountId)).filter((s) => !mine.has(s.id));
+    const describe = (request: SignRequest) => inWords.endSession(request.method, request.path, others);
+    return approveAction(ctx.policy, (DESCRIBE.signOutOtherDevices as (a: readonly unknown[]) => ApprovalDescription)(args), ['delete-session'], signal, () => ctx.wallet.signOutOtherDevices(accountId), { describe });
+  },
   deleteCredential: userAction('deleteCredential', ['delete-credential'], (ctx, args) => ctx.wallet.deleteCredential(arg(args, 0), arg(args, 1))),
   createDelegatedKey: userAction('createDelegatedKey', ['create-delegated-key'], (ctx, args) => ctx.wallet.createDelegatedKey(arg(args, 0))),
   revokeDelegatedKey: userAction('revokeDelegatedKey', ['revoke-delegated-key'], (ctx, args) => ctx.wallet.revokeDelegatedKey(arg(args, 0), arg(args, 1))),
@@ -154,7 +163,10 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
     const quote = await ctx.wallet[WALLET_CONTEXT].client.request<unknown>({ method: 'GET', path: `/quotes/${encodeURIComponent(id)}` });
     if (!isRecord(quote) || quote.id !== id) throw new WalletError('BAD_RESPONSE', `expected the Quote ${id}`);
     const description = inWords.executeQuote(id, quote) ?? (DESCRIBE.executeQuote as (args: readonly unknown[]) => ApprovalDescription)(args);
-    return approveAction(ctx.policy, description, ['execute-quote'], signal, () => ctx.wallet.executeQuote(quote as unknown as Quote, arg(args, 1)));
+    // What it sends, for the host's high-value rule (approval-route.ts): from the quote the frame read.
+    const currency = isRecord(quote.sendingCurrency) ? quote.sendingCurrency.code : undefined;
+    const sending = typeof quote.totalSendingAmount === 'number' && typeof currency === 'string' ? { amount: quote.totalSendingAmount, currency } : undefined;
+    return approveAction(ctx.policy, description, ['execute-quote'], signal, () => ctx.wallet.executeQuote(quote as unknown as Quote, arg(args, 1)), sending === undefined ? {} : { sending });
   },
   changeContact: userAction('changeContact', ['change-contact'], (ctx, args) => ctx.wallet.changeContact(arg(args, 0), arg(args, 1), arg(args, 2))),
   ...PASSKEY_HANDLERS,

@@ -18,7 +18,7 @@ import { WalletError, isWalletError } from '../../errors.js';
 import type { PasskeyCeremonies, PasskeyContext, PasskeyLogin } from '../../flows/passkey.js';
 import { walletContext } from '../../session/context.js';
 import type { Wallet } from '../../wallet-api.js';
-import type { ApprovalDescription, SigningPolicy } from './approval.js';
+import { aborted, approveAction, type ApprovalDescription, type SigningPolicy } from './approval.js';
 import { ceremonyInPopup } from './popup.js';
 import { el, mount } from './views.js';
 
@@ -42,10 +42,6 @@ interface Kept {
 const kept = new WeakMap<PasskeyFrameContext, Kept>();
 
 const flows = () => import('../../flows/passkey.js');
-
-function aborted(): WalletError {
-  return new WalletError('ABORTED', 'the app stopped waiting for this call');
-}
 
 /** Whether this document may use `feature` (Chromium's permissions policy); undefined where the browser does not tell. */
 function policyAllows(feature: string): boolean | undefined {
@@ -160,14 +156,7 @@ function frameCeremonies(ctx: PasskeyFrameContext): PasskeyCeremonies {
  * screen showing `description`; the user's decline is SIGNER_DECLINED.
  */
 export function addCredential<T>(ctx: PasskeyFrameContext, description: ApprovalDescription, signal: AbortSignal, run: () => Promise<T>): Promise<T> {
-  return ctx.policy.approve(description, ['add-credential'], signal, async (declined) => {
-    try {
-      return await run();
-    } catch (error) {
-      if (declined() && isWalletError(error, 'SIGNING_REFUSED')) throw new WalletError('SIGNER_DECLINED', 'the user declined in the signer frame');
-      throw error;
-    }
-  });
+  return approveAction(ctx.policy, description, ['add-credential'], signal, run);
 }
 
 function keptFor(ctx: PasskeyFrameContext): Kept {

@@ -6,8 +6,8 @@
  * before anything is signed), and describe.ts shows its plain description instead.
  * Executing a quote is described from the quote the frame read itself (methods.ts), which is the
  * quote it then executes. Export builds its request in export.ts (the key it names is made there)
- * and asks here. Not yet in words here: signing out other devices (its requests need the session
- * list).
+ * and asks here. Signing out other devices is described per request (each session it ends), from
+ * the request's own path and the session list the frame read itself ({@link inWords.endSession}).
  */
 import { isRecord } from '../../types.js';
 import { describeSignedRequest, toApprovalLines, type KnownFacts, type SignedRequest } from '../words/index.js';
@@ -42,6 +42,23 @@ export const inWords = {
   changeContact: (customerId: unknown, change: unknown) => {
     const at = seg(customerId);
     return words(at === undefined ? undefined : { method: 'PATCH', path: `/customers/${at}`, body: change });
+  },
+  /**
+   * Ending one of the other devices' sessions: `path` is the request the library is about to sign
+   * (`DELETE /auth/sessions/{id}`); `others` the sessions the frame listed as the other devices'.
+   */
+  endSession: (method: string, path: string, others: readonly { readonly id: string; readonly type?: string; readonly nickname?: string; readonly createdAt?: string }[]) => {
+    const prefix = '/auth/sessions/';
+    let id: string | undefined;
+    try {
+      id = path.startsWith(prefix) ? decodeURIComponent(path.slice(prefix.length)) : undefined;
+    } catch {
+      id = undefined;
+    }
+    const at = others.findIndex((o) => o.id === id);
+    const ending = others[at];
+    const sessions = { count: Math.max(others.length, 1), allOtherDevices: true, ...(ending === undefined ? {} : { ending, index: at + 1 }) };
+    return words({ method, path }, { sessions });
   },
   /** The export's request as export.ts sends it: `path` from the action's own `exportPath`. */
   exportWallet: (path: string, clientPublicKey: string) => words({ method: 'POST', path, body: { clientPublicKey } }),

@@ -8,6 +8,7 @@
  */
 export { signerPageHeaders, type SignerHostConfig } from './headers.js';
 export type { SignerConfig } from '../frame/config.js';
+export type { HighValue, HighValueKind } from '../frame/approval-route.js';
 export type { TrustedKeys } from '../../crypto/index.js';
 export { serveSignerPage, type SignerPageServer, type SignerPageServerOptions } from './serve.js';
 export { packagedSignerPage, signerPagePlugin, type SignerPagePlugin, type SignerPagePluginOptions } from './vite-plugin.js';

@@ -85,17 +85,33 @@ const removeCredential: Describer = (request, [id], facts, env) => {
   };
 };
 
+/** The session a request ends, as the service listed it: which sign-in made it (masked), and when. */
+function endingLines(id: string, facts: KnownFacts, env: Env): Line[] {
+  const ending = facts.sessions?.ending;
+  // Only the listed session this very request ends (never another one's facts).
+  if (ending === undefined || ending.id !== id) return [];
+  const type = isCredentialType(ending.type) ? ending.type : undefined;
+  const who = type === 'EMAIL_OTP' && nonEmpty(ending.nickname) ? maskEmail(ending.nickname) : type === 'SMS_OTP' && nonEmpty(ending.nickname) ? maskPhone(ending.nickname) : undefined;
+  const on = nonEmpty(ending.createdAt) ? formatDate(ending.createdAt, env.locale, env.timeZone) : undefined;
+  return [
+    ...(type !== undefined ? [line(env.s.signedInWith, who === undefined ? env.s[type] : `${env.s[type]} (${who})`)] : []),
+    ...(on !== undefined ? [line(env.s.signedInOn, on)] : []),
+  ];
+}
+
 const endSession: Describer = (request, [id], facts, env) => {
   if (request.body !== undefined) return undefined;
   const ending = facts.sessions;
   const count = ending !== undefined && Number.isSafeInteger(ending.count) && ending.count > 0 ? ending.count : 1;
   const many = count > 1 || ending?.allOtherDevices === true;
   const which = ending?.allOtherDevices === true ? env.s.allOtherDevices : env.s.someSessions;
+  const index = ending?.index;
+  const place = many && index !== undefined && Number.isSafeInteger(index) && index >= 1 && index <= count ? [line(env.s.sessionPlace, fill(env.s.sessionPlaceValue, { index: formatNumber(index, env.locale), count: formatNumber(count, env.locale) }))] : [];
   return {
     kind: 'end-sessions',
     title: many ? env.s.endSessionsTitle : env.s.endSessionTitle,
-    lines: [line(env.s.sessions, fill(which, { count: formatNumber(count, env.locale) })), line(env.s.session, id as string)],
-    warnings: [],
+    lines: [line(env.s.sessions, fill(which, { count: formatNumber(count, env.locale) })), ...place, ...endingLines(id as string, facts, env), line(env.s.session, id as string)],
+    warnings: ending?.allOtherDevices === true ? [env.s.endSessionsWarning] : [],
   };
 };
 

@@ -16,8 +16,17 @@ export interface KnownFacts {
   readonly customer?: { readonly email?: string; readonly phoneNumber?: string };
   /** The credential being removed. */
   readonly credential?: { readonly type?: string; readonly nickname?: string };
-  /** The sessions the action ends: how many, and whether they are all the other devices. */
-  readonly sessions?: { readonly count: number; readonly allOtherDevices: boolean };
+  /**
+   * The sessions the action ends: how many, whether they are all the other devices, and the one this
+   * request ends as the service lists it (which sign-in made it, when) with its place among them.
+   */
+  readonly sessions?: {
+    readonly count: number;
+    readonly allOtherDevices: boolean;
+    readonly ending?: { readonly id?: string; readonly type?: string; readonly nickname?: string; readonly createdAt?: string };
+    /** 1-based place of `ending` among the `count` sessions. */
+    readonly index?: number;
+  };
   /** The delegated key being made or revoked: its limits as the host words them, its name and card. */
   readonly delegatedKey?: { readonly limits?: string; readonly nickname?: string; readonly cardId?: string };
   /** The quote the frame fetched for the execute it is about to send. */

@@ -1,5 +1,5 @@
 /**
- * e2e/frame/08-react.spec.ts in every engine (Chromium with partitioning on, Firefox ESR, WebKitGTK)
+ * e2e/frame/10-react.spec.ts in every engine (Chromium with partitioning on, Firefox ESR, WebKitGTK)
  * through the portable driver: a React app over the FrameWallet, the email-first login with the code
  * typed in the frame, signed in shown, one action approved in the frame, logout; the server saw
  * exactly the one signature the user approved. (The search of the parent for the codes is the

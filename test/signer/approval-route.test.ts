@@ -1,0 +1,223 @@
+// Where a signature is approved and until when (src/signer/frame/approval-route.ts, approval.ts;
+// THREAT-MODEL.md P1): the route rule against an oracle over generated configurations; the host's
+// `highValue` as signer-config.json gives it; and the prompt's deadline (60 s, or the service's
+// `expiresAt` if sooner) on fake timers: an answer at or after it approves nothing and the call
+// fails SIGNER_APPROVAL_EXPIRED; a window blocked or closed approves nothing either.
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { APPROVAL_MAX_MS, approvalDeadline, approvalPlace, HIGH_VALUE_KINDS, type HighValue } from '../../src/signer/frame/approval-route.js';
+import { approveAction, createSigningPolicy, type PopupAnswers, type PopupApproval, type RenderApproval } from '../../src/signer/frame/approval.js';
+import { parseSignerConfig } from '../../src/signer/frame/config.js';
+import { WalletError } from '../../src/errors.js';
+import type { SignRequest } from '../../src/transport/index.js';
+
+const PURPOSE_KIND: Record<string, string> = {
+  'add-credential': 'add-credential',
+  'delete-credential': 'remove-credential',
+  'delete-session': 'end-sessions',
+  'update-internal-account': 'update-account',
+  'export-wallet': 'export',
+  'create-delegated-key': 'create-delegated-key',
+  'revoke-delegated-key': 'revoke-delegated-key',
+  'execute-quote': 'execute-quote',
+  'change-contact': 'change-contact',
+};
+const PURPOSES = [...Object.keys(PURPOSE_KIND), 'something-new'];
+const CURRENCIES = ['USD', 'EUR', 'BTC'];
+
+const highValue = fc.record(
+  { kinds: fc.subarray([...HIGH_VALUE_KINDS]), quoteAbove: fc.record({ amount: fc.nat(100_000), currency: fc.constantFrom(...CURRENCIES) }) },
+  { requiredKeys: ['kinds'] },
+);
+const sending = fc.record({ amount: fc.nat(200_000), currency: fc.constantFrom(...CURRENCIES) });
+
+describe('approvalPlace', () => {
+  it('in the frame only where the browser reports occlusion, for a known kind the host did not mark, and a quote the frame can compare below its limit', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...PURPOSES), fc.boolean(), fc.option(highValue, { nil: undefined }), fc.option(sending, { nil: undefined }), (purpose, tracks, high, sends) => {
+        const kind = PURPOSE_KIND[purpose];
+        // The oracle, case by case: each reason to go to the window.
+        const reasons: string[] = [];
+        if (kind === undefined) reasons.push('unknown purpose');
+        if (!tracks) reasons.push('occlusion not reported');
+        if (kind !== undefined && high?.kinds.includes(kind as never)) reasons.push('marked high-value');
+        if (kind === 'execute-quote' && high?.quoteAbove !== undefined) {
+          const limit = high.quoteAbove;
+          if (sends === undefined) reasons.push('amount unknown');
+          else if (sends.currency !== limit.currency) reasons.push('another currency');
+          else if (sends.amount > limit.amount) reasons.push('above the limit');
+        }
+        const input = { purpose, tracksVisibility: tracks, highValue: high as HighValue | undefined, sending: sends };
+        expect(approvalPlace(input), reasons.join(', ')).toBe(reasons.length > 0 ? 'popup' : 'frame');
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('examples: export marked, a quote of 100.01 USD over 100.00, the same at 100.00, EUR against a USD limit, Firefox without any config', () => {
+    const high: HighValue = { kinds: ['export'], quoteAbove: { amount: 10_000, currency: 'USD' } };
+    expect(approvalPlace({ purpose: 'export-wallet', tracksVisibility: true, highValue: high })).toBe('popup');
+    expect(approvalPlace({ purpose: 'update-internal-account', tracksVisibility: true, highValue: high })).toBe('frame');
+    expect(approvalPlace({ purpose: 'execute-quote', tracksVisibility: true, highValue: high, sending: { amount: 10_001, currency: 'USD' } })).toBe('popup');
+    expect(approvalPlace({ purpose: 'execute-quote', tracksVisibility: true, highValue: high, sending: { amount: 10_000, currency: 'USD' } })).toBe('frame');
+    expect(approvalPlace({ purpose: 'execute-quote', tracksVisibility: true, highValue: high, sending: { amount: 1, currency: 'EUR' } })).toBe('popup');
+    expect(approvalPlace({ purpose: 'update-internal-account', tracksVisibility: false })).toBe('popup');
+  });
+});
+
+describe('signer-config.json highValue', () => {
+  const base = { allowedParentOrigins: ['http://localhost:1'], baseUrl: 'http://localhost:1/api', trustedKeys: 'skip-verification' };
+  it('accepts kinds and a quote limit; refuses an unknown kind, an unknown field, a bad amount', () => {
+    expect(parseSignerConfig({ ...base, highValue: { kinds: ['export', 'execute-quote'], quoteAbove: { amount: 5000, currency: 'USD' } } }).highValue).toEqual({
+      kinds: ['export', 'execute-quote'],
+      quoteAbove: { amount: 5000, currency: 'USD' },
+    });
+    expect(parseSignerConfig(base).highValue).toBeUndefined();
+    expect(() => parseSignerConfig({ ...base, highValue: { kinds: ['transfer'] } })).toThrow(/highValue.kinds/);
+    expect(() => parseSignerConfig({ ...base, highValue: { kinds: [], everything: true } })).toThrow(/highValue.everything/);
+    expect(() => parseSignerConfig({ ...base, highValue: { kinds: [], quoteAbove: { amount: 1.5, currency: 'USD' } } })).toThrow(/quoteAbove/);
+    expect(() => parseSignerConfig({ ...base, highValue: { kinds: [], quoteAbove: { amount: -1, currency: 'USD' } } })).toThrow(/quoteAbove/);
+  });
+});
+
+function request(purpose: string, expiresAt?: string): SignRequest {
+  return { payloadToSign: '{}', method: 'PATCH', path: '/x', purpose, leg: 2, automatic: false, signal: new AbortController().signal, ...(expiresAt !== undefined ? { expiresAt } : {}) };
+}
+
+/** A renderer that keeps the prompt's approve callback for the test to call when it likes. */
+function holding(): { render: RenderApproval; click(): void; shown: number } {
+  const state = { approve: undefined as ((e: Event) => void) | undefined, shown: 0 };
+  return {
+    render: (_d, onApprove) => {
+      state.approve = onApprove;
+      state.shown++;
+      return () => {
+        state.approve = undefined;
+      };
+    },
+    click: () => state.approve?.({ isTrusted: true, type: 'click' } as Event),
+    get shown() {
+      return state.shown;
+    },
+  };
+}
+
+/** Runs one signature of `purpose` in a scope: the outcome as the parent would get it. */
+function signOnce(policy: ReturnType<typeof createSigningPolicy>, purpose: string, expiresAt?: string): Promise<string> {
+  return approveAction(policy, { title: 'T', lines: [] }, [purpose], new AbortController().signal, async () => {
+    if (!(await policy.onBeforeSign(request(purpose, expiresAt)))) throw new WalletError('SIGNING_REFUSED', 'refused');
+    return 'signed';
+  }).catch((error: WalletError) => error.code);
+}
+
+describe('the prompt expires', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2026-11-28T09:00:00Z'));
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('approvalDeadline: 60 s, or expiresAt if sooner; an unreadable expiresAt does not count', () => {
+    const t = Date.parse('2026-11-28T09:00:00Z');
+    expect(approvalDeadline(t, undefined)).toBe(t + APPROVAL_MAX_MS);
+    expect(approvalDeadline(t, '2026-11-28T09:00:10Z')).toBe(t + 10_000);
+    expect(approvalDeadline(t, '2026-11-28T09:05:00Z')).toBe(t + APPROVAL_MAX_MS);
+    expect(approvalDeadline(t, 'soon')).toBe(t + APPROVAL_MAX_MS);
+  });
+
+  it('a click before the deadline signs; at or after it (timer run or not), SIGNER_APPROVAL_EXPIRED and nothing signed', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.option(fc.integer({ min: -5_000, max: 120_000 }), { nil: undefined }), fc.integer({ min: 0, max: 120_000 }), fc.boolean(), async (expiresIn, clickAt, timersRun) => {
+        const start = Date.now();
+        const user = holding();
+        const policy = createSigningPolicy(user.render, () => undefined);
+        const expiresAt = expiresIn === undefined ? undefined : new Date(start + expiresIn).toISOString();
+        const outcome = signOnce(policy, 'update-internal-account', expiresAt);
+        await vi.advanceTimersByTimeAsync(0);
+        // The user clicks at clickAt: with the page's timers run up to then, or the clock jumped (a stalled page).
+        if (timersRun) await vi.advanceTimersByTimeAsync(clickAt);
+        else vi.setSystemTime(start + clickAt);
+        user.click();
+        await vi.runAllTimersAsync();
+        const deadline = Math.min(start + APPROVAL_MAX_MS, expiresIn === undefined ? Infinity : start + expiresIn);
+        expect(await outcome).toBe(start + clickAt < deadline ? 'signed' : 'SIGNER_APPROVAL_EXPIRED');
+        expect(user.shown).toBe(start < deadline ? 1 : 0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('one prompt per signature: an approval is not remembered for the next one, which expires unanswered', async () => {
+    const user = holding();
+    const policy = createSigningPolicy(user.render, () => undefined);
+    const both = approveAction(policy, { title: 'T', lines: [] }, ['delete-session'], new AbortController().signal, async () => {
+      const first = await policy.onBeforeSign(request('delete-session'));
+      const second = policy.onBeforeSign(request('delete-session'));
+      return [first, await second];
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    user.click();
+    await vi.advanceTimersByTimeAsync(APPROVAL_MAX_MS);
+    expect(await both).toEqual([true, false]);
+    expect(user.shown).toBe(2);
+  });
+});
+
+describe('the approval window', () => {
+  /** A popup stub: records its prompts, answers as told. */
+  function popup(answer: (answers: PopupAnswers) => void): { popup: PopupApproval; opened: number } {
+    const state = { opened: 0 };
+    return {
+      popup: (_d, answers) => {
+        state.opened++;
+        queueMicrotask(() => answer(answers));
+        return () => undefined;
+      },
+      get opened() {
+        return state.opened;
+      },
+    };
+  }
+  const inFrame: RenderApproval = () => {
+    throw new Error('shown in the frame');
+  };
+
+  it('where occlusion is not reported the prompt goes to the window: approved signs; declined, closed, blocked do not; no window: refused', async () => {
+    const approving = popup((a) => a.approved());
+    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { popup: approving.popup, tracksVisibility: false }), 'update-internal-account')).toBe('signed');
+    expect(approving.opened).toBe(1);
+    const declining = popup((a) => a.declined());
+    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { popup: declining.popup, tracksVisibility: false }), 'update-internal-account')).toBe('SIGNER_DECLINED');
+    const blocked = popup((a) => a.failed(new WalletError('SIGNER_POPUP_BLOCKED', 'blocked')));
+    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { popup: blocked.popup, tracksVisibility: false }), 'update-internal-account')).toBe('SIGNER_POPUP_BLOCKED');
+    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { tracksVisibility: false }), 'update-internal-account')).toBe('SIGNING_REFUSED');
+  });
+
+  it('one answer per prompt: the first counts, a later one changes nothing', async () => {
+    const thenDecline = popup((a) => {
+      a.approved();
+      a.declined();
+      a.failed(new WalletError('SIGNER_POPUP_BLOCKED', 'late'));
+    });
+    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { popup: thenDecline.popup, tracksVisibility: false }), 'update-internal-account')).toBe('signed');
+    const thenApprove = popup((a) => {
+      a.declined();
+      a.approved();
+    });
+    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { popup: thenApprove.popup, tracksVisibility: false }), 'update-internal-account')).toBe('SIGNER_DECLINED');
+  });
+
+  it('a high-value kind goes to the window even where occlusion is reported; others stay in the frame', async () => {
+    const approving = popup((a) => a.approved());
+    const user = holding();
+    const policy = createSigningPolicy(user.render, () => undefined, { popup: approving.popup, tracksVisibility: true, highValue: { kinds: ['export'] } });
+    expect(await signOnce(policy, 'export-wallet')).toBe('signed');
+    expect([approving.opened, user.shown]).toEqual([1, 0]);
+    const update = signOnce(policy, 'update-internal-account');
+    await Promise.resolve();
+    await Promise.resolve();
+    user.click();
+    expect(await update).toBe('signed');
+    expect([approving.opened, user.shown]).toEqual([1, 1]);
+  });
+});
