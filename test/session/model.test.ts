@@ -1,7 +1,7 @@
-// Model-based test of the session layer (src/session/INVARIANTS.md; the world and its checks are in
-// model/world.ts, the tabs' surroundings and the scripted service in model/harness.ts): 3–4 simulated
-// tabs (separate managers over one shared key/record backend, one clock with timers) and a
-// scripted service whose answers the test releases (delivered, lost after processing, dropped; a
+// Model-based test of the session layer (src/session/INVARIANTS.md; the checks are in model/world.ts,
+// the simulated tabs in model/browser.ts, their surroundings in model/harness.ts, the scripted
+// service in model/scripted-service.ts): 3–4 simulated tabs (separate managers over one shared key/record backend, one
+// clock with timers) and a scripted service whose answers the test releases (delivered, lost after processing, dropped; a
 // prompt approved, declined or timed out). Each run draws how the browser coordinates tabs (Web Locks or localStorage leases,
 // with or without a channel: I7), then fast-check draws random interleavings over two accounts and
 // two credentials of: login, refresh, logout, sign out other devices, resolving a signer, a signed
@@ -59,8 +59,10 @@ import type { Signer } from '../../src/crypto/index.js';
 import { isWalletError } from '../../src/errors.js';
 import { MAX_RESTARTS, signedBySession } from '../../src/session/signed-call.js';
 import type { Client } from '../../src/transport/index.js';
-import { MINUTE, keyPool, type Answer, type Coordination } from './model/harness.js';
-import { ACCOUNTS, World, chunkFailuresMet, isChunkFailure, type Tab } from './model/world.js';
+import { MINUTE, keyPool, type Coordination } from './model/harness.js';
+import type { Answer } from './model/scripted-service.js';
+import { ACCOUNTS, chunkFailuresMet, isChunkFailure, type Tab } from './model/browser.js';
+import { World } from './model/world.js';
 
 const HOUR = 60 * MINUTE;
 const RUNS = Number(process.env.SESSION_MODEL_RUNS ?? 1000);
