@@ -10,7 +10,8 @@ import * as changes from '../../../src/session/changes.js';
 import { createSessionManager, type ManagedSessions } from '../../../src/session/index.js';
 import { changesChunk } from '../../../src/session/manager.js';
 import { createClient } from '../../../src/transport/index.js';
-import { Bus, Clock, LeaseBoard, Locks, countedKeyStore, openBackend, tabHost, type Coordination } from './harness.js';
+import { Bus, Clock, LeaseBoard, Locks, countedKeyStore, logoutCall, openBackend, tabHost, type Coordination } from './harness.js';
+import type { LogoutRun } from './logout-deletes.js';
 import { ScriptedService } from './scripted-service.js';
 
 export const ACCOUNTS = ['InternalAccount:model-a', 'InternalAccount:model-b'] as const;
@@ -89,7 +90,11 @@ export class Browser {
     // tab still loading writes it later).
     const set = this.backend.set;
     this.backend.set = async (k, v) => {
-      await set(k, v);
+      // S14: a refused write may lose what an answer told the tab (its end is then sent again).
+      await set(k, v).catch((error: unknown) => {
+        this.service.writeRefused();
+        throw error;
+      });
       if (k.startsWith('meta:logout:')) this.nonceWrites.push({ account: k.slice('meta:logout:'.length), seq: ++this.seq });
     };
     // As the wallet does with every answer's Date header (wallet.ts): the tab learns the server's time.
@@ -142,6 +147,16 @@ export class Browser {
         onResult?.(false);
       },
     );
+  }
+
+  /** `logout()` calls, by number (S14 counts the DELETEs each sends). */
+  readonly logoutRuns = new Map<number, LogoutRun>();
+
+  /** Calls `logout(account)` in `tab`, its work named by the call's number (harness.ts `logoutCall`). */
+  callLogout(tab: Tab, account: string): Promise<void> {
+    const id = this.logoutRuns.size + 1;
+    this.logoutRuns.set(id, { tab: tab.id, account, at: this.service.step });
+    return logoutCall.run(id, () => tab.manager.logout(account));
   }
 
   closeTab(tab: Tab, arrived: boolean): void {

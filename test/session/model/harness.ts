@@ -3,6 +3,7 @@
  * (or localStorage leases), one BroadcastChannel, one fake clock with timers, and each tab's host.
  * The scripted service is in scripted-service.ts.
  */
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { generateSessionKey, type SessionKey } from '../../../src/crypto/index.js';
 import { createKeyStore, type KeyStore, type KeyStoreBackend } from '../../../src/keys/index.js';
 import type { ChannelLike, LockManagerLike, SessionHost } from '../../../src/session/index.js';
@@ -10,6 +11,13 @@ import { createLeaseLocks, type LeaseStorage } from '../../../src/session/storag
 
 export const MINUTE = 60_000;
 export const LIFETIME = 15 * MINUTE;
+
+/**
+ * The `logout()` call (its number) whose work is running, for the requests it makes (S14). Work one
+ * tab hands another (a message, a storage event) starts outside any call, and a lock's callback runs
+ * in its requester's call, not in the one that released the lock.
+ */
+export const logoutCall = new AsyncLocalStorage<number>();
 
 /** A Map backend whose contents the test can read synchronously. */
 export function openBackend(): KeyStoreBackend & { map: Map<string, unknown>; failWrites: number } {
@@ -64,7 +72,7 @@ export class Locks {
           s.queue.push({
             tab,
             mode: options.mode,
-            grant: () => {
+            grant: AsyncResource.bind(() => {
               const token = Symbol(name);
               s.holders.set(token, tab);
               const release = (): void => {
@@ -77,7 +85,7 @@ export class Locks {
                   (v) => (release(), resolve(v)),
                   (e: unknown) => (release(), reject(e)),
                 );
-            },
+            }),
           });
           this.pump(name);
         }),
@@ -125,7 +133,7 @@ export class Bus {
       postMessage(message) {
         bus.sent++;
         const data = structuredClone(message);
-        for (const other of bus.open) if (other !== ch) queueMicrotask(() => other.onmessage?.({ data }));
+        for (const other of bus.open) if (other !== ch) logoutCall.exit(() => queueMicrotask(() => other.onmessage?.({ data })));
       },
       close() {
         bus.open.delete(ch);
@@ -183,7 +191,7 @@ export class LeaseBoard {
 
   forTab(tab: number): LeaseStorage {
     const fire = (k: string, v: string | null): void => {
-      for (const [t, set] of this.listeners) if (t !== tab) for (const l of set) queueMicrotask(() => l(k, v));
+      for (const [t, set] of this.listeners) if (t !== tab) for (const l of set) logoutCall.exit(() => queueMicrotask(() => l(k, v)));
     };
     return {
       get: (k) => this.map.get(k) ?? null,

@@ -8,60 +8,8 @@ import { WalletError } from '../../../src/errors.js';
 import type { SessionService, SigningOptions } from '../../../src/session/index.js';
 import type { SessionSigner } from '../../../src/session/service.js';
 import type { AuthSession } from '../../../src/types.js';
-import { LIFETIME, type Clock } from './harness.js';
-
-export type Origin = 'login' | 'refresh' | 'elsewhere';
-
-export interface ServiceSession {
-  id: string;
-  accountId: string;
-  publicKeyHex: string;
-  origin: Origin;
-  createdAt: number;
-  expiresAt: number;
-  ended?: { by: 'browser' | 'elsewhere'; at: number };
-  /** The tab whose request made it. */
-  tab: number;
-  /** The answer that created it reached the browser. */
-  delivered: boolean;
-  /** The test's step counter when the login that made it started (-1 for refreshes). */
-  startedAt: number;
-  /** Its tab closed after the answer came but before the session was stored or undone. */
-  orphaned: boolean;
-  /** A request of this browser to end it never arrived (refused at the prompt, dropped, or its tab closed first). */
-  endLost: boolean;
-  /** A request of this browser to end it was refused by the app's proxy (401 LOGIN_REQUIRED, 403): it must stay a pending end. */
-  endRefused?: boolean;
-  /** For a refresh's session: the session it refreshed. */
-  refreshedFrom?: string;
-}
-
-/** `forbid`: the app's proxy refuses a request on the wire (401 LOGIN_REQUIRED or 403 FORBIDDEN), the service never sees it. */
-export type Answer = 'deliver' | 'lose' | 'drop' | 'refuse' | 'timeout' | 'forbid';
-
-export interface Pending {
-  tab: number;
-  kind: 'list' | 'end' | 'refresh' | 'login' | 'action';
-  /** 'prompt': the signature is not sent yet (onBeforeSign); 'signing': approved, the signer being resolved; 'wire': sent, awaiting processing. */
-  stage: 'prompt' | 'signing' | 'wire';
-  /** Who signs: given, or asked after the prompt (as the transport's getSigner). */
-  signer?: SessionSigner;
-  /** The key the request was signed with, once it left. */
-  signedBy?: string;
-  process: () => unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-  signal?: AbortSignal;
-  refreshOf?: string;
-  endOf?: string;
-  /** The account the signature is for, and the step its call started at. */
-  account?: string;
-  startedAt?: number;
-  /** The account's stored logout nonce when the app's call started (S6). */
-  startNonce?: string | undefined;
-  /** Approved before it was made (a logout's or an undo's end): no prompt, no S6 check. */
-  approved?: boolean;
-}
+import { LIFETIME, logoutCall, type Clock } from './harness.js';
+import type { Answer, EndSent, Origin, Pending, ServiceSession } from './service-records.js';
 
 /** The service, scripted: state plus requests held until `answer`. */
 export class ScriptedService {
@@ -149,6 +97,21 @@ export class ScriptedService {
     p.stage = 'wire';
     if (p.kind === 'refresh') this.sent(p.refreshOf!);
     this.signedSent.push({ tab: p.tab, kind: p.kind, key, at: this.step });
+    if (p.kind === 'end') this.endsSent.push((p.sent = { tab: p.tab, sessionId: p.endOf!, logout: p.logout, seq: ++this.events }));
+  }
+
+  /** Every DELETE that left the browser, in order (S14). */
+  readonly endsSent: EndSent[] = [];
+  private events = 0;
+
+  /** When storage refused a write, in the order of `endsSent` (S14). */
+  readonly refusedWrites: number[] = [];
+  writeRefused(): void {
+    this.refusedWrites.push(++this.events);
+  }
+
+  private answered(p: Pending, outcome: NonNullable<EndSent['answer']>['outcome']): void {
+    if (p.sent) p.sent.answer = { seq: ++this.events, outcome };
   }
 
   /** Called as an answer reaches tab `tab` (its Date header tells the tab the server's time). */
@@ -195,7 +158,7 @@ export class ScriptedService {
     return {
       list: (accountId) => this.hold({ tab, kind: 'list', stage: 'wire', process: () => [...this.sessions.values()].filter((s) => s.accountId === accountId && this.active(s)).map((s) => this.toAuthSession(s)) }),
       end: (sessionId, signer, options?: SigningOptions) => {
-        const p: Omit<Pending, 'resolve' | 'reject'> = { tab, kind: 'end', stage: options?.approved ? 'signing' : 'prompt', signer, endOf: sessionId, approved: options?.approved === true, account: this.sessions.get(sessionId)?.accountId ?? '', startedAt: this.step, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
+        const p: Omit<Pending, 'resolve' | 'reject'> = { tab, kind: 'end', stage: options?.approved ? 'signing' : 'prompt', signer, endOf: sessionId, approved: options?.approved === true, logout: logoutCall.getStore(), account: this.sessions.get(sessionId)?.accountId ?? '', startedAt: this.step, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
           const s = this.sessions.get(sessionId);
           // Not active (unknown, expired, ended): 404, as the wire reference says (and the sandbox, on either leg).
           if (!s || !this.active(s)) throw new WalletError('SESSION_NOT_FOUND', 'not active', { status: 404 });
@@ -246,9 +209,11 @@ export class ScriptedService {
       if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
       this.onAnswer?.(p.tab);
       this.forbidden++;
+      this.answered(p, 'refused');
       return p.reject(this.forbidden % 2 === 0 ? new WalletError('LOGIN_REQUIRED' as never, 'Sign in first.', { status: 401 }) : new WalletError('FORBIDDEN' as never, 'refused by the app', { status: 403 }));
     }
     if (how === 'drop') {
+      this.answered(p, 'dropped');
       this.lostEnd(p);
       if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
       return p.reject(new WalletError('NETWORK_ERROR', 'dropped before arriving'));
@@ -259,6 +224,7 @@ export class ScriptedService {
     } catch (error) {
       if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
       if (how !== 'lose') this.onAnswer?.(p.tab);
+      this.answered(p, how === 'lose' ? 'lost' : error instanceof WalletError && error.status === 404 ? 'gone' : 'other');
       return how === 'lose' ? p.reject(new WalletError('TIMEOUT', 'answer lost')) : p.reject(error);
     }
     if (p.kind === 'refresh') {
@@ -266,6 +232,7 @@ export class ScriptedService {
       else this.refreshState.delete(p.refreshOf!);
     }
     const made = p.kind === 'login' ? (result as { _s: ServiceSession })._s : p.kind === 'refresh' ? this.sessions.get((result as AuthSession).id) : undefined;
+    this.answered(p, how === 'lose' ? 'lost' : 'ended');
     if (how === 'lose') return p.reject(new WalletError('TIMEOUT', 'answer lost'));
     this.onAnswer?.(p.tab);
     if (made) made.delivered = true;
@@ -312,6 +279,7 @@ export class ScriptedService {
     for (const p of this.pending.filter((x) => x.tab === tab)) {
       this.pending.splice(this.pending.indexOf(p), 1);
       if (p.stage !== 'wire' || !arrived) this.lostEnd(p);
+      this.answered(p, arrived ? 'lost' : 'dropped');
       if (p.stage === 'wire' && arrived) {
         try {
           p.process();

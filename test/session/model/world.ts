@@ -9,7 +9,8 @@ import { signedBySession } from '../../../src/session/signed-call.js';
 import type { Client } from '../../../src/transport/index.js';
 import { ACCOUNTS, Browser, type Tab } from './browser.js';
 import type { Coordination } from './harness.js';
-import type { Pending, ServiceSession } from './scripted-service.js';
+import { logoutDeleteViolations } from './logout-deletes.js';
+import type { Pending, ServiceSession } from './service-records.js';
 
 export class World extends Browser {
   /** Logouts resolved: their account and the step they were called at (S5b, checked at the step's end). */
@@ -217,8 +218,9 @@ export class World extends Browser {
       const requested = this.nonceWrites.some((n) => n.account === l.account && n.seq > l.startSeq && n.seq < l.resolvedSeq);
       if (requested && this.logoutsDone.some((o) => o.account === l.account && o.at > l.startedAt && o.at < l.resolvedAt)) this.violations.push(`S9: login@${l.tab} (step ${l.startedAt}) won over a later logout`);
     }
+    this.violations.push(...logoutDeleteViolations(this.service.endsSent, this.logoutRuns, this.service.refusedWrites));
     expect(this.service.doubleRefreshes, 'S4').toEqual([]);
-    expect(this.violations.join('; '), 'S1/S5/S6/S7/S8/S9').toBe('');
+    expect(this.violations.join('; '), 'S1/S5/S6/S7/S8/S9/S14').toBe('');
   }
 
   /** Logins that resolved with a session, and logouts that resolved (S9). */
