@@ -1,19 +1,23 @@
 /**
- * The world of the session model test: several tabs (session managers) over one shared key/record
- * backend, one lock manager, one BroadcastChannel and one fake clock with timers, and a scripted
- * service whose every request waits until the test answers it (delivered, lost after processing,
- * dropped before arriving; a signature's prompt approved or refused first).
+ * The surroundings of the session model test's tabs: one shared key/record backend, one lock manager
+ * (or localStorage leases), one BroadcastChannel, one fake clock with timers, and each tab's host.
+ * The scripted service is in scripted-service.ts.
  */
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { generateSessionKey, type SessionKey } from '../../../src/crypto/index.js';
-import { WalletError } from '../../../src/errors.js';
 import { createKeyStore, type KeyStore, type KeyStoreBackend } from '../../../src/keys/index.js';
-import type { ChannelLike, LockManagerLike, SessionHost, SessionService, SigningOptions } from '../../../src/session/index.js';
-import type { SessionSigner } from '../../../src/session/service.js';
+import type { ChannelLike, LockManagerLike, SessionHost } from '../../../src/session/index.js';
 import { createLeaseLocks, type LeaseStorage } from '../../../src/session/storage-lock.js';
-import type { AuthSession } from '../../../src/types.js';
 
 export const MINUTE = 60_000;
 export const LIFETIME = 15 * MINUTE;
+
+/**
+ * The `logout()` call (its number) whose work is running, for the requests it makes (S14). Work one
+ * tab hands another (a message, a storage event) starts outside any call, and a lock's callback runs
+ * in its requester's call, not in the one that released the lock.
+ */
+export const logoutCall = new AsyncLocalStorage<number>();
 
 /** A Map backend whose contents the test can read synchronously. */
 export function openBackend(): KeyStoreBackend & { map: Map<string, unknown>; failWrites: number } {
@@ -68,7 +72,7 @@ export class Locks {
           s.queue.push({
             tab,
             mode: options.mode,
-            grant: () => {
+            grant: AsyncResource.bind(() => {
               const token = Symbol(name);
               s.holders.set(token, tab);
               const release = (): void => {
@@ -81,7 +85,7 @@ export class Locks {
                   (v) => (release(), resolve(v)),
                   (e: unknown) => (release(), reject(e)),
                 );
-            },
+            }),
           });
           this.pump(name);
         }),
@@ -129,7 +133,7 @@ export class Bus {
       postMessage(message) {
         bus.sent++;
         const data = structuredClone(message);
-        for (const other of bus.open) if (other !== ch) queueMicrotask(() => other.onmessage?.({ data }));
+        for (const other of bus.open) if (other !== ch) logoutCall.exit(() => queueMicrotask(() => other.onmessage?.({ data })));
       },
       close() {
         bus.open.delete(ch);
@@ -180,320 +184,6 @@ export async function keyPool(n: number): Promise<SessionKey[]> {
   return Promise.all(Array.from({ length: n }, () => generateSessionKey()));
 }
 
-export type Origin = 'login' | 'refresh' | 'elsewhere';
-
-export interface ServiceSession {
-  id: string;
-  accountId: string;
-  publicKeyHex: string;
-  origin: Origin;
-  createdAt: number;
-  expiresAt: number;
-  ended?: { by: 'browser' | 'elsewhere'; at: number };
-  /** The tab whose request made it. */
-  tab: number;
-  /** The answer that created it reached the browser. */
-  delivered: boolean;
-  /** The test's step counter when the login that made it started (-1 for refreshes). */
-  startedAt: number;
-  /** Its tab closed after the answer came but before the session was stored or undone. */
-  orphaned: boolean;
-  /** A request of this browser to end it never arrived (refused at the prompt, dropped, or its tab closed first). */
-  endLost: boolean;
-  /** A request of this browser to end it was refused by the app's proxy (401 LOGIN_REQUIRED, 403): it must stay a pending end. */
-  endRefused?: boolean;
-  /** For a refresh's session: the session it refreshed. */
-  refreshedFrom?: string;
-}
-
-/** `forbid`: the app's proxy refuses a request on the wire (401 LOGIN_REQUIRED or 403 FORBIDDEN), the service never sees it. */
-export type Answer = 'deliver' | 'lose' | 'drop' | 'refuse' | 'timeout' | 'forbid';
-
-export interface Pending {
-  tab: number;
-  kind: 'list' | 'end' | 'refresh' | 'login' | 'action';
-  /** 'prompt': the signature is not sent yet (onBeforeSign); 'signing': approved, the signer being resolved; 'wire': sent, awaiting processing. */
-  stage: 'prompt' | 'signing' | 'wire';
-  /** Who signs: given, or asked after the prompt (as the transport's getSigner). */
-  signer?: SessionSigner;
-  /** The key the request was signed with, once it left. */
-  signedBy?: string;
-  process: () => unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-  signal?: AbortSignal;
-  refreshOf?: string;
-  endOf?: string;
-  /** The account the signature is for, and the step its call started at. */
-  account?: string;
-  startedAt?: number;
-  /** The account's stored logout nonce when the app's call started (S6). */
-  startNonce?: string | undefined;
-  /** Approved before it was made (a logout's or an undo's end): no prompt, no S6 check. */
-  approved?: boolean;
-}
-
-/** The service, scripted: state plus requests held until `answer`. */
-export class ScriptedService {
-  readonly sessions = new Map<string, ServiceSession>();
-  readonly pending: Pending[] = [];
-  readonly usedKeys = new Set<string>();
-  /** Violations of "one refresh per session" seen when a refresh request was sent. */
-  readonly doubleRefreshes: string[] = [];
-  private readonly refreshState = new Map<string, 'in-flight' | 'done'>();
-  private ids = 0;
-
-  constructor(private readonly clock: Clock) {}
-
-  active(s: ServiceSession): boolean {
-    return s.ended === undefined && this.clock.now < s.expiresAt;
-  }
-
-  /** The test's step counter (orders logins against logout calls). */
-  step = 0;
-
-  private create(accountId: string, publicKeyHex: string, origin: Origin, tab: number): ServiceSession {
-    if (this.usedKeys.has(publicKeyHex)) throw new WalletError('INVALID_INPUT', 'public key already backs a session', { status: 400 });
-    this.usedKeys.add(publicKeyHex);
-    const s: ServiceSession = { id: `Session:${++this.ids}`, accountId, publicKeyHex, origin, tab, createdAt: this.clock.now, expiresAt: this.clock.now + LIFETIME, delivered: false, startedAt: -1, orphaned: false, endLost: false };
-    this.sessions.set(s.id, s);
-    return s;
-  }
-
-  toAuthSession(s: ServiceSession): AuthSession {
-    const at = new Date(s.createdAt).toISOString();
-    return { id: s.id, accountId: s.accountId, type: 'EMAIL_OTP', nickname: 'user@example.com', createdAt: at, updatedAt: at, expiresAt: new Date(s.expiresAt).toISOString() };
-  }
-
-  /** Another device of the user logs in (its session is not this browser's). */
-  elsewhere(accountId: string, publicKeyHex: string): void {
-    this.create(accountId, publicKeyHex, 'elsewhere', -1);
-  }
-
-  /** Another device signs out this browser's session (or any other). */
-  endElsewhere(s: ServiceSession): void {
-    if (this.active(s)) s.ended = { by: 'elsewhere', at: this.clock.now };
-  }
-
-  private signerOk(accountId: string, publicKeyHex: string): boolean {
-    return [...this.sessions.values()].some((s) => s.accountId === accountId && s.publicKeyHex === publicKeyHex && this.active(s));
-  }
-
-  private hold<T>(p: Omit<Pending, 'resolve' | 'reject'>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const entry: Pending = Object.assign(p, { resolve: resolve as (v: unknown) => void, reject });
-      if (p.signal?.aborted) return reject(p.signal.reason);
-      p.signal?.addEventListener('abort', () => {
-        // A request being signed or on the wire is never aborted; one answered already (a prompt
-        // declined or timed out) is no longer waiting (splice(-1) would drop another request).
-        const at = this.pending.indexOf(entry);
-        if (entry.stage !== 'prompt' || at < 0) return;
-        this.pending.splice(at, 1);
-        reject(p.signal?.reason);
-      });
-      this.pending.push(entry);
-      if (p.stage === 'signing') void this.sign(entry);
-    });
-  }
-
-  /** An approved signature: the signer is resolved now (after the prompt), then the leg is sent. */
-  private async sign(p: Pending): Promise<void> {
-    let key: string;
-    try {
-      const signer = typeof p.signer === 'function' ? await p.signer() : p.signer!;
-      key = signer.publicKeyHex;
-    } catch (error) {
-      if (this.pending.includes(p)) this.pending.splice(this.pending.indexOf(p), 1);
-      this.lostEnd(p);
-      if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
-      return p.reject(error);
-    }
-    if (!this.pending.includes(p)) return; // its tab closed meanwhile
-    if (p.signal?.aborted) {
-      this.pending.splice(this.pending.indexOf(p), 1);
-      this.lostEnd(p);
-      return p.reject(p.signal.reason);
-    }
-    p.signedBy = key;
-    this.onSend?.(p, key);
-    p.stage = 'wire';
-    if (p.kind === 'refresh') this.sent(p.refreshOf!);
-    this.signedSent.push({ tab: p.tab, kind: p.kind, key, at: this.step });
-  }
-
-  /** Called as an answer reaches tab `tab` (its Date header tells the tab the server's time). */
-  onAnswer?: (tab: number) => void;
-
-  /** Called as each signed request leaves (the model checks S6 there). */
-  onSend?: (p: Pending, key: string) => void;
-
-  /** Every signature that left the browser: which key, when (for the logout invariants). */
-  readonly signedSent: Array<{ tab: number; kind: string; key: string; at: number }> = [];
-
-  /** A login's verify: the session exists once processed. */
-  login(tab: number, accountId: string, key: SessionKey, startedAt: number): Promise<AuthSession & { _s: ServiceSession }> {
-    return this.hold({ tab, kind: 'login', stage: 'wire', process: () => {
-      const s = this.create(accountId, key.publicKeyHex, 'login', tab);
-      s.startedAt = startedAt;
-      return { ...this.toAuthSession(s), _s: s };
-    } });
-  }
-
-  /** A signed action of the app (e.g. an account update): accepted when signed by an active session of the account. */
-  readonly accepted: Array<{ account: string; key: string; at: number }> = [];
-
-  action(tab: number, account: string, signer: () => Promise<{ publicKeyHex: string }>, signal: AbortSignal, startedAt: number, startNonce: string | undefined): Promise<unknown> {
-    const p: Omit<Pending, 'resolve' | 'reject'> = {
-      startNonce,
-      tab,
-      kind: 'action',
-      stage: 'prompt',
-      signer: signer as SessionSigner,
-      signal,
-      account,
-      startedAt,
-      process: () => {
-        if (!this.signerOk(account, p.signedBy!)) throw new WalletError('WALLET_SIGNATURE_INVALID', 'no active session has this key', { status: 401 });
-        this.accepted.push({ account, key: p.signedBy!, at: this.step });
-        return { ok: true };
-      },
-    };
-    return this.hold(p);
-  }
-
-  forTab(tab: number): SessionService {
-    return {
-      list: (accountId) => this.hold({ tab, kind: 'list', stage: 'wire', process: () => [...this.sessions.values()].filter((s) => s.accountId === accountId && this.active(s)).map((s) => this.toAuthSession(s)) }),
-      end: (sessionId, signer, options?: SigningOptions) => {
-        const p: Omit<Pending, 'resolve' | 'reject'> = { tab, kind: 'end', stage: options?.approved ? 'signing' : 'prompt', signer, endOf: sessionId, approved: options?.approved === true, account: this.sessions.get(sessionId)?.accountId ?? '', startedAt: this.step, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
-          const s = this.sessions.get(sessionId);
-          // Not active (unknown, expired, ended): 404, as the wire reference says (and the sandbox, on either leg).
-          if (!s || !this.active(s)) throw new WalletError('SESSION_NOT_FOUND', 'not active', { status: 404 });
-          if (!this.signerOk(s.accountId, p.signedBy!)) throw new WalletError('WALLET_SIGNATURE_INVALID', 'no active session has this key', { status: 401 });
-          s.ended = { by: 'browser', at: this.clock.now };
-          // A refresh undone (its commit could not happen): refreshing that session again is no double refresh.
-          if (s.refreshedFrom !== undefined && this.refreshState.get(s.refreshedFrom) === 'done') this.refreshState.delete(s.refreshedFrom);
-          return true;
-        } };
-        return this.hold(p);
-      },
-      refresh: (sessionId, clientPublicKey, signer, options?: SigningOptions) => {
-        const p: Omit<Pending, 'resolve' | 'reject'> = { tab, kind: 'refresh', stage: 'prompt', signer, refreshOf: sessionId, account: this.sessions.get(sessionId)?.accountId ?? '', startedAt: this.step, ...(options?.signingSignal && { signal: options.signingSignal }), process: () => {
-          const old = this.sessions.get(sessionId);
-          if (!old || !this.active(old) || old.publicKeyHex !== p.signedBy) throw new WalletError('WALLET_SIGNATURE_INVALID', 'not signed by an active session', { status: 401 });
-          const s = this.create(old.accountId, clientPublicKey, 'refresh', tab);
-          s.refreshedFrom = sessionId;
-          return this.toAuthSession(s);
-        } };
-        return this.hold(p);
-      },
-    };
-  }
-
-  /** Answers the pending request at `index` (modulo the queue's length). */
-  answer(index: number, how: Answer): void {
-    if (this.pending.length === 0) return;
-    const p = this.pending[index % this.pending.length]!;
-    if (p.stage === 'signing') return;
-    if (p.stage === 'prompt') {
-      if (how === 'refuse' || how === 'timeout') {
-        this.pending.splice(this.pending.indexOf(p), 1);
-        this.lostEnd(p);
-        if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
-        p.reject(new WalletError('SIGNING_REFUSED', how === 'refuse' ? 'refused' : 'onBeforeSign did not answer in time'));
-        return;
-      }
-      p.stage = 'signing'; // approved: the signer is resolved, then the signed leg is on its way
-      void this.sign(p);
-      return;
-    }
-    this.pending.splice(this.pending.indexOf(p), 1);
-    if (how === 'forbid') {
-      const target = p.endOf === undefined ? undefined : this.sessions.get(p.endOf);
-      if (target) target.endRefused = true;
-      // The undo of a refresh refused: that refresh is over (as when its undo is lost), the session it refreshed may be refreshed again.
-      if (target && this.isStored) this.refreshesOver(target.tab, this.isStored, target.id);
-      if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
-      this.onAnswer?.(p.tab);
-      this.forbidden++;
-      return p.reject(this.forbidden % 2 === 0 ? new WalletError('LOGIN_REQUIRED' as never, 'Sign in first.', { status: 401 }) : new WalletError('FORBIDDEN' as never, 'refused by the app', { status: 403 }));
-    }
-    if (how === 'drop') {
-      this.lostEnd(p);
-      if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
-      return p.reject(new WalletError('NETWORK_ERROR', 'dropped before arriving'));
-    }
-    let result: unknown;
-    try {
-      result = p.process();
-    } catch (error) {
-      if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
-      if (how !== 'lose') this.onAnswer?.(p.tab);
-      return how === 'lose' ? p.reject(new WalletError('TIMEOUT', 'answer lost')) : p.reject(error);
-    }
-    if (p.kind === 'refresh') {
-      if (how === 'deliver') this.refreshState.set(p.refreshOf!, 'done');
-      else this.refreshState.delete(p.refreshOf!);
-    }
-    const made = p.kind === 'login' ? (result as { _s: ServiceSession })._s : p.kind === 'refresh' ? this.sessions.get((result as AuthSession).id) : undefined;
-    if (how === 'lose') return p.reject(new WalletError('TIMEOUT', 'answer lost'));
-    this.onAnswer?.(p.tab);
-    if (made) made.delivered = true;
-    p.resolve(result);
-  }
-
-  private lostEnd(p: Pending): void {
-    const target = p.endOf === undefined ? undefined : this.sessions.get(p.endOf);
-    if (target) target.endLost = true;
-    // The undo of a refresh that never committed (its key could not be stored) lost: that refresh is
-    // over (S4 judges refreshes at the same time); the session it refreshed may be refreshed again.
-    if (target && this.isStored) this.refreshesOver(target.tab, this.isStored, target.id);
-  }
-
-  /** How many requests the app's proxy refused (`forbid`). */
-  forbidden = 0;
-
-  /** Whether a session is stored in the browser (set by the model's world). */
-  isStored?: (sessionId: string) => boolean;
-
-  private sent(sessionId: string): void {
-    if (this.refreshState.has(sessionId)) this.doubleRefreshes.push(`${sessionId} refreshed again while ${this.refreshState.get(sessionId)}`);
-    this.refreshState.set(sessionId, 'in-flight');
-  }
-
-  /**
-   * S4 judges refreshes at the same time: a refresh of a closed tab that never committed (the session
-   * it refreshed still stored, its own not) is over, whether its undo arrived or not (lost with the
-   * tab); another tab may refresh that session again.
-   */
-  refreshesOver(tab: number, stored: (sessionId: string) => boolean, only?: string): void {
-    for (const s of this.sessions.values()) {
-      const from = s.refreshedFrom;
-      if ((only === undefined || s.id === only) && s.tab === tab && from !== undefined && !stored(s.id) && stored(from) && this.refreshState.get(from) === 'done') this.refreshState.delete(from);
-    }
-  }
-
-  /**
-   * A closed tab's requests: those on the wire arrive (processed, answer lost) or not; prompts
-   * vanish. Sessions its answers made that it had not stored (`held`) are orphaned: no one can end them.
-   */
-  closeTab(tab: number, arrived: boolean, held: ReadonlySet<string>): void {
-    for (const s of this.sessions.values()) if (s.tab === tab && s.delivered && !held.has(s.id) && s.ended === undefined) s.orphaned = true;
-    for (const p of this.pending.filter((x) => x.tab === tab)) {
-      this.pending.splice(this.pending.indexOf(p), 1);
-      if (p.stage !== 'wire' || !arrived) this.lostEnd(p);
-      if (p.stage === 'wire' && arrived) {
-        try {
-          p.process();
-        } catch {
-          // refused by the service: nothing happened
-        }
-      }
-      if (p.kind === 'refresh') this.refreshState.delete(p.refreshOf!);
-    }
-  }
-}
-
 /** One origin's localStorage for the lease locks (I7): synchronous, its event reaching the other tabs. */
 export class LeaseBoard {
   readonly map = new Map<string, string>();
@@ -501,7 +191,7 @@ export class LeaseBoard {
 
   forTab(tab: number): LeaseStorage {
     const fire = (k: string, v: string | null): void => {
-      for (const [t, set] of this.listeners) if (t !== tab) for (const l of set) queueMicrotask(() => l(k, v));
+      for (const [t, set] of this.listeners) if (t !== tab) for (const l of set) logoutCall.exit(() => queueMicrotask(() => l(k, v)));
     };
     return {
       get: (k) => this.map.get(k) ?? null,

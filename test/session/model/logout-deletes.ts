@@ -1,0 +1,34 @@
+/**
+ * S14 (I1): a `logout()` call sends at most one DELETE of each session it ends, and none of a session
+ * whose end the browser has already been told of (a DELETE of it answered 2xx, or 404: not active),
+ * unless storage refused a write since that answer (what it told may not have been recorded).
+ * The DELETEs are the scripted service's (`endsSent`), each named by the `logout()` call whose work
+ * asked for it (harness.ts `logoutCall`); work of a refresh, a load or a background finish is not a
+ * call's, and is not counted against it.
+ */
+import type { EndSent } from './service-records.js';
+
+/** One `logout()` call of the model: its tab, account and the step it was called at. */
+export interface LogoutRun {
+  tab: number;
+  account: string;
+  at: number;
+}
+
+/** The violations of S14 among the DELETEs sent so far. */
+export function logoutDeleteViolations(ends: readonly EndSent[], runs: ReadonlyMap<number, LogoutRun>, refusedWrites: readonly number[]): string[] {
+  const violations: string[] = [];
+  const sent = new Map<string, number>();
+  for (const e of ends) {
+    if (e.logout === undefined) continue;
+    const run = runs.get(e.logout);
+    const name = `logout(${run?.account.slice(-1)})#${e.logout}@${run?.tab} (step ${run?.at}; DELETE sent by tab ${e.tab})`;
+    const key = `${e.logout} ${e.sessionId}`;
+    const n = (sent.get(key) ?? 0) + 1;
+    sent.set(key, n);
+    if (n > 1) violations.push(`S14: ${name} sent DELETE #${n} of ${e.sessionId}`);
+    const known = ends.find((f) => f.sessionId === e.sessionId && f.answer !== undefined && f.answer.seq < e.seq && (f.answer.outcome === 'ended' || f.answer.outcome === 'gone') && !refusedWrites.some((w) => w > f.answer!.seq && w < e.seq));
+    if (known) violations.push(`S14: ${name} sent a DELETE of ${e.sessionId} after one of tab ${known.tab} was answered ${known.answer?.outcome}`);
+  }
+  return violations;
+}
