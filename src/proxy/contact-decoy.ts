@@ -34,6 +34,13 @@
  *   private payload format can tell a decoy (e.g. the sandbox's JSON). A decoy is not single use
  *   (no state): its retries keep answering the conflict where the service would say used; both only
  *   after a stamp that verifies.
+ *   Decision: the payload's format is not imitated. Only the service can make its payload (the
+ *   sandbox's names the request id, the wallet's organization and the body's digest); a copy would
+ *   read a format the spec keeps opaque and break when it changes, and an app-supplied payload maker
+ *   would move that reliance into the app without making it sound. What bounds the tell: the prober
+ *   is a signed-in user who has seen a real challenge of that route, and the app's `contactRateLimit`
+ *   sees every request of the contact routes. Closing it needs the service to answer a taken
+ *   contact's first leg with a challenge of its own.
  */
 import { base64urlEncode } from '../crypto/base64url.js';
 import { hexToBytes } from '../crypto/encoding.js';

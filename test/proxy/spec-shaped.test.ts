@@ -291,6 +291,8 @@ describe('the edges of issue 34\'s rules', () => {
     expect((await call('GET', '/cards/x-1')).status).toBe(200);
     expect((await call('GET', '/quotes/x-1')).status).toBe(404);
     expect(sent.filter((l) => l.startsWith('forward'))).toEqual(['forward GET /cards/x-1']);
+    // Each record was looked up (GET) under its own path.
+    expect(sent.filter((l) => / \/(cards|quotes)\//.test(l) && l.startsWith('lookup'))).toEqual(['lookup GET /cards/x-1', 'lookup GET /quotes/x-1']);
   });
 
   it('S12: a narrowed write naming the customer beside an account of theirs passes (a card for the cardholder on their account)', async () => {
