@@ -34,6 +34,13 @@
  *   private payload format can tell a decoy (e.g. the sandbox's JSON). A decoy is not single use
  *   (no state): its retries keep answering the conflict where the service would say used; both only
  *   after a stamp that verifies.
+ *   Decision: the payload's format is not imitated. Only the service can make its payload (the
+ *   sandbox's names the request id, the wallet's organization and the body's digest); a copy would
+ *   read a format the spec keeps opaque and break when it changes, and an app-supplied payload maker
+ *   would move that reliance into the app without making it sound. What bounds the tell: the prober
+ *   is a signed-in user who has seen a real challenge of that route, and the app's `contactRateLimit`
+ *   sees every request of the contact routes. Closing it needs the service to answer a taken
+ *   contact's first leg with a challenge of its own.
  */
 import { base64urlEncode } from '../crypto/base64url.js';
 import { hexToBytes } from '../crypto/encoding.js';
@@ -131,22 +138,24 @@ export function decoys(secret: string, now: () => number = Date.now): Decoys {
     id[6] = ((id[6] as number) & 0x0f) | 0x40;
     id[8] = ((id[8] as number) & 0x3f) | 0x80;
     const fixedNonce = id.slice(6, 12);
-    const mask = await mac('mask', fixedNonce);
     const expiry = new Uint8Array(4);
     new DataView(expiry.buffer).setUint32(0, expirySeconds);
     id.set((await mac('tag', fixedNonce, expiry, who(call))).slice(0, 4), 0);
     id.set((await mac('body', fixedNonce, await digest(call.body))).slice(0, 2), 4);
-    for (let i = 0; i < 4; i++) id[12 + i] = (expiry[i] as number) ^ (mask[i] as number);
+    id.set(await masked(fixedNonce, expiry), 12);
     return id;
   };
+  /** The expiry's 4 bytes XOR the nonce's mask (both ways: masking and unmasking). */
+  const masked = async (nonce: Uint8Array, bytes: Uint8Array): Promise<Uint8Array> => {
+    const mask = await mac('mask', nonce);
+    return bytes.map((b, i) => b ^ (mask[i] as number));
+  };
+  /** The expiry's seconds, unmasked from an id. */
+  const secondsOf = async (id: Uint8Array): Promise<number> => new DataView((await masked(id.slice(6, 12), id.slice(12, 16))).buffer).getUint32(0);
   /** The expiry in ms: the id's seconds, and a millisecond part drawn from the nonce (no `.000` tell). */
   const expiryOf = async (id: Uint8Array): Promise<number> => {
-    const nonce = id.slice(6, 12);
-    const mask = await mac('mask', nonce);
-    let seconds = 0;
-    for (let i = 0; i < 4; i++) seconds = seconds * 256 + ((id[12 + i] as number) ^ (mask[i] as number));
-    const ms = await mac('ms', nonce);
-    return seconds * 1000 + (((ms[0] as number) * 256 + (ms[1] as number)) % 1000);
+    const ms = await mac('ms', id.slice(6, 12));
+    return (await secondsOf(id)) * 1000 + (((ms[0] as number) * 256 + (ms[1] as number)) % 1000);
   };
   const payloadOf = async (requestId: string, length: number): Promise<string> => {
     let out = '';
@@ -158,7 +167,7 @@ export function decoys(secret: string, now: () => number = Date.now): Decoys {
     async issue(call, date = null) {
       // On the service's clock when it answered (its Date, to the second, plus the proxy's ms), as
       // the service's own expiresAt is: the library and an observer read expiresAt against Date.
-      const served = date === null ? Number.NaN : Date.parse(date);
+      const served = Date.parse(String(date)); // null: NaN, the proxy's clock
       const base = Number.isFinite(served) ? served + (now() % 1000) : now();
       const id = await build(call, crypto.getRandomValues(new Uint8Array(6)), Math.floor((base + DECOY_TTL_MS) / 1000));
       const requestId = underscored ? `request_${uuid(id).replaceAll('-', '')}` : `Request:${uuid(id)}`;
@@ -167,11 +176,7 @@ export function decoys(secret: string, now: () => number = Date.now): Decoys {
     async retry(call, requestId, stamp) {
       const id = uuidBytes(requestId);
       if (id === undefined) return { decoy: false };
-      const nonce = id.slice(6, 12);
-      const mask = await mac('mask', nonce);
-      const expiry = new Uint8Array(4);
-      for (let i = 0; i < 4; i++) expiry[i] = (id[12 + i] as number) ^ (mask[i] as number);
-      const expected = await build(call, nonce, new DataView(expiry.buffer).getUint32(0));
+      const expected = await build(call, id.slice(6, 12), await secondsOf(id));
       if (!sameBytes(expected.subarray(0, 4), id.subarray(0, 4))) return { decoy: false };
       // The service's order (wire §4, src/sandbox/signed-retry.ts): stamp present, readable; the
       // request's life; the body; the signature.
@@ -184,23 +189,20 @@ export function decoys(secret: string, now: () => number = Date.now): Decoys {
       }
       if ((await expiryOf(id)) <= now()) return { decoy: true, refusal: retryRefusal('WALLET_SIGNATURE_INVALID') };
       if (!sameBytes(expected.subarray(4, 6), id.subarray(4, 6))) return { decoy: true, refusal: retryRefusal('WALLET_SIGNATURE_BODY_MISMATCH') };
-      let valid = false;
-      try {
-        valid = await verifySignature(parsed.publicKey, hexToBytes(parsed.signature), encoder.encode(await payloadOf(requestId, lengths.get(call.route) ?? PAYLOAD_CHARS)));
-      } catch {
-        valid = false;
-      }
+      // verifySignature throws only for a key off the curve or a signature that is not strict DER,
+      // which parseStamp refused above (MALFORMED): here it answers true or false.
+      const valid = await verifySignature(parsed.publicKey, hexToBytes(parsed.signature), encoder.encode(await payloadOf(requestId, lengths.get(call.route) ?? PAYLOAD_CHARS)));
       return valid ? { decoy: true } : { decoy: true, refusal: retryRefusal('WALLET_SIGNATURE_INVALID') };
     },
     alike(status, payload, route, date = null) {
-      let body: unknown;
+      // JSON's null has no fields; a string, number or array has none of these four.
+      let fields: Record<string, unknown>;
       try {
-        body = JSON.parse(new TextDecoder().decode(payload));
+        fields = (JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown> | null) ?? {};
       } catch {
         return undefined;
       }
-      if (typeof body !== 'object' || body === null) return undefined;
-      const { payloadToSign, requestId, expiresAt, code } = body as Record<string, unknown>;
+      const { payloadToSign, requestId, expiresAt, code } = fields;
       if (status === 202 && typeof payloadToSign === 'string' && typeof requestId === 'string' && typeof expiresAt === 'string') {
         if (uuidBytes(requestId) !== undefined) underscored = requestId.startsWith('request_');
         lengths.set(route, payloadToSign.length);
@@ -212,8 +214,9 @@ export function decoys(secret: string, now: () => number = Date.now): Decoys {
   };
 }
 
+/** Equal slices (the callers compare slices of one length). */
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
+  return a.every((v, i) => v === b[i]);
 }
 
 function uuid(bytes: Uint8Array): string {

@@ -45,12 +45,14 @@ export function contactUnavailable(): Response {
 /** S15: a contact conflict from any route, answered by the app's hook or the one default answer. */
 export async function contactConflict(request: Request, hook: ProxyOptions['onContactConflict'], rule: CompiledRule, outcome: Outcome, user: CurrentUser, decoy?: () => Promise<Response>): Promise<Outcome> {
   if (outcome.response.status !== 409) return outcome;
-  let code: unknown;
-  try {
-    code = ((await outcome.response.clone().json()) as { code?: unknown }).code;
-  } catch {
-    return outcome;
-  }
+  // A body that is not JSON (or JSON's null) names no code.
+  const code: unknown = await outcome.response
+    .clone()
+    .json()
+    .then(
+      (body: { code?: unknown } | null) => body?.code,
+      () => undefined,
+    );
   if (typeof code !== 'string' || !CONTACT_CONFLICT_CODES.has(code)) return outcome;
   if (hook === undefined) {
     // S16 (contact-decoy.ts): a first leg is answered as a free contact's is, a retry with the one answer.
@@ -65,9 +67,13 @@ export async function contactConflict(request: Request, hook: ProxyOptions['onCo
   }
 }
 
-/** A header's value, `null` when absent or blank (the service counts an empty header as absent). */
+/**
+ * A header's value, `null` when absent or blank (the service counts an empty header as absent).
+ * `Headers` already strips a value's leading and trailing whitespace (Fetch: header value
+ * normalisation), so a blank header reads as `''`.
+ */
 function nonEmpty(value: string | null): string | null {
-  return value === null || value.trim() === '' ? null : value.trim();
+  return value === '' ? null : value;
 }
 
 /** A first leg: neither the signature header nor `Request-Id` (S16 answers its conflict with a decoy). */

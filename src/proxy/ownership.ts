@@ -173,18 +173,18 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
     const spec = LOOKUPS[idKind];
     const key = `${spec.kind}:${id}`;
     // S10: a card's funding source can change (PATCH /cards/{id}, spec §4.6): its owner is read every time.
-    const cacheable = spec.kind !== 'card';
-    let found = cacheable ? (facts.get(key) as readonly RecordOwner[] | undefined) : undefined;
+    // (Cards are never stored under `card:`: the get finds nothing for them.)
+    let found = facts.get(key) as readonly RecordOwner[] | undefined;
     if (found === undefined) {
       const answer = await service.call('GET', spec.path + encodeURIComponent(id).replace(/%3A/g, ':'));
       if (answer.status === 404) throw unknown(spec);
       if (answer.status !== 200 || typeof answer.body !== 'object' || answer.body === null || Array.isArray(answer.body)) {
         throw new ProxyRefusal('LOOKUP_FAILED', `The ${WHAT[spec.kind]} lookup (GET ${spec.path}{id}) answered ${answer.status}.`);
       }
-      found = ownersOf(spec.kind, answer.body as Record<string, unknown>);
-      if (!cacheable) found = cardOwners(id, found);
+      const named = ownersOf(spec.kind, answer.body as Record<string, unknown>);
+      found = spec.kind === 'card' ? cardOwners(id, named) : named;
       if (found === undefined) throw ownerUnknown(spec.kind);
-      if (cacheable) facts.set(key, found);
+      if (spec.kind !== 'card') facts.set(key, found);
     }
     if (customerOnly(user, found) || (await judge(user, found)) !== 'mine') throw unknown(spec);
   };
@@ -210,8 +210,9 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
     const key = `${spec.kind}:${id}`;
     if (facts.get(key) === undefined) {
       for (const [accountId, decided] of (await accountsOf(user.customerId, false)).wallets) {
-        // Rule 3 of wallets.ts: an account not known to be a wallet, already found not to be one, is skipped.
-        if (decided === undefined && facts.get(`notWallet:${accountId}`) === true) continue;
+        // Rule 3 of wallets.ts: an account already found not to be a wallet is skipped (only an account
+        // not decided by isWallet or its type is ever found so, just below).
+        if (facts.get(`notWallet:${accountId}`) === true) continue;
         const answer = await service.call('GET', spec.path, { query: { accountId } });
         if (decided === undefined && NOT_A_WALLET_STATUSES.includes(answer.status)) {
           facts.set(`notWallet:${accountId}`, true);

@@ -227,9 +227,9 @@ function compileScope(rule: AllowRule, label: string, placeholders: readonly str
         `given for ${String(rule.method)} ${String(rule.pattern)}: it has no placeholder named after an id kind ({accountId}, {cardId}, …); say what scopes it ({path}, {customerFilter}, {accountFilter}, {body}) or scope: 'none' to open it to every signed-in user`,
       );
     }
-    return { kind: 'none' };
   }
-  if (scope === 'none') return { kind: 'none' };
+  // An allowUnscoped entry (no scope needed: only its method and pattern are read) or an open route.
+  if (scope === undefined || scope === 'none') return { kind: 'none' };
   if (typeof scope !== 'object' || scope === null) throw invalidArgument(`${label}.scope`, "{path}, {customerFilter}, {accountFilter}, {body} or 'none'");
   if ('path' in scope) {
     if (!isIdKind(scope.path) || !placeholders.includes(scope.path)) throw invalidArgument(`${label}.scope.path`, 'a placeholder of the pattern named after an id kind');

@@ -4,9 +4,10 @@
  * payload), the answers re-made alike, and the proxy's use of them. Stamps are made with node:crypto
  * (test/sandbox/helpers/keys.ts), independent of the proxy's verifier. The clock is the test's.
  */
+import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decoys, DECOY_TTL_MS, RETRY_REFUSALS, type DecoyCall } from '../../src/proxy/contact-decoy.js';
+import { decoys, DECOY_TTL_MS, RETRY_REFUSALS, type DecoyCall, type DecoyRetry } from '../../src/proxy/contact-decoy.js';
 import { createProxy, type CurrentUser } from '../../src/proxy/index.js';
 import { newKey, stamp, stampWith } from '../sandbox/helpers/keys.js';
 
@@ -21,6 +22,28 @@ async function issued(d = decoys('secret-1', () => T0), call = CALL) {
 }
 
 const codeOf = async (r: Response | undefined) => (r === undefined ? undefined : `${r.status} ${(JSON.parse(await r.text()) as { code: string }).code}`);
+/** A retry's judgement: is it one of ours, and its refusal's status and code. */
+const judged = async (retry: Promise<DecoyRetry>) => {
+  const r = await retry;
+  return `${r.decoy ? 'decoy' : 'not ours'} ${await codeOf(r.refusal)}`;
+};
+
+/**
+ * The construction of contact-decoy.ts's header, written again with node:crypto: HMAC-SHA-256 under
+ * HMAC(secret, label); each part as its length in decimal, a zero byte, its bytes.
+ */
+function construction(secret: string) {
+  const derived = createHmac('sha256', secret).update('embedded-wallet-signer/proxy contact decoy v1').digest();
+  const mac = (...parts: (string | Uint8Array)[]): Buffer => {
+    const h = createHmac('sha256', derived);
+    for (const part of parts) {
+      const bytes = Buffer.from(part);
+      h.update(String(bytes.length)).update(Buffer.from([0])).update(bytes);
+    }
+    return h.digest();
+  };
+  return mac;
+}
 
 describe('S16: the decoy challenge', () => {
   it('is a 202 with exactly the spec\'s three fields, a v4-uuid request id and an expiry 5 minutes on', async () => {
@@ -35,6 +58,26 @@ describe('S16: the decoy challenge', () => {
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(text).toBe(JSON.stringify(body));
+  });
+
+  it('is made as the header says: tag, body tag, nonce, masked expiry; expiresAt and payloadToSign from the nonce (an independent HMAC)', async () => {
+    const mac = construction('secret-1');
+    for (let run = 0; run < 4; run++) {
+      const { body } = await issued();
+      const id = Buffer.from(body.requestId.slice('Request:'.length).replaceAll('-', ''), 'hex');
+      const nonce = id.subarray(6, 12);
+      const mask = mac('mask', nonce);
+      const expiry = Buffer.from(id.subarray(12, 16).map((b, i) => b ^ (mask[i] as number)));
+      const seconds = expiry.readUInt32BE(0);
+      expect(seconds).toBe(Math.floor((T0 + DECOY_TTL_MS) / 1000));
+      expect(id.subarray(0, 4)).toEqual(mac('tag', nonce, expiry, `${CALL.customerId}\u0000${CALL.method}\u0000${CALL.path}`).subarray(0, 4));
+      expect(id.subarray(4, 6)).toEqual(mac('body', nonce, createHash('sha256').update(CALL.body).digest()).subarray(0, 2));
+      const ms = mac('ms', nonce);
+      expect(Date.parse(body.expiresAt)).toBe(seconds * 1000 + (((ms[0] as number) * 256 + (ms[1] as number)) % 1000));
+      let payload = '';
+      for (let i = 0; payload.length < 344; i++) payload += mac('payload', body.requestId, String(i)).toString('base64url');
+      expect(body.payloadToSign).toBe(payload.slice(0, 344));
+    }
   });
 
   it('two decoys of one call differ (random nonce), and both are recognised', async () => {
@@ -59,6 +102,12 @@ describe('S16: the decoy challenge', () => {
     const flipped = (i: number) => body.requestId.slice(0, i) + (body.requestId[i] === '0' ? '1' : '0') + body.requestId.slice(i + 1);
     // Each hex digit of the tag (the uuid's first 8) matters.
     for (let i = 8; i < 16; i++) expect((await d.retry(CALL, flipped(i), null)).decoy).toBe(false);
+    // Only the whole id: one of ours with anything before or after it is not.
+    for (const near of [`x${body.requestId}`, `${body.requestId}0`]) expect(await judged(d.retry(CALL, near, null))).toBe('not ours undefined');
+    d.alike(202, enc.encode(JSON.stringify({ payloadToSign: 'p', requestId: 'request_0123456789ab4def8123456789abcdef', expiresAt: 'e' })), CALL.route);
+    const underscored = (await issued(d)).body.requestId;
+    expect(await judged(d.retry(CALL, underscored, null))).toBe('decoy 401 WALLET_SIGNATURE_MISSING');
+    for (const near of [`x${underscored}`, `${underscored}0`]) expect(await judged(d.retry(CALL, near, null))).toBe('not ours undefined');
     await fc.assert(
       fc.asyncProperty(fc.uuid(), fc.string(), async (uuid, other) => {
         expect((await d.retry(CALL, `Request:${uuid}`, null)).decoy).toBe(false);
@@ -74,16 +123,16 @@ describe('S16: the signed retry of a decoy, in the service\'s order', () => {
     const { d, body } = await issued();
     const key = newKey();
     const good = stamp(body.payloadToSign, key);
-    expect(await codeOf((await d.retry(CALL, body.requestId, null)).refusal)).toBe('401 WALLET_SIGNATURE_MISSING');
+    expect(await judged(d.retry(CALL, body.requestId, null))).toBe('decoy 401 WALLET_SIGNATURE_MISSING');
     for (const s of ['x', 'sandbox-valid-signature', stampWith(key.compressed, 'zz')]) {
-      expect(await codeOf((await d.retry(CALL, body.requestId, s)).refusal)).toBe('401 WALLET_SIGNATURE_MALFORMED');
+      expect(await judged(d.retry(CALL, body.requestId, s))).toBe('decoy 401 WALLET_SIGNATURE_MALFORMED');
     }
-    expect(await codeOf((await d.retry({ ...CALL, body: enc.encode('{}') }, body.requestId, good)).refusal)).toBe('401 WALLET_SIGNATURE_BODY_MISMATCH');
-    expect(await codeOf((await d.retry(CALL, body.requestId, stamp('other bytes', key))).refusal)).toBe('401 WALLET_SIGNATURE_INVALID');
-    expect(await codeOf((await d.retry(CALL, body.requestId, stamp(body.payloadToSign.slice(1), key))).refusal)).toBe('401 WALLET_SIGNATURE_INVALID');
+    expect(await judged(d.retry({ ...CALL, body: enc.encode('{}') }, body.requestId, good))).toBe('decoy 401 WALLET_SIGNATURE_BODY_MISMATCH');
+    expect(await judged(d.retry(CALL, body.requestId, stamp('other bytes', key)))).toBe('decoy 401 WALLET_SIGNATURE_INVALID');
+    expect(await judged(d.retry(CALL, body.requestId, stamp(body.payloadToSign.slice(1), key)))).toBe('decoy 401 WALLET_SIGNATURE_INVALID');
     expect(await d.retry(CALL, body.requestId, good)).toEqual({ decoy: true });
     // A stamp that cannot be checked (its signature is not over this key's curve point) is refused, not thrown.
-    expect(await codeOf((await d.retry(CALL, body.requestId, stampWith(newKey().compressed, JSON.parse(Buffer.from(good, 'base64url').toString()).signature))).refusal)).toBe('401 WALLET_SIGNATURE_INVALID');
+    expect(await judged(d.retry(CALL, body.requestId, stampWith(newKey().compressed, JSON.parse(Buffer.from(good, 'base64url').toString()).signature)))).toBe('decoy 401 WALLET_SIGNATURE_INVALID');
   });
 
   it('a stamp that verifies is refused INVALID once the decoy expired, and a bad one still MALFORMED first', async () => {
@@ -94,9 +143,9 @@ describe('S16: the signed retry of a decoy, in the service\'s order', () => {
     now = Date.parse(body.expiresAt) - 1;
     expect(await d.retry(CALL, body.requestId, good)).toEqual({ decoy: true });
     now = Date.parse(body.expiresAt);
-    expect(await codeOf((await d.retry(CALL, body.requestId, good)).refusal)).toBe('401 WALLET_SIGNATURE_INVALID');
-    expect(await codeOf((await d.retry(CALL, body.requestId, 'x')).refusal)).toBe('401 WALLET_SIGNATURE_MALFORMED');
-    expect(await codeOf((await d.retry(CALL, body.requestId, null)).refusal)).toBe('401 WALLET_SIGNATURE_MISSING');
+    expect(await judged(d.retry(CALL, body.requestId, good))).toBe('decoy 401 WALLET_SIGNATURE_INVALID');
+    expect(await judged(d.retry(CALL, body.requestId, 'x'))).toBe('decoy 401 WALLET_SIGNATURE_MALFORMED');
+    expect(await judged(d.retry(CALL, body.requestId, null))).toBe('decoy 401 WALLET_SIGNATURE_MISSING');
   });
 
   it('the expiry is on the service\'s clock (its Date) when it answered, with a millisecond part that varies', async () => {
@@ -163,6 +212,7 @@ describe('S16: answers re-made alike', () => {
       [401, bytes({ code: 'UNAUTHORIZED' })],
       [401, bytes({ code: 7 })],
       [401, bytes({ code: 'toString' })],
+      [401, bytes({ code: ['WALLET_SIGNATURE_MISSING'] })],
       [409, bytes({ code: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS' })],
     ] as const) {
       expect(d.alike(status, payload, 'x')).toBeUndefined();
@@ -174,7 +224,7 @@ describe('S16 through createProxy', () => {
   const A = 'Customer:a';
   const A1 = 'InternalAccount:a1';
   const served = new Date().toUTCString();
-  function setup(options: Pick<Parameters<typeof createProxy>[0], 'onContactConflict'> = {}) {
+  function setup(options: Pick<Parameters<typeof createProxy>[0], 'onContactConflict' | 'logger'> = {}) {
     const forwarded: string[] = [];
     const user: CurrentUser = { customerId: A };
     const proxy = createProxy({
@@ -215,6 +265,36 @@ describe('S16 through createProxy', () => {
     // A retry of an id that is not ours goes to the service; its conflict gets the one 409.
     expect((await call({ 'request-id': 'Request:x', 'service-wallet-signature': 'sandbox-valid-signature' })).status).toBe(409);
     expect(forwarded.at(-1)).toBe(`PATCH /v1/customers/${A} Request:x`);
+  });
+
+  it('a signature header without Request-Id is no first leg: no decoy, the one 409', async () => {
+    const { call, forwarded } = setup();
+    const answer = await call({ 'service-wallet-signature': stamp('bytes', newKey()) });
+    expect(answer.status).toBe(409);
+    expect(await answer.json()).toEqual({ code: 'CONTACT_UNAVAILABLE', reason: 'This email address or phone number cannot be used.' });
+    expect(forwarded).toHaveLength(1);
+  });
+
+  it('the decoy and the conflict its verified retry reveals are logged as CONTACT_UNAVAILABLE; a refused retry without a code', async () => {
+    const lines: string[] = [];
+    const { call } = setup({ logger: (line) => void lines.push(line) });
+    const challenge = (await (await call()).json()) as { payloadToSign: string; requestId: string };
+    expect(lines.at(-1)).toMatch(new RegExp(`^proxy PATCH /customers/${A} 202 \\d+ms CONTACT_UNAVAILABLE \\(decoy challenge\\)$`));
+    await call({ 'request-id': challenge.requestId });
+    expect(lines.at(-1)).toMatch(new RegExp(`^proxy PATCH /customers/${A} 401 \\d+ms$`));
+    await call({ 'request-id': challenge.requestId, 'service-wallet-signature': stamp(challenge.payloadToSign, newKey()) });
+    expect(lines.at(-1)).toMatch(new RegExp(`^proxy PATCH /customers/${A} 409 \\d+ms CONTACT_UNAVAILABLE$`));
+  });
+
+  it('a hook that throws answers 500 INTERNAL_ERROR, naming the hook only', async () => {
+    const { call } = setup({
+      onContactConflict: () => {
+        throw new Error('the app\'s secret detail');
+      },
+    });
+    const answer = await call();
+    expect(answer.status).toBe(500);
+    expect(await answer.json()).toEqual({ code: 'INTERNAL_ERROR', reason: 'The onContactConflict hook failed.' });
   });
 
   it('with onContactConflict the hook answers the first leg, and no decoy is issued', async () => {

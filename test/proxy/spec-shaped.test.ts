@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createProxy, DEFAULT_ALLOW, type CurrentUser, type ProxyOptions } from '../../src/proxy/index.js';
+import { narrowedCustomerWrite } from '../../src/proxy/scope.js';
 
 const A = 'Customer:a';
 const B = 'Customer:b';
@@ -256,6 +257,44 @@ describe('the edges of issue 34\'s rules', () => {
     expect(lying.sent.filter((l) => l.startsWith('forward'))).toEqual([]);
   });
 
+  it('S13: a record withheld for naming another customer (an app\'s owner resolver) is not learnt either', async () => {
+    const owners: ProxyOptions['owners'] = { session: (r) => [{ accountId: String(r.accountId) }, { customerId: String(r.customerId) }] };
+    const { call, sent } = setup({ sessions: { [A1]: [] }, answer: () => Response.json({ data: [{ id: 's-x', accountId: A1, customerId: B }] }) }, { owners });
+    expect((await call('GET', `/auth/sessions?accountId=${A1}`)).status).toBe(502);
+    sent.length = 0;
+    expect((await call('DELETE', '/auth/sessions/s-x')).status).toBe(404);
+    expect(sent.filter((l) => l.startsWith('forward'))).toEqual([]);
+  });
+
+  it('S12: a narrowed write naming an account or funding source of theirs beside the customer is not refused here', () => {
+    const narrowed: CurrentUser = { customerId: A, accountIds: [A1] };
+    expect(narrowedCustomerWrite('POST', { customerId: A, accountId: A1 }, narrowed)).toBeUndefined();
+    expect(narrowedCustomerWrite('POST', { customerId: A, fundingSourceId: A1 }, narrowed)).toBeUndefined();
+    expect(narrowedCustomerWrite('POST', { customerId: A }, narrowed)?.code).toBe('FORBIDDEN');
+  });
+
+  it('a narrowed user keeps reading their card once it is closed (the remembered funding account, not the cardholder)', async () => {
+    const records: Record<string, unknown> = { '/cards/card-1': { id: 'card-1', fundingSource: A1 } };
+    const { call, as } = setup({ records, answer: (url) => Response.json(records[decodeURIComponent(url.pathname.replace('/v1', ''))]) });
+    as({ customerId: A, accountIds: [A1] });
+    expect((await call('GET', '/cards/card-1')).status).toBe(200);
+    records['/cards/card-1'] = { id: 'card-1', status: 'CLOSED', cardholderId: A };
+    expect((await call('GET', '/cards/card-1')).status).toBe(200);
+  });
+
+  it('a card\'s facts are a card\'s: a quote with the same id (ids are opaque, spec §2) is judged by its own source', async () => {
+    const records: Record<string, unknown> = {
+      '/cards/x-1': { id: 'x-1', fundingSource: A1 },
+      '/quotes/x-1': { id: 'x-1', source: { customerId: B } },
+    };
+    const { call, sent } = setup({ records, answer: (url) => Response.json(records[decodeURIComponent(url.pathname.replace('/v1', ''))]) });
+    expect((await call('GET', '/cards/x-1')).status).toBe(200);
+    expect((await call('GET', '/quotes/x-1')).status).toBe(404);
+    expect(sent.filter((l) => l.startsWith('forward'))).toEqual(['forward GET /cards/x-1']);
+    // Each record was looked up (GET) under its own path.
+    expect(sent.filter((l) => / \/(cards|quotes)\//.test(l) && l.startsWith('lookup'))).toEqual(['lookup GET /cards/x-1', 'lookup GET /quotes/x-1']);
+  });
+
   it('S12: a narrowed write naming the customer beside an account of theirs passes (a card for the cardholder on their account)', async () => {
     const { call, as } = setup({ answer: () => Response.json({ id: 'card-9', fundingSource: A1 }) });
     as({ customerId: A, accountIds: [A1] });
@@ -289,5 +328,13 @@ describe('the edges of issue 34\'s rules', () => {
     const logged = setup({ answer: () => Response.json({ code: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS', reason: 'x' }, { status: 409 }) }, { logger: (line) => lines.push(line) });
     expect((await logged.call('PATCH', `/customers/${A}`, { email: 'x@example.com' })).status).toBe(409);
     expect(lines.at(-1)).toMatch(/ 409 \d+ms CONTACT_UNAVAILABLE$/);
+    // A 409 whose body is not JSON, or is JSON's null, names no code: not a contact conflict.
+    for (const body of ['taken', 'null']) {
+      const plain = setup({ answer: () => new Response(body, { status: 409, headers: { 'content-type': 'application/json' } }) }, { logger: (line) => lines.push(line) });
+      const answer = await plain.call('PATCH', `/customers/${A}`, { email: 'x@example.com' });
+      expect(answer.status, answer.text).toBe(409);
+      expect(answer.text).not.toMatch(/CONTACT_UNAVAILABLE/);
+      expect(lines.at(-1)).not.toMatch(/CONTACT_UNAVAILABLE/);
+    }
   });
 });
