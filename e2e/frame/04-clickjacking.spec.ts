@@ -3,7 +3,8 @@
  * src/signer/frame/approve-guard.ts), in Chromium, where the frame can observe its own visibility
  * (IntersectionObserver v2). The attacker's script owns the parent page: it covers the button with
  * an overlay that lets clicks through, makes the frame nearly transparent, shrinks it, moves it under
- * the resting pointer just before a click, or moves the focus into it while the user presses Enter.
+ * the resting pointer just before a click, or moves the focus into it while the user presses Enter;
+ * the frame itself never gives "Approve" the focus, and a focus a script gave it does not count.
  * Each attack ends with the user declining: the outcome is SIGNER_DECLINED, no signed PATCH reached
  * the server and the account is unchanged. Where a race decides (a click 50 ms after the prompt, a
  * move or a focus just before the press), the page's clock is paused (Playwright's clock, in the
@@ -199,11 +200,23 @@ test('the focus moved into the frame while the user presses Enter does not appro
   await declinedAndNothingSigned(page, accountId);
 });
 
-test('keyboard: Enter approves once the button held the focus; Escape declines', async ({ page }) => {
+test('keyboard: Enter approves only once Tab brought the focus to Approve and it held it (a focus a script gave does not count); Escape declines', async ({ page }) => {
   const { accountId, approve } = await armedPrompt(page);
   await pauseClock(page);
-  // The user moves the focus to "Approve" (as Tab would), then presses Enter once it held it.
+  // The frame never focuses "Approve" itself; a focus given by a script, held long enough, and an
+  // Enter meant for something else approve nothing: the screen says how to approve by keyboard.
+  await expect(approve).not.toBeFocused();
   await approve.focus();
+  await expect(approve).toBeFocused();
+  await page.clock.runFor(REST_MS + 10);
+  await page.keyboard.press('Enter');
+  await expect(signer(page).getByTestId('signer-approve-hint')).toContainText('move to Approve with Tab');
+  expect(patches()).toBe(before);
+  // The user moves the focus with the keyboard (Decline comes before Approve), then presses Enter
+  // once "Approve" held it.
+  await page.keyboard.press('Shift+Tab');
+  await expect(signer(page).getByTestId('signer-decline')).toBeFocused();
+  await page.keyboard.press('Tab');
   await expect(approve).toBeFocused();
   await page.clock.runFor(REST_MS + 10);
   await page.keyboard.press('Enter');

@@ -7,7 +7,8 @@
 // - a pointer click: trusted, armed, after a press (the last since the previous click) made while
 //   armed by a touch, or by a pointer on the button since at least REST_MS before the press; neither
 //   the pointer leaving, a disturbance nor a loss of visibility between the press and the click;
-// - a key's click: trusted, armed, the focus on the button (last focus, no blur since) for REST_MS.
+// - a key's click: trusted, armed, the focus brought to the button by the user (the last focus, by a
+//   Tab) for REST_MS, with no blur and no other key since.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ARM_MS, createApproveGuard, REST_MS, type PointerKind } from '../../src/signer/frame/approve-guard.js';
@@ -18,8 +19,9 @@ type Ev =
   | { kind: 'enter' }
   | { kind: 'leave' }
   | { kind: 'press'; pointer: PointerKind }
-  | { kind: 'focus' }
+  | { kind: 'focus'; byUser: boolean }
   | { kind: 'blur' }
+  | { kind: 'key' }
   | { kind: 'click'; trusted: boolean; keyboard: boolean };
 
 interface Timed {
@@ -33,7 +35,8 @@ const event: fc.Arbitrary<Ev> = fc.oneof(
   { arbitrary: fc.constant({ kind: 'enter' as const }), weight: 2 },
   { arbitrary: fc.constant({ kind: 'leave' as const }), weight: 1 },
   { arbitrary: fc.constantFrom<PointerKind>('mouse', 'pen', 'touch').map((pointer) => ({ kind: 'press' as const, pointer })), weight: 3 },
-  { arbitrary: fc.constant({ kind: 'focus' as const }), weight: 1 },
+  { arbitrary: fc.boolean().map((byUser) => ({ kind: 'focus' as const, byUser })), weight: 2 },
+  { arbitrary: fc.constant({ kind: 'key' as const }), weight: 1 },
   { arbitrary: fc.constant({ kind: 'blur' as const }), weight: 1 },
   { arbitrary: fc.record({ trusted: fc.boolean(), keyboard: fc.boolean() }).map((c) => ({ kind: 'click' as const, ...c })), weight: 4 },
 );
@@ -70,7 +73,9 @@ function expected(events: readonly Timed[], i: number): boolean {
   if (ev.keyboard) {
     const f = earlier.map((e) => e.ev.kind).lastIndexOf('focus');
     if (f === -1) return false;
-    if (earlier.slice(f + 1).some((e) => e.ev.kind === 'blur')) return false;
+    const focus = earlier[f] as Timed & { ev: { kind: 'focus'; byUser: boolean } };
+    if (!focus.ev.byUser) return false;
+    if (earlier.slice(f + 1).some((e) => e.ev.kind === 'blur' || e.ev.kind === 'key')) return false;
     return t - (earlier[f] as Timed).t >= REST_MS;
   }
   const lastClick = earlier.map((e) => e.ev.kind).lastIndexOf('click');
@@ -108,7 +113,10 @@ function run(events: readonly Timed[]): boolean[] {
         guard.pressed(ev.pointer);
         return false;
       case 'focus':
-        guard.focused();
+        guard.focused(ev.byUser);
+        return false;
+      case 'key':
+        guard.keyed();
         return false;
       case 'blur':
         guard.blurred();
@@ -137,15 +145,18 @@ describe('the approve button guard', () => {
     const cases: Record<string, Timed[]> = {
       // The control: shown, visible for ARM_MS, the pointer rested, pressed, clicked.
       'a person (control)': [visible(0), enter(100), press(ARM_MS + 50), click(ARM_MS + 60)],
+      'a person with the keyboard (control)': [visible(0), { t: 800, ev: { kind: 'focus', byUser: true } }, { t: 1200, ev: { kind: 'click', trusted: true, keyboard: true } }],
       'a click 50 ms after the prompt appeared': [visible(0), enter(0), press(50), click(50)],
       'an overlay or opacity 0.01 (never fully visible)': [{ t: 0, ev: { kind: 'seen', fully: false } }, enter(10), press(2000), click(2000)],
       'the frame shrunk to 1×1 just before the click': [visible(0), enter(0), { t: 1000, ev: { kind: 'seen', fully: false } }, press(1010), click(1010)],
       'the frame resized just before the click': [visible(0), enter(0), { t: 1000, ev: { kind: 'disturbed' } }, press(1010), click(1010)],
       'the frame moved under a resting pointer': [visible(0), press(1000), click(1000)],
       'a synthetic click': [visible(0), enter(0), press(1000), { t: 1000, ev: { kind: 'click', trusted: false, keyboard: false } }],
-      'focus moved into the frame during a key press': [visible(0), { t: 1000, ev: { kind: 'focus' } }, { t: 1010, ev: { kind: 'click', trusted: true, keyboard: true } }],
+      'focus moved into the frame during a key press': [visible(0), { t: 1000, ev: { kind: 'focus', byUser: true } }, { t: 1010, ev: { kind: 'click', trusted: true, keyboard: true } }],
+      'the focus given by a script, held long enough': [visible(0), { t: 800, ev: { kind: 'focus', byUser: false } }, { t: 1500, ev: { kind: 'click', trusted: true, keyboard: true } }],
+      'another key pressed after Tab brought the focus': [visible(0), { t: 800, ev: { kind: 'focus', byUser: true } }, { t: 1200, ev: { kind: 'key' } }, { t: 1500, ev: { kind: 'click', trusted: true, keyboard: true } }],
     };
     const outcomes = Object.fromEntries(Object.entries(cases).map(([name, events]) => [name, run(events).some(Boolean)]));
-    expect(outcomes).toEqual(Object.fromEntries(Object.keys(cases).map((name) => [name, name === 'a person (control)'])));
+    expect(outcomes).toEqual(Object.fromEntries(Object.keys(cases).map((name) => [name, name.startsWith('a person')])));
   });
 });

@@ -19,15 +19,20 @@ export function tracksVisibility(): boolean {
   return typeof IntersectionObserverEntry !== 'undefined' && 'isVisible' in IntersectionObserverEntry.prototype;
 }
 
+/** Keys that do not cancel a keyboard approval: moving the focus, and the button's own keys. */
+const KEYS_THAT_KEEP_FOCUS = new Set(['Tab', 'Shift', 'Enter', ' ']);
+/** Said when a key's click did not count (the focus was not brought to the button by Tab, or not held). */
+const KEYBOARD_HINT = 'To approve with the keyboard, move to Approve with Tab, then press Enter.';
+
 function pointerKind(event: PointerEvent): PointerKind {
   return event.pointerType === 'touch' || event.pointerType === 'pen' ? event.pointerType : 'mouse';
 }
 
 /**
- * Guards `button` (on the screen `screen`, already in the document); `hint` is where a too-early
+ * Guards `button` (already in the document); `hint` is where a too-early
  * click is answered. Returns whether a click approves, and the function that stops the guard.
  */
-export function guardApproveButton(button: HTMLButtonElement, screen: HTMLElement, hint: HTMLElement): { approves(event: MouseEvent): boolean; stop(): void } {
+export function guardApproveButton(button: HTMLButtonElement, hint: HTMLElement): { approves(event: MouseEvent): boolean; stop(): void } {
   const guard = createApproveGuard(() => performance.now());
   const v2 = tracksVisibility();
   let fully = false;
@@ -44,9 +49,8 @@ export function guardApproveButton(button: HTMLButtonElement, screen: HTMLElemen
     const t = performance.now();
     const armsAt = guard.armsAt();
     const armed = armsAt !== undefined && armsAt <= t;
-    const hadFocus = document.activeElement === screen;
+    // Never focused from here: a keyboard approval needs the focus the user brought (approve-guard.ts).
     button.disabled = !armed;
-    if (armed && hadFocus) button.focus();
     const restsAt = guard.restsAt();
     if (restsAt !== undefined && restsAt <= t) button.dataset.pointer = 'rested';
     else delete button.dataset.pointer;
@@ -92,12 +96,24 @@ export function guardApproveButton(button: HTMLButtonElement, screen: HTMLElemen
     guard.disturbed();
     show();
   };
-  const onFocus = () => guard.focused();
+  // Whether a trusted Tab is down: the focus it moves (during its keydown) was brought by the user.
+  let tabbing = false;
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (!event.isTrusted) return;
+    if (event.key === 'Tab') tabbing = true;
+    else if (!KEYS_THAT_KEEP_FOCUS.has(event.key)) guard.keyed();
+  };
+  const onKeyUp = () => {
+    tabbing = false;
+  };
+  const onFocus = () => guard.focused(tabbing);
   const onBlur = () => guard.blurred();
   document.addEventListener('pointermove', onMove, true);
   document.addEventListener('pointerover', onMove, true);
   document.addEventListener('pointerout', onOut, true);
   document.addEventListener('pointerdown', onDown, true);
+  document.addEventListener('keydown', onKeyDown, true);
+  document.addEventListener('keyup', onKeyUp, true);
   document.addEventListener('visibilitychange', visibleNow);
   window.addEventListener('resize', onResize);
   window.addEventListener('blur', onBlur);
@@ -109,7 +125,7 @@ export function guardApproveButton(button: HTMLButtonElement, screen: HTMLElemen
     approves(event) {
       const keyboard = event.detail === 0;
       const ok = guard.click(event.isTrusted, keyboard);
-      hint.textContent = !ok && event.isTrusted && !keyboard && !button.disabled ? 'Click again to approve.' : '';
+      hint.textContent = !ok && event.isTrusted && !button.disabled ? (keyboard ? KEYBOARD_HINT : 'Click again to approve.') : '';
       show();
       return ok;
     },
@@ -120,6 +136,8 @@ export function guardApproveButton(button: HTMLButtonElement, screen: HTMLElemen
       document.removeEventListener('pointerover', onMove, true);
       document.removeEventListener('pointerout', onOut, true);
       document.removeEventListener('pointerdown', onDown, true);
+      document.removeEventListener('keydown', onKeyDown, true);
+      document.removeEventListener('keyup', onKeyUp, true);
       document.removeEventListener('visibilitychange', visibleNow);
       window.removeEventListener('resize', onResize);
       window.removeEventListener('blur', onBlur);

@@ -13,8 +13,10 @@
  * needs the pointer to have rested on the button for {@link REST_MS} before it was pressed, and not
  * to have left it since (a frame moved under a resting pointer just before a click gets a press with
  * no rest: it does not count, and the next one does). A click from the keyboard (Enter or Space on
- * the focused button) needs the button to have held the focus for {@link REST_MS} (focus moved into
- * the frame during a key press does not count). A touch needs only the armed button.
+ * the focused button) needs the focus to have been brought to the button by the user (a trusted Tab
+ * in the frame: never a focus the frame, the parent or a script gave it) and held there for
+ * {@link REST_MS} with no other key pressed since (so an Enter or a Space meant for something else —
+ * a code being typed, a page being scrolled — approves nothing). A touch needs only the armed button.
  */
 
 /** How long the button must have been fully visible, unchanged, before a click counts. */
@@ -33,8 +35,11 @@ export interface ApproveGuard {
   pointerLeft(): void;
   /** A trusted press on the button (pointerdown). */
   pressed(kind: PointerKind): void;
-  focused(): void;
+  /** The button got the focus: `byUser` when a trusted Tab in the frame brought it there. */
+  focused(byUser: boolean): void;
   blurred(): void;
+  /** A trusted key other than Tab, Shift, Enter or Space was pressed in the frame. */
+  keyed(): void;
   /** Whether this click approves: `keyboard` when the browser made it from a key (`detail` 0). */
   click(trusted: boolean, keyboard: boolean): boolean;
   /** When the button arms (or armed) as things stand, or undefined while it is not fully visible. */
@@ -81,10 +86,13 @@ export function createApproveGuard(now: () => number): ApproveGuard {
       // The pointer is on the button now, whatever the browser reported before.
       pointerSince ??= t;
     },
-    focused() {
-      focusSince = now();
+    focused(byUser) {
+      focusSince = byUser ? now() : undefined;
     },
     blurred() {
+      focusSince = undefined;
+    },
+    keyed() {
       focusSince = undefined;
     },
     click(trusted, keyboard) {

@@ -60,7 +60,7 @@ export const renderApproval: RenderApproval = (description: ApprovalDescription,
   const remove = mount(screen);
   // Focus on the dialog until the button arms (approve-button.ts moves it to "Approve" then).
   screen.focus();
-  const guard = guardApproveButton(approve, screen, hint);
+  const guard = guardApproveButton(approve, hint);
   approve.addEventListener('click', (event) => {
     if (guard.approves(event)) onApprove(event);
   });
