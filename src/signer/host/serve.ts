@@ -51,7 +51,14 @@ export async function serveSignerPage(options: SignerPageServerOptions): Promise
   const root = normalize(options.dir + sep);
   const server = createServer((req, res) => {
     void (async () => {
-      const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
+      let path: string;
+      try {
+        path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
+      } catch {
+        // A malformed escape (`/%`): a bad request, never an unhandled rejection that stops the server.
+        res.writeHead(400, headers).end();
+        return;
+      }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.writeHead(405, { Allow: 'GET, HEAD' }).end();
         return;
