@@ -109,4 +109,41 @@ describe('handshake (P4): once per load, only the embedding window, only allowed
       { numRuns: 300 },
     );
   });
+
+  it('drops what is not exactly a hello with one port, a page not embedded, and everything after stop()', async () => {
+    const parent = {};
+    const accepted: string[] = [];
+    const listen = (win: Window) =>
+      listenForParent({ allowedOrigins: Promise.resolve([ALLOWED]), check: async () => undefined, accepted: (_, origin) => accepted.push(origin), window: win });
+    const post = (win: Window, data: unknown, ports: MessagePort[], source: unknown = parent) =>
+      win.dispatchEvent(Object.assign(new Event('message'), { data, origin: ALLOWED, source, ports }));
+    const hello = { protocol: SIGNER_PROTOCOL, type: 'hello' };
+    const win = Object.assign(new EventTarget(), { parent }) as unknown as Window;
+    const stop = listen(win);
+    const a = new MessageChannel();
+    const b = new MessageChannel();
+    post(win, hello, []);
+    post(win, hello, [a.port1, b.port1]);
+    post(win, { ...hello, type: 'call' }, [a.port1]);
+    await settle();
+    expect(accepted).toEqual([]);
+    stop();
+    post(win, hello, [a.port1]);
+    await settle();
+    expect(accepted).toEqual([]);
+    // A page that is not embedded (its parent is itself) accepts no hello, even from itself.
+    const top = new EventTarget() as unknown as Window & { parent: Window };
+    top.parent = top;
+    listen(top);
+    post(top, hello, [b.port1], top);
+    await settle();
+    expect(accepted).toEqual([]);
+    // The control: the same hello, embedded and listening, is accepted.
+    const embedded = Object.assign(new EventTarget(), { parent }) as unknown as Window;
+    listen(embedded);
+    post(embedded, hello, [a.port2]);
+    await settle();
+    expect(accepted).toEqual([ALLOWED]);
+    for (const port of [a.port1, a.port2, b.port1, b.port2]) port.close();
+  });
 });
