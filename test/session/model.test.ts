@@ -456,6 +456,10 @@ describe('session model: tabs, a scripted service, random interleavings', () => 
           // the section a login on the wire holds; another tab ends the session by the logout's message,
           // answered; the held end is sent again and found gone (CI of stop 36, seed -1966364282): allowed.
           [{ locks: 'web', channel: true }, 'logged in', [onTab('login(a,1)', 429785425, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:1')), logoutStorageFullCmd(0, ACCOUNTS[0]), answerCmd(60353145, 'drop')]],
+          // S9: a logout whose nonce storage refused (held in its tab), a login started after it in that tab,
+          // then a logout in another tab whose nonce is refused too (no channel: no tab can hear of it);
+          // the first nonce, flushed as the login commits, is no logout requested during it (seed 100).
+          [{ locks: 'web', channel: false }, 'login on the wire', [step('storageFails(2)', (w) => void ((w.backend.failWrites = 2), (w.failedWrite = true))), onTab('logout(a)', 0, (w, t) => logout(w, t, ACCOUNTS[0]!)), closeCmd(1, false), onTab('login(a,1)', 0, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:1')), onTab('logout(a)', 1, (w, t) => logout(w, t, ACCOUNTS[0]!))]],
           // I2 (issue 31): a logout while storage refuses writes, after another: the action started in
           // another tab between them is cancelled at its prompt (S5b).
           [{ locks: 'web', channel: true }, 'logged in', [refreshCmd(85451014, ACCOUNTS[0]), logoutStorageFullCmd(0, ACCOUNTS[0]), logoutThenCloseCmd(808032395, ACCOUNTS[0], false), onTab('action(a)', 294128799, (w, t) => action(w, t, ACCOUNTS[0]!)), logoutStorageFullCmd(0, ACCOUNTS[0]), answerCmd(284500132, 'deliver')]],

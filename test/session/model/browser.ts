@@ -90,12 +90,16 @@ export class Browser {
     // tab still loading writes it later).
     const set = this.backend.set;
     this.backend.set = async (k, v) => {
+      // S9: a logout is requested when its nonce is first written, or first tried (a refused write is
+      // held in its tab's memory and written later: the logout was requested before that).
+      const nonce = k.startsWith('meta:logout:') && typeof v === 'object' && v !== null ? String((v as { nonce?: unknown }).nonce) : undefined;
+      if (nonce !== undefined && !this.nonceTried.has(nonce)) this.nonceTried.set(nonce, ++this.seq);
       // S14: a refused write may lose what an answer told the tab (its end is then sent again).
       await set(k, v).catch((error: unknown) => {
         this.service.writeRefused();
         throw error;
       });
-      if (k.startsWith('meta:logout:')) this.nonceWrites.push({ account: k.slice('meta:logout:'.length), seq: ++this.seq });
+      if (nonce !== undefined) this.nonceWrites.push({ account: k.slice('meta:logout:'.length), seq: ++this.seq, triedSeq: this.nonceTried.get(nonce)! });
     };
     // As the wallet does with every answer's Date header (wallet.ts): the tab learns the server's time.
     this.service.onAnswer = (tab) => void this.tabs[tab]?.manager.clock.observeServerTime(this.clock.now, this.clock.now + this.jumpMs);
@@ -105,7 +109,9 @@ export class Browser {
   readonly isStored = (id: string): boolean => ACCOUNTS.some((a) => this.stored(a).sessions.some((s) => s.id === id));
   /** Orders events across tabs (S9): logout nonces written, logins started and resolved. */
   seq = 0;
-  readonly nonceWrites: Array<{ account: string; seq: number }> = [];
+  readonly nonceWrites: Array<{ account: string; seq: number; triedSeq: number }> = [];
+  /** Each logout nonce → when a write of it was first tried (S9). */
+  private readonly nonceTried = new Map<string, number>();
 
   nextKey = (): SessionKey => {
     const key = this.pool[this.keyIndex++];

@@ -215,7 +215,9 @@ export class World extends Browser {
     for (const l of this.logins) {
       // A memory tab without a channel hears of no logout: outside I1.
       if (this.tabs[l.tab]?.memory && !this.coordination.channel) continue;
-      const requested = this.nonceWrites.some((n) => n.account === l.account && n.seq > l.startSeq && n.seq < l.resolvedSeq);
+      // A nonce held (its write refused) before the login started, written while it was in flight, is a
+      // logout requested before it (seed 100: a held logout of the login's own tab flushed as it committed).
+      const requested = this.nonceWrites.some((n) => n.account === l.account && n.seq > l.startSeq && n.seq < l.resolvedSeq && n.triedSeq > l.startSeq);
       if (requested && this.logoutsDone.some((o) => o.account === l.account && o.at > l.startedAt && o.at < l.resolvedAt)) this.violations.push(`S9: login@${l.tab} (step ${l.startedAt}) won over a later logout`);
     }
     this.violations.push(...logoutDeleteViolations(this.service.endsSent, this.logoutRuns, this.service.refusedWrites));
