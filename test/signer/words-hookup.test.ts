@@ -41,6 +41,7 @@ describe('adding an OTP credential and executing a quote, in words', () => {
       totalReceivingAmount: 9_000,
       exchangeRate: 0.9,
       feesIncluded: 50,
+      source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:payer' },
       destination: { umaAddress: '$bob@example.com' },
       expiresAt: '2026-11-28T07:00:00Z',
     };
