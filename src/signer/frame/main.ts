@@ -41,6 +41,8 @@ function start(port: MessagePort, config: SignerConfig): void {
   // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
   // The host's wording, locale and time zone (its configuration only); the locale defaults to the user's.
   const strings = stringsWith(config.strings);
+  // A screen reader reads the prompts in the host's language when it pins one.
+  if (config.locale !== undefined) document.documentElement.lang = config.locale;
   const words = inWordsWith({ strings, locale: config.locale ?? navigator.language, ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}) });
   const policy = createSigningPolicy(approvalRenderer(strings), screensChanged, { popup: popupApproval, tracksVisibility: tracksVisibility(), highValue: config.highValue });
   const wallet = createWallet({
