@@ -88,7 +88,9 @@ export const DEFAULT_STRINGS = {
   phraseClose: 'Done',
 } as const;
 
+/** The key of a text of the table. */
 export type StringKey = keyof typeof DEFAULT_STRINGS;
+/** The whole table of texts, one per key. */
 export type Strings = Readonly<Record<StringKey, string>>;
 
 /** The `{name}` placeholders of `template`, sorted, each once. */
