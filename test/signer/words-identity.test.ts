@@ -1,7 +1,8 @@
 /**
  * What a signed action changes, in its words: whom an OAuth token names (security review C3), which
- * account pays a quote, the wallet that signs it and a retry's Idempotency-Key (S1). Each case is
- * generated; the oracle is the request and the facts.
+ * account pays a quote, the wallet that signs it and a retry's Idempotency-Key (S1); the wallet a
+ * removal, a revocation or a contact change is signed with, and that a contact change moves the
+ * sign-in codes (S5). Each case is generated where it can be; the oracle is the request and the facts.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -120,5 +121,33 @@ describe('executing a quote: which account pays, which wallet signs, a retry (S1
     expect(inWords.executeQuote('Quote:1', quote, { idempotencyKey: 7 })).toBeUndefined();
     expect(inWords.executeQuote('Quote:1', quote, 'pay-7')).toBeUndefined();
     expect(DESCRIBE.executeQuote).toBeDefined();
+  });
+});
+
+describe('what else the frame knows of a request (S5)', () => {
+  const account = fc.uuid().map((u) => `InternalAccount:${u}`);
+  it('the wallet a removal, a revocation or a contact change is signed with, when the call names it', () => {
+    fc.assert(
+      fc.property(fc.uuid(), account, fc.boolean(), (id, accountId, named) => {
+        const wallet = named ? accountId : undefined;
+        const removal = DESCRIBE.deleteCredential?.([`AuthMethod:${id}`, wallet]);
+        const revocation = DESCRIBE.revokeDelegatedKey?.([`DelegatedKey:${id}`, wallet]);
+        const contact = DESCRIBE.changeContact?.([`Customer:${id}`, { email: 'new@example.com' }, named ? { accountId } : undefined]);
+        for (const d of [removal, revocation, contact]) {
+          const shown = d?.lines.find(([label]) => label === DEFAULT_STRINGS.account)?.[1];
+          expect(shown).toBe(wallet);
+        }
+        expect(removal?.title).toBe(DEFAULT_STRINGS.removeCredentialTitle);
+        expect(revocation?.title).toBe(DEFAULT_STRINGS.revokeDelegatedKeyTitle);
+        expect(contact?.title).toBe(DEFAULT_STRINGS.changeContactTitle);
+      }),
+    );
+  });
+
+  it('a contact change says that the sign-in codes go to the new email or phone', () => {
+    const email = describeSignedRequest({ method: 'PATCH', path: '/customers/C', body: { email: 'new@example.com' } });
+    const phone = describeSignedRequest({ method: 'PATCH', path: '/customers/C', body: { phoneNumber: '+15551234567' } });
+    expect(email.warnings).toEqual([DEFAULT_STRINGS.changeContactEmailWarning]);
+    expect(phone.warnings).toEqual([DEFAULT_STRINGS.changeContactPhoneWarning]);
   });
 });

@@ -26,12 +26,12 @@ const account = (id: unknown): [string, string][] => (id === undefined ? [] : [[
 /** The description of each interactive method that signs a user action, in `words` (the host's strings and locale; default the table's). */
 export const DESCRIBE: Readonly<Record<string, (args: readonly unknown[], words?: InWords) => ApprovalDescription>> = {
   updateAccount: ([id, patch], w = inWords) => w.updateAccount(id, patch) ?? ({ title: 'Change your account settings', lines: [...account(id), ...fields(patch)] }),
-  deleteCredential: ([credentialId, id], w = inWords) => w.deleteCredential(credentialId) ?? ({ title: 'Remove a sign-in method', lines: [['Credential', show(credentialId)], ...account(id)] }),
+  deleteCredential: ([credentialId, id], w = inWords) => w.deleteCredential(credentialId, id) ?? ({ title: 'Remove a sign-in method', lines: [['Credential', show(credentialId)], ...account(id)] }),
   addSmsOtp: ([args], w = inWords) => w.addOtp('SMS_OTP', args) ?? ({ title: 'Add SMS codes as a sign-in method', lines: fields(args) }),
   addEmailOtp: ([args], w = inWords) => w.addOtp('EMAIL_OTP', args) ?? ({ title: 'Add email codes as a sign-in method', lines: fields(args) }),
   signOutOtherDevices: ([id]) => ({ title: 'Sign out your other devices', lines: account(id) }),
   createDelegatedKey: ([args], w = inWords) => w.createDelegatedKey(args) ?? ({ title: 'Let a card spend from your wallet', lines: fields(args) }),
-  revokeDelegatedKey: ([keyId, id], w = inWords) => w.revokeDelegatedKey(keyId) ?? ({ title: 'Stop a card spending from your wallet', lines: [['Delegated key', show(keyId)], ...account(id)] }),
+  revokeDelegatedKey: ([keyId, id], w = inWords) => w.revokeDelegatedKey(keyId, id) ?? ({ title: 'Stop a card spending from your wallet', lines: [['Delegated key', show(keyId)], ...account(id)] }),
   executeQuote: ([quote, options]) => ({ title: 'Send a payment', lines: [['Quote', show(typeof quote === 'object' && quote !== null ? (quote as { id?: unknown }).id : quote)], ...fields(options)] }),
-  changeContact: ([customerId, change], w = inWords) => w.changeContact(customerId, change) ?? ({ title: 'Change your contact details', lines: [['Customer', show(customerId)], ...fields(change)] }),
+  changeContact: ([customerId, change, options], w = inWords) => w.changeContact(customerId, change, options) ?? ({ title: 'Change your contact details', lines: [['Customer', show(customerId)], ...fields(change)] }),
 };

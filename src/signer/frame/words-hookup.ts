@@ -15,6 +15,9 @@ import type { ApprovalDescription } from './approval.js';
 
 const seg = (id: unknown): string | undefined => (typeof id === 'string' && id !== '' ? encodeURIComponent(id) : undefined);
 
+/** The wallet a call names to sign with, as a fact (a value the action would refuse names none: it refuses it before signing). */
+const signing = (accountId: unknown): KnownFacts => (typeof accountId === 'string' && accountId !== '' ? { signingAccount: accountId } : {});
+
 /**
  * The words of each action in the host's strings, locale and time zone (`options`, from its
  * configuration: config.ts; never from the parent).
@@ -33,19 +36,21 @@ export function inWordsWith(options: WordsOptions) {
       const at = seg(id);
       return words(at === undefined ? undefined : { method: 'PATCH', path: `/internal-accounts/${at}`, body: patch });
     },
-    deleteCredential: (credentialId: unknown) => {
+    /** `accountId`: the wallet whose session signs, when the caller names it. */
+    deleteCredential: (credentialId: unknown, accountId?: unknown) => {
       const at = seg(credentialId);
-      return words(at === undefined ? undefined : { method: 'DELETE', path: `/auth/credentials/${at}` });
+      return words(at === undefined ? undefined : { method: 'DELETE', path: `/auth/credentials/${at}` }, signing(accountId));
     },
     createDelegatedKey: (args: unknown) =>
       words(isRecord(args) ? { method: 'POST', path: '/auth/delegated-keys', body: { cardId: args.cardId, internalAccountId: args.internalAccountId, nickname: args.nickname } } : undefined),
-    revokeDelegatedKey: (keyId: unknown) => {
+    revokeDelegatedKey: (keyId: unknown, accountId?: unknown) => {
       const at = seg(keyId);
-      return words(at === undefined ? undefined : { method: 'DELETE', path: `/auth/delegated-keys/${at}` });
+      return words(at === undefined ? undefined : { method: 'DELETE', path: `/auth/delegated-keys/${at}` }, signing(accountId));
     },
-    changeContact: (customerId: unknown, change: unknown) => {
+    /** `options.accountId`: the wallet whose session signs, when the caller names it. */
+    changeContact: (customerId: unknown, change: unknown, options?: unknown) => {
       const at = seg(customerId);
-      return words(at === undefined ? undefined : { method: 'PATCH', path: `/customers/${at}`, body: change });
+      return words(at === undefined ? undefined : { method: 'PATCH', path: `/customers/${at}`, body: change }, signing(isRecord(options) ? options.accountId : undefined));
     },
     /**
      * Ending one of the other devices' sessions: `path` is the request the library is about to sign

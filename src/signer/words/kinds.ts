@@ -41,6 +41,9 @@ function fieldsOf(body: unknown, required: readonly string[], optional: readonly
   return body;
 }
 
+/** The wallet whose session signs, when the caller named it (which wallet the change is made to). */
+const signerLine = (facts: KnownFacts, env: Env): Line[] => (nonEmpty(facts.signingAccount) ? [line(env.s.account, facts.signingAccount)] : []);
+
 /** The email or phone of a credential of `type`, partly masked, from what the frame knows of the customer. */
 function contactLine(type: string | undefined, facts: KnownFacts, env: Env): Line[] {
   const c = facts.customer;
@@ -97,6 +100,7 @@ const removeCredential: Describer = (request, [id], facts, env) => {
       ...contactLine(type, facts, env),
       ...(nonEmpty(known?.nickname) ? [line(env.s.nickname, known.nickname)] : []),
       line(env.s.credential, id as string),
+      ...signerLine(facts, env),
     ],
     warnings: [env.s.removeCredentialWarning],
   };
@@ -190,6 +194,7 @@ const revokeDelegatedKey: Describer = (request, [id], facts, env) => {
       ...(nonEmpty(known?.nickname) ? [line(env.s.nickname, known.nickname)] : []),
       ...(nonEmpty(known?.cardId) ? [line(env.s.card, known.cardId)] : []),
       line(env.s.delegatedKey, id as string),
+      ...signerLine(facts, env),
     ],
     warnings: [],
   };
@@ -264,8 +269,10 @@ const changeContact: Describer = (request, [id], facts, env) => {
   return {
     kind: 'change-contact',
     title: env.s.changeContactTitle,
-    lines: [line(field === 'email' ? env.s.email : env.s.phone, shown), line(env.s.customer, id as string)],
-    warnings: [],
+    lines: [line(field === 'email' ? env.s.email : env.s.phone, shown), line(env.s.customer, id as string), ...signerLine(facts, env)],
+    // The service asks for a signature only when a sign-in credential is tied to this contact, and
+    // then moves it in the same operation (wire reference §8.2): the codes go to the new one.
+    warnings: [field === 'email' ? env.s.changeContactEmailWarning : env.s.changeContactPhoneWarning],
   };
 };
 

@@ -69,6 +69,8 @@ export const DEFAULT_STRINGS = {
   retryKey: 'Retry key',
   retryKeyWarning: 'A retry: if a payment was already made with this key, it is not made again.',
   changeContactTitle: 'Change your contact details',
+  changeContactEmailWarning: 'Your sign-in codes by email go to the new address from now on.',
+  changeContactPhoneWarning: 'Your sign-in codes by text message go to the new number from now on.',
   customer: 'Customer',
   unknownValue: 'unknown',
   notShown: 'not shown',
