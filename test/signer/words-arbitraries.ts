@@ -1,6 +1,18 @@
 /** Generated signed requests of each kind the words module describes, with what the oracle expects to see. */
 import fc from 'fast-check';
+import { isWalletError } from '../../src/errors.js';
 import type { KnownFacts, SignedRequest, WordsKind } from '../../src/signer/words/index.js';
+
+/** Whether `f` throws SIGNING_REFUSED (the words refuse what they cannot describe). */
+export const refused = (f: () => unknown) => {
+  try {
+    f();
+  } catch (error) {
+    return isWalletError(error, 'SIGNING_REFUSED');
+  }
+  return false;
+};
+
 
 export interface Case {
   readonly kind: WordsKind;

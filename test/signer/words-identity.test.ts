@@ -7,20 +7,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STRINGS, describeSignedRequest, maskEmail, type WordsDescription } from '../../src/signer/words/index.js';
-import { isWalletError } from '../../src/errors.js';
 import { DESCRIBE } from '../../src/signer/frame/describe.js';
 import { inWords } from '../../src/signer/frame/words-hookup.js';
-import { oauthClaims, jwt, quoteCase } from './words-arbitraries.js';
+import { oauthClaims, jwt, quoteCase, refused } from './words-arbitraries.js';
 
 const value = (d: WordsDescription, label: string) => d.lines.find((l) => l.label === label)?.value;
-const refused = (f: () => unknown) => {
-  try {
-    f();
-  } catch (error) {
-    return isWalletError(error, 'SIGNING_REFUSED');
-  }
-  return false;
-};
 const addOAuth = (oidcToken: unknown) => ({ method: 'POST', path: '/auth/credentials', body: { type: 'OAUTH', accountId: 'InternalAccount:a', oidcToken } });
 
 describe('adding an OAUTH credential shows whom its token names (C3)', () => {

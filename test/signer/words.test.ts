@@ -6,8 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STRINGS, describeSignedRequest, maskEmail, maskPhone, toApprovalLines, type KnownFacts, type WordsDescription } from '../../src/signer/words/index.js';
-import { isWalletError } from '../../src/errors.js';
-import { anyCase, email, endSessions, jwt, phone, quoteCase } from './words-arbitraries.js';
+import { anyCase, email, endSessions, jwt, phone, quoteCase, refused } from './words-arbitraries.js';
 
 interface QuoteShape {
   sendingCurrency: { code: string; decimals: number };
@@ -19,14 +18,6 @@ interface QuoteShape {
 }
 
 const all = (d: WordsDescription) => [d.title, ...d.lines.flatMap((l) => [l.label, l.value]), ...d.warnings].join('\n');
-const refused = (f: () => unknown) => {
-  try {
-    f();
-  } catch (error) {
-    return isWalletError(error, 'SIGNING_REFUSED');
-  }
-  return false;
-};
 
 describe('describeSignedRequest (generated requests of each kind)', () => {
   it('names the kind and shows every value of the request', () => {
