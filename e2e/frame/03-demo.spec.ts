@@ -116,8 +116,9 @@ test('frame mode: an SMS code and OAuth added (approved in the frame) and each u
 
   await page.getByTestId('add-oauth').click();
   await page.locator('#sandbox-sign-in').click();
-  // Back in the app: the frame asks to approve adding the sign-in.
-  await expect(signer(page).getByTestId('signer-approval')).toContainText('Add a Google or Apple sign-in');
+  // Back in the app: the frame asks to approve adding the sign-in the token names (its issuer).
+  await expect(signer(page).getByTestId('signer-approval')).toContainText('Add a sign-in method');
+  await expect(signer(page).getByTestId('signer-approval')).toContainText('accounts.google.com');
   await approveInFrame(signer(page));
   await expect(rows(page, 'OAUTH')).toHaveCount(1);
 

@@ -26,15 +26,29 @@ test('an OAuth login whose nonce binds the frame\'s key; a token for a key of th
   await loginInFrame(page, accountId);
   const email = newEmail();
 
-  // Adding the OAUTH credential is approved in the frame.
+  const addOAuth = (oidcToken: string) =>
+    page.evaluate(([accountId, oidcToken]) => {
+      window.t.outcome = (window.t.wallet as { addOAuthCredential(a: object): Promise<unknown> }).addOAuthCredential({ accountId, oidcToken }).then(
+        (value) => ({ ok: true, value }),
+        (error: { code?: string }) => ({ ok: false, code: error.code }),
+      );
+    }, [accountId, oidcToken] as const);
+  const prompt = signer(page).getByTestId('signer-approval');
+
+  // A token the page hands in naming someone else (security review C3): the frame shows whom it names.
+  await addOAuth(await idToken('attacker@evil.example', 'registration'));
+  await expect(prompt).toContainText('Add a sign-in method');
+  await expect(prompt).toContainText('accounts.google.com');
+  await expect(prompt).toContainText('a•••@evil.example');
+  await signer(page).getByTestId('signer-decline').click();
+  expect(await page.evaluate(() => window.t.outcome as Promise<Outcome>)).toEqual({ ok: false, code: 'SIGNER_DECLINED' });
+
+  // Adding the user's own OAUTH credential is approved in the frame, its identity shown.
   const registration = await idToken(email, 'registration');
-  await page.evaluate(([accountId, oidcToken]) => {
-    window.t.outcome = (window.t.wallet as { addOAuthCredential(a: object): Promise<unknown> }).addOAuthCredential({ accountId, oidcToken }).then(
-      (value) => ({ ok: true, value }),
-      (error: { code?: string }) => ({ ok: false, code: error.code }),
-    );
-  }, [accountId, registration] as const);
-  await expect(signer(page).getByTestId('signer-approval')).toContainText('Add a Google or Apple sign-in');
+  await addOAuth(registration);
+  await expect(prompt).toContainText('accounts.google.com');
+  await expect(prompt).toContainText(`${email.slice(0, 1)}•••@example.com`);
+  await expect(prompt).not.toContainText(email);
   await approveInFrame(signer(page));
   const added = await page.evaluate(() => window.t.outcome as Promise<Outcome>);
   expect(added, JSON.stringify(added)).toMatchObject({ ok: true, value: { type: 'OAUTH', accountId } });

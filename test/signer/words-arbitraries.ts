@@ -1,6 +1,18 @@
 /** Generated signed requests of each kind the words module describes, with what the oracle expects to see. */
 import fc from 'fast-check';
+import { isWalletError } from '../../src/errors.js';
 import type { KnownFacts, SignedRequest, WordsKind } from '../../src/signer/words/index.js';
+
+/** Whether `f` throws SIGNING_REFUSED (the words refuse what they cannot describe). */
+export const refused = (f: () => unknown) => {
+  try {
+    f();
+  } catch (error) {
+    return isWalletError(error, 'SIGNING_REFUSED');
+  }
+  return false;
+};
+
 
 export interface Case {
   readonly kind: WordsKind;
@@ -19,13 +31,26 @@ const iso = fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2040
 export const email = fc.emailAddress();
 export const phone = fc.stringMatching(/^\+[1-9][0-9]{7,14}$/);
 
+const b64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+/** An unsigned-looking JWT with `claims` as its payload (the words read it for display only). */
+export const jwt = (claims: unknown, signature = 'c2lnbmF0dXJl') => `${b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}.${signature}`;
+/** An issuer (`https://host` or a bare host, as Google's) and its host. */
+export const issuer = fc
+  .tuple(fc.domain(), fc.boolean())
+  .map(([host, bare]) => ({ iss: bare ? host : `https://${host}`, host: new URL(`https://${host}`).host }));
+/** Claims an IdP's ID token carries: an issuer, an email and/or a subject. */
+export const oauthClaims = fc
+  .record({ issuer, email: fc.option(email, { nil: undefined }), sub: fc.option(fc.stringMatching(/^[0-9]{6,21}$/), { nil: undefined }), nonce: fc.stringMatching(/^[0-9a-f]{64}$/) })
+  .filter((c) => c.email !== undefined || c.sub !== undefined);
+
 const addCredential = fc
-  .record({ type: fc.constantFrom('EMAIL_OTP', 'SMS_OTP', 'OAUTH', 'PASSKEY'), accountId: id('InternalAccount'), nickname: text, email, phone, token: text })
-  .map(({ type, accountId, nickname, email: e, phone: p, token }): Case => {
+  .record({ type: fc.constantFrom('EMAIL_OTP', 'SMS_OTP', 'OAUTH', 'PASSKEY'), accountId: id('InternalAccount'), nickname: text, email, phone, token: text, claims: oauthClaims })
+  .map(({ type, accountId, nickname, email: e, phone: p, token, claims }): Case => {
     const body: Record<string, unknown> = { type, accountId };
     if (type === 'PASSKEY') Object.assign(body, { nickname, challenge: token, attestation: { credentialId: token } });
-    if (type === 'OAUTH') body.oidcToken = token;
-    return { kind: 'add-credential', request: { method: 'POST', path: '/auth/credentials', body }, facts: { customer: { email: e, phoneNumber: p } }, shown: type === 'PASSKEY' ? [accountId, nickname] : [accountId] };
+    if (type === 'OAUTH') body.oidcToken = jwt({ iss: claims.issuer.iss, email: claims.email, sub: claims.sub, nonce: claims.nonce, aud: 'client' });
+    const shown = type === 'PASSKEY' ? [accountId, nickname] : type === 'OAUTH' ? [accountId, claims.issuer.host, ...(claims.email === undefined ? [claims.sub as string] : [])] : [accountId];
+    return { kind: 'add-credential', request: { method: 'POST', path: '/auth/credentials', body }, facts: { customer: { email: e, phoneNumber: p } }, shown };
   });
 
 const removeCredential = fc
@@ -93,13 +118,14 @@ export const quoteCase = fc
     exchangeRate: fc.double({ min: 0.0001, max: 100000, noNaN: true }),
     feesIncluded: amount,
     expiresAt: iso,
+    source: id('InternalAccount').map((accountId) => ({ sourceType: 'ACCOUNT', accountId })),
     destination: fc.oneof(id('InternalAccount').map((accountId) => ({ destinationType: 'ACCOUNT', accountId })), fc.stringMatching(/^\$[a-z]{1,10}@[a-z]{1,10}\.com$/).map((umaAddress) => ({ destinationType: 'UMA_ADDRESS', umaAddress }))),
   })
   .map(({ quoteId, ...quote }): Case => ({
     kind: 'execute-quote',
     request: { method: 'POST', path: `/quotes/${enc(quoteId)}/execute` },
     facts: { quote: { id: quoteId, status: 'PENDING', ...quote } },
-    shown: [quoteId, 'umaAddress' in quote.destination ? quote.destination.umaAddress : quote.destination.accountId],
+    shown: [quoteId, quote.source.accountId, 'umaAddress' in quote.destination ? quote.destination.umaAddress : quote.destination.accountId],
   }));
 
 const changeContact = fc

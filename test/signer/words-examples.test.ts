@@ -19,6 +19,7 @@ const quote = {
   feesIncluded: 150,
   platformFeesIncluded: 25,
   expiresAt: '2026-11-28T04:05:00Z',
+  source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:payer' },
   destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bob@pay.example' },
 };
 
@@ -89,6 +90,7 @@ describe('each signed action in words', () => {
   it('executing a quote: sent, received, to whom, rate, fees, expiry (en-US)', () => {
     expect(lines({ method: 'POST', path: '/quotes/Quote%3A1/execute' }, { quote }).lines).toEqual([
       'You send: USD\u00a01,234.56',
+      'From: InternalAccount:payer',
       'They receive: EUR\u00a01,130.00',
       'To: $bob@pay.example',
       'Rate: 1 USD = 0.92 EUR',
@@ -102,7 +104,7 @@ describe('each signed action in words', () => {
   it("executing a quote in the user's locale (de-DE), a currency Intl does not know (USDC) as number and code", () => {
     const facts = { quote: { ...quote, sendingCurrency: { code: 'USDC', decimals: 6 }, totalSendingAmount: 1234567 } };
     const shown = lines({ method: 'POST', path: '/quotes/Quote%3A1/execute' }, facts, { locale: 'de-DE', timeZone: 'Europe/Berlin' }).lines;
-    expect(shown.slice(0, 2)).toEqual(['You send: 1,234567 USDC', 'They receive: 1.130,00\u00a0EUR']);
+    expect(shown.slice(0, 3)).toEqual(['You send: 1,234567 USDC', 'From: InternalAccount:payer', 'They receive: 1.130,00\u00a0EUR']);
     expect(shown).toContain('Offer ends: 28.11.2026, 05:05:00 MEZ');
   });
 

@@ -9,7 +9,11 @@ describe('the frame describes its user actions in words', () => {
     expect(DESCRIBE.deleteCredential?.(['AuthMethod:1'])?.title).toBe('Remove a sign-in method');
     expect(DESCRIBE.createDelegatedKey?.([{ cardId: 'Card:1', internalAccountId: 'InternalAccount:a', nickname: 'Groceries' }])?.lines).toContainEqual(['Valid', 'Until you revoke it']);
     expect(DESCRIBE.revokeDelegatedKey?.(['DelegatedKey:2'])?.lines).toEqual([['Card key', 'DelegatedKey:2']]);
-    expect(DESCRIBE.changeContact?.(['Customer:3', { phoneNumber: '+15551234567' }])?.lines).toEqual([['Phone', '→ +15551234567'], ['Customer', 'Customer:3']]);
+    expect(DESCRIBE.changeContact?.(['Customer:3', { phoneNumber: '+15551234567' }])?.lines).toEqual([
+      ['Phone', '→ +15551234567'],
+      ['Customer', 'Customer:3'],
+      ['Note', 'Your sign-in codes by text message go to the new number from now on.'],
+    ]);
   });
 
   it('arguments no action would send keep the plain description (the action refuses them before signing)', () => {
@@ -41,6 +45,7 @@ describe('adding an OTP credential and executing a quote, in words', () => {
       totalReceivingAmount: 9_000,
       exchangeRate: 0.9,
       feesIncluded: 50,
+      source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:payer' },
       destination: { umaAddress: '$bob@example.com' },
       expiresAt: '2026-11-28T07:00:00Z',
     };

@@ -13,7 +13,7 @@
  * (`event.source`, `event.origin`, set by the browser); they post only to that origin.
  */
 import { WalletError } from '../../errors.js';
-import type { ApprovalDescription, PopupApproval } from './approval.js';
+import type { ApprovalDescription, PopupApproval, RenderApproval } from './approval.js';
 import { el, mount, renderApproval } from './views.js';
 
 /** The signer page in this fragment runs as the approval window. */
@@ -97,8 +97,8 @@ export const popupApproval: PopupApproval = (description, answers, onDecline, de
   };
 };
 
-/** The signer page as the approval window: shows one prompt for its opener (a frame of the same origin) and answers it. */
-export function runApprovalWindow(): void {
+/** The signer page as the approval window: shows one prompt for its opener (a frame of the same origin) and answers it, drawn by `render` (in the host's strings). */
+export function runApprovalWindow(render: RenderApproval = renderApproval): void {
   const opener = window.opener as Window | null;
   if (opener === null) {
     mount(el('section', { className: 'screen' }, el('h1', { text: 'Nothing to do here' }), el('p', { text: 'This window asks you to approve an action of the wallet that opened it.' })));
@@ -118,7 +118,7 @@ export function runApprovalWindow(): void {
       answered = true;
       post({ type: 'approval-popup-answer', id, approved });
     };
-    const remove = renderApproval(
+    const remove = render(
       words,
       (event) => {
         // The same rule as in the frame: only the user's click (the guard already judged it).

@@ -4,6 +4,7 @@
  * configuration accepts no parent at all (deny by default).
  */
 import type { TrustedKeys } from '../../crypto/index.js';
+import { checkStringOverrides, type Strings } from '../words/strings.js';
 import { HIGH_VALUE_KINDS, type HighValue, type HighValueKind } from './approval-route.js';
 
 /** The signer page's host configuration (`signer-config.json` beside the page). */
@@ -31,6 +32,20 @@ export interface SignerConfig {
    * "quoteAbove": { "amount": 10000, "currency": "USD" } }` (amount in the currency's smallest unit).
    */
   readonly highValue?: HighValue;
+  /**
+   * The host's wording (its language, its words): texts of the signer's table (DEFAULT_STRINGS in
+   * src/signer/words/strings.ts) by key, each holding exactly the `{placeholders}` of the default.
+   * A key the table does not have, a value that is not a non-empty string, or a placeholder left
+   * out or added is refused at load.
+   */
+  readonly strings?: Partial<Strings>;
+  /**
+   * The locale dates, amounts and currencies are formatted in (`Intl`), a BCP 47 tag such as
+   * `fr-FR`. Default: the user's (`navigator.language`), as the frame finds it.
+   */
+  readonly locale?: string;
+  /** The time zone dates are shown in (an IANA name such as `Europe/Paris`). Default: the user's. */
+  readonly timeZone?: string;
 }
 
 /** How long an export's phrase stays on screen when the host does not say: 60 s. */
@@ -102,7 +117,33 @@ export function parseSignerConfig(raw: unknown): SignerConfig {
     config.exportClearAfterMs = ms as number;
   }
   if (c.highValue !== undefined) config.highValue = parseHighValue(c.highValue, fail);
+  if (c.strings !== undefined) config.strings = checkStringOverrides(c.strings);
+  if (c.locale !== undefined) config.locale = checkedLocale(c.locale, fail);
+  if (c.timeZone !== undefined) {
+    if (typeof c.timeZone !== 'string' || !isTimeZone(c.timeZone)) fail('timeZone', 'an IANA time zone such as Europe/Paris');
+    config.timeZone = c.timeZone as string;
+  }
   return config;
+}
+
+/** `raw` as a canonical BCP 47 tag (`fr-fr` → `fr-FR`). */
+function checkedLocale(raw: unknown, fail: (field: string, expected: string) => never): string {
+  try {
+    const [tag] = typeof raw === 'string' && raw !== '' ? Intl.getCanonicalLocales(raw) : [];
+    if (tag !== undefined) return tag;
+  } catch {
+    // RangeError: not a well-formed tag
+  }
+  return fail('locale', 'a BCP 47 language tag such as fr-FR');
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return name !== '';
+  } catch {
+    return false;
+  }
 }
 
 function parseHighValue(raw: unknown, fail: (field: string, expected: string) => never): HighValue {

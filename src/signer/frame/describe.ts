@@ -4,7 +4,7 @@
  * what the action is and the values it sends (issue 33 puts every action in words).
  */
 import type { ApprovalDescription } from './approval.js';
-import { inWords } from './words-hookup.js';
+import { inWords, type InWords } from './words-hookup.js';
 
 /** A value as the screen shows it: strings as they are, anything else as compact JSON. */
 function show(value: unknown): string {
@@ -23,15 +23,15 @@ function fields(value: unknown): [string, string][] {
 
 const account = (id: unknown): [string, string][] => (id === undefined ? [] : [['Account', show(id)]]);
 
-/** The description of each interactive method that signs a user action. */
-export const DESCRIBE: Readonly<Record<string, (args: readonly unknown[]) => ApprovalDescription>> = {
-  updateAccount: ([id, patch]) => inWords.updateAccount(id, patch) ?? ({ title: 'Change your account settings', lines: [...account(id), ...fields(patch)] }),
-  deleteCredential: ([credentialId, id]) => inWords.deleteCredential(credentialId) ?? ({ title: 'Remove a sign-in method', lines: [['Credential', show(credentialId)], ...account(id)] }),
-  addSmsOtp: ([args]) => inWords.addOtp('SMS_OTP', args) ?? ({ title: 'Add SMS codes as a sign-in method', lines: fields(args) }),
-  addEmailOtp: ([args]) => inWords.addOtp('EMAIL_OTP', args) ?? ({ title: 'Add email codes as a sign-in method', lines: fields(args) }),
+/** The description of each interactive method that signs a user action, in `words` (the host's strings and locale; default the table's). */
+export const DESCRIBE: Readonly<Record<string, (args: readonly unknown[], words?: InWords) => ApprovalDescription>> = {
+  updateAccount: ([id, patch], w = inWords) => w.updateAccount(id, patch) ?? ({ title: 'Change your account settings', lines: [...account(id), ...fields(patch)] }),
+  deleteCredential: ([credentialId, id], w = inWords) => w.deleteCredential(credentialId, id) ?? ({ title: 'Remove a sign-in method', lines: [['Credential', show(credentialId)], ...account(id)] }),
+  addSmsOtp: ([args], w = inWords) => w.addOtp('SMS_OTP', args) ?? ({ title: 'Add SMS codes as a sign-in method', lines: fields(args) }),
+  addEmailOtp: ([args], w = inWords) => w.addOtp('EMAIL_OTP', args) ?? ({ title: 'Add email codes as a sign-in method', lines: fields(args) }),
   signOutOtherDevices: ([id]) => ({ title: 'Sign out your other devices', lines: account(id) }),
-  createDelegatedKey: ([args]) => inWords.createDelegatedKey(args) ?? ({ title: 'Let a card spend from your wallet', lines: fields(args) }),
-  revokeDelegatedKey: ([keyId, id]) => inWords.revokeDelegatedKey(keyId) ?? ({ title: 'Stop a card spending from your wallet', lines: [['Delegated key', show(keyId)], ...account(id)] }),
+  createDelegatedKey: ([args], w = inWords) => w.createDelegatedKey(args) ?? ({ title: 'Let a card spend from your wallet', lines: fields(args) }),
+  revokeDelegatedKey: ([keyId, id], w = inWords) => w.revokeDelegatedKey(keyId, id) ?? ({ title: 'Stop a card spending from your wallet', lines: [['Delegated key', show(keyId)], ...account(id)] }),
   executeQuote: ([quote, options]) => ({ title: 'Send a payment', lines: [['Quote', show(typeof quote === 'object' && quote !== null ? (quote as { id?: unknown }).id : quote)], ...fields(options)] }),
-  changeContact: ([customerId, change]) => inWords.changeContact(customerId, change) ?? ({ title: 'Change your contact details', lines: [['Customer', show(customerId)], ...fields(change)] }),
+  changeContact: ([customerId, change, options], w = inWords) => w.changeContact(customerId, change, options) ?? ({ title: 'Change your contact details', lines: [['Customer', show(customerId)], ...fields(change)] }),
 };

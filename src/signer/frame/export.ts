@@ -19,7 +19,7 @@ import { aborted, approveAction, type SigningPolicy } from './approval.js';
 import type { RenderPhrase } from './export-view.js';
 import type { ExportShown } from '../protocol.js';
 import type { Wallet } from '../../wallet-api.js';
-import { inWords } from './words-hookup.js';
+import { inWords, type InWords } from './words-hookup.js';
 
 /** What the export needs of the frame (its FrameContext, methods.ts). */
 export interface ExportContext {
@@ -27,6 +27,8 @@ export interface ExportContext {
   readonly policy: SigningPolicy;
   /** The UI changed (a screen opened or closed). */
   readonly screensChanged: () => void;
+  /** The words in the host's strings and locale; default the table's. */
+  readonly words?: InWords;
 }
 
 export interface PhraseScreenOptions {
@@ -43,7 +45,7 @@ export async function exportInFrame(ctx: ExportContext, args: readonly unknown[]
   const walletContext = ctx.wallet[WALLET_CONTEXT];
   const account = await accountOf(walletContext, args[0]);
   const recipient = await generateRecipientKey();
-  const description = inWords.exportWallet(exportPath(account), recipient.publicKeyUncompressedHex);
+  const description = (ctx.words ?? inWords).exportWallet(exportPath(account), recipient.publicKeyUncompressedHex);
   if (description === undefined) throw new WalletError('SIGNING_REFUSED', 'the signer cannot put this export in words');
   const mnemonic = await approveAction(ctx.policy, description, ['export-wallet'], signal, () => exportWalletTo(walletContext, account, recipient));
   if (signal.aborted) throw aborted();

@@ -13,7 +13,9 @@ import { listenForParent } from './handshake.js';
 import { POPUP_HASH, runCeremonyWindow } from './popup.js';
 import type { FrameContext } from './methods.js';
 import { serveParent } from './serve.js';
-import { applyBranding, renderApproval, screensOpen } from './views.js';
+import { applyBranding, approvalRenderer, screensOpen } from './views.js';
+import { inWordsWith } from './words-hookup.js';
+import { stringsWith } from '../words/strings.js';
 
 /** Whether this partition can hold the keys: IndexedDB opens (an opaque or storage-blocked frame cannot). */
 async function storageProblem(): Promise<'SIGNER_STORAGE_UNAVAILABLE' | undefined> {
@@ -37,7 +39,12 @@ function start(port: MessagePort, config: SignerConfig): void {
   applyBranding(config);
   const screensChanged = () => port.postMessage({ type: 'ui', visible: screensOpen() });
   // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
-  const policy = createSigningPolicy(renderApproval, screensChanged, { popup: popupApproval, tracksVisibility: tracksVisibility(), highValue: config.highValue });
+  // The host's wording, locale and time zone (its configuration only); the locale defaults to the user's.
+  const strings = stringsWith(config.strings);
+  // A screen reader reads the prompts in the host's language when it pins one.
+  if (config.locale !== undefined) document.documentElement.lang = config.locale;
+  const words = inWordsWith({ strings, locale: config.locale ?? navigator.language, ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}) });
+  const policy = createSigningPolicy(approvalRenderer(strings), screensChanged, { popup: popupApproval, tracksVisibility: tracksVisibility(), highValue: config.highValue });
   const wallet = createWallet({
     baseUrl: config.baseUrl,
     trustedKeys: config.trustedKeys,
@@ -45,7 +52,7 @@ function start(port: MessagePort, config: SignerConfig): void {
     fetch: (input, init) => globalThis.fetch(input, { ...init, credentials: 'include' }),
     onBeforeSign: (request) => policy.onBeforeSign(request),
   });
-  const ctx: FrameContext = { wallet, policy, logins: new Map(), screensChanged, ...(config.exportClearAfterMs !== undefined ? { exportClearAfterMs: config.exportClearAfterMs } : {}) };
+  const ctx: FrameContext = { wallet, policy, logins: new Map(), screensChanged, words, ...(config.exportClearAfterMs !== undefined ? { exportClearAfterMs: config.exportClearAfterMs } : {}) };
   serveParent(port, ctx);
   // The frame keeps its sessions fresh from the start, whatever the parent asks.
   void wallet.restore().catch((error: unknown) => console.error('signer frame: restore failed', error));
@@ -58,8 +65,14 @@ if (location.hash === POPUP_HASH && window.parent === window) {
   runCeremonyWindow();
 } else if (location.hash === APPROVAL_HASH && window.parent === window) {
   // A window the frame opened for an approval (approval-popup.ts): it serves no parent.
-  void config.then(applyBranding, () => undefined);
-  runApprovalWindow();
+  // Its prompt's buttons in the host's strings: the frame waits for its ready message, sent once drawn.
+  void config.then(
+    (c) => {
+      applyBranding(c);
+      runApprovalWindow(approvalRenderer(stringsWith(c.strings)));
+    },
+    () => runApprovalWindow(),
+  );
 } else {
   config.catch((error: unknown) => console.error('signer frame: no parent is accepted:', error instanceof Error ? error.message : error));
   listenForParent({

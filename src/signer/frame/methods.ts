@@ -18,7 +18,7 @@ import { EXPORT_CLEAR_AFTER_MS } from './config.js';
 import { DESCRIBE } from './describe.js';
 import { OAUTH_HANDLERS } from './oauth.js';
 import { PASSKEY_HANDLERS } from './passkeys.js';
-import { inWords } from './words-hookup.js';
+import { inWords, type InWords } from './words-hookup.js';
 import { exportInFrame } from './export.js';
 import { renderPhrase } from './export-view.js';
 import { renderCodeEntry } from './views.js';
@@ -32,6 +32,8 @@ export interface FrameContext {
   readonly screensChanged: () => void;
   /** How long an export's phrase stays on screen (the host's `exportClearAfterMs`); default 60 s. */
   readonly exportClearAfterMs?: number;
+  /** The words in the host's strings, locale and time zone (its configuration); default the table's. */
+  readonly words?: InWords;
 }
 
 type Handler = (ctx: FrameContext, args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
@@ -43,7 +45,7 @@ const MAX_LOGINS = 8;
 function userAction(method: FrameMethod, purposes: readonly string[], run: (ctx: FrameContext, args: readonly unknown[]) => Promise<unknown>): Handler {
   const describe = DESCRIBE[method];
   if (describe === undefined) throw new Error(`no description for ${method}`);
-  return (ctx, args, signal) => approveAction(ctx.policy, describe(args), purposes, signal, () => run(ctx, args));
+  return (ctx, args, signal) => approveAction(ctx.policy, describe(args, ctx.words), purposes, signal, () => run(ctx, args));
 }
 
 /** Keeps `login` under a fresh handle; the parent gets the handle and the public facts. */
@@ -150,7 +152,7 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
     const accountId = arg<string | undefined>(args, 0);
     const mine = new Set(ctx.wallet.sessions().map((s) => s.id));
     const others = (await ctx.wallet.listSessions(accountId)).filter((s) => !mine.has(s.id));
-    const describe = (request: SignRequest) => inWords.endSession(request.method, request.path, others);
+    const describe = (request: SignRequest) => (ctx.words ?? inWords).endSession(request.method, request.path, others);
     return approveAction(ctx.policy, (DESCRIBE.signOutOtherDevices as (a: readonly unknown[]) => ApprovalDescription)(args), ['delete-session'], signal, () => ctx.wallet.signOutOtherDevices(accountId), { describe });
   },
   deleteCredential: userAction('deleteCredential', ['delete-credential'], (ctx, args) => ctx.wallet.deleteCredential(arg(args, 0), arg(args, 1))),
@@ -162,7 +164,7 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
     const id = quoteId(args[0]);
     const quote = await ctx.wallet[WALLET_CONTEXT].client.request<unknown>({ method: 'GET', path: `/quotes/${encodeURIComponent(id)}` });
     if (!isRecord(quote) || quote.id !== id) throw new WalletError('BAD_RESPONSE', `expected the Quote ${id}`);
-    const description = inWords.executeQuote(id, quote) ?? (DESCRIBE.executeQuote as (args: readonly unknown[]) => ApprovalDescription)(args);
+    const description = (ctx.words ?? inWords).executeQuote(id, quote, args[1]) ?? (DESCRIBE.executeQuote as (args: readonly unknown[]) => ApprovalDescription)(args);
     // What it sends, for the host's high-value rule (approval-route.ts): from the quote the frame read.
     const currency = isRecord(quote.sendingCurrency) ? quote.sendingCurrency.code : undefined;
     const sending = typeof quote.totalSendingAmount === 'number' && typeof currency === 'string' ? { amount: quote.totalSendingAmount, currency } : undefined;

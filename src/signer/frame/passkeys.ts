@@ -21,12 +21,15 @@ import type { Wallet } from '../../wallet-api.js';
 import { aborted, approveAction, type ApprovalDescription, type SigningPolicy } from './approval.js';
 import { ceremonyInPopup } from './popup.js';
 import { el, mount } from './views.js';
+import type { InWords } from './words-hookup.js';
 
 /** What the passkey handlers use of the frame's context (methods.ts' FrameContext has it). */
 export interface PasskeyFrameContext {
   readonly wallet: Wallet;
   readonly policy: SigningPolicy;
   readonly screensChanged: () => void;
+  /** The words in the host's strings and locale (config.ts); default the table's. */
+  readonly words?: InWords;
 }
 
 type PasskeyHandler = (ctx: PasskeyFrameContext, args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;

@@ -5,6 +5,7 @@
  * {@link renderCodeEntry}. Every screen is drawn into the page's `#signer` element.
  */
 import type { ApprovalDescription, RenderApproval } from './approval.js';
+import { DEFAULT_STRINGS, type Strings } from '../words/strings.js';
 import { guardApproveButton } from './approve-button.js';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { text?: string; className?: string; testId?: string } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
@@ -44,11 +45,12 @@ export function screensOpen(): boolean {
   return open.length > 0;
 }
 
-export const renderApproval: RenderApproval = (description: ApprovalDescription, onApprove, onDecline) => {
+/** The approval screen with its buttons in `strings` (the host's table). */
+export const approvalRenderer = (strings: Pick<Strings, 'approve' | 'decline'>): RenderApproval => (description: ApprovalDescription, onApprove, onDecline) => {
   const list = el('dl', { className: 'lines' });
   for (const [label, value] of description.lines) list.append(el('dt', { text: label }), el('dd', { text: value }));
-  const approve = el('button', { text: 'Approve', className: 'primary', testId: 'signer-approve' });
-  const decline = el('button', { text: 'Decline', testId: 'signer-decline' });
+  const approve = el('button', { text: strings.approve, className: 'primary', testId: 'signer-approve' });
+  const decline = el('button', { text: strings.decline, testId: 'signer-decline' });
   approve.type = 'button';
   decline.type = 'button';
   const hint = el('p', { className: 'hint', testId: 'signer-approve-hint' });
@@ -76,6 +78,9 @@ export const renderApproval: RenderApproval = (description: ApprovalDescription,
     remove();
   };
 };
+
+/** The approval screen in the table's default strings. */
+export const renderApproval: RenderApproval = approvalRenderer(DEFAULT_STRINGS);
 
 export interface CodeEntry {
   /** Shows a message under the field (e.g. the code was wrong) and lets the user type again. */

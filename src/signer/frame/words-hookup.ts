@@ -10,64 +10,89 @@
  * the request's own path and the session list the frame read itself ({@link inWords.endSession}).
  */
 import { isRecord } from '../../types.js';
-import { describeSignedRequest, toApprovalLines, type KnownFacts, type SignedRequest } from '../words/index.js';
+import { describeSignedRequest, toApprovalLines, type KnownFacts, type SignedRequest, type WordsOptions } from '../words/index.js';
 import type { ApprovalDescription } from './approval.js';
 
 const seg = (id: unknown): string | undefined => (typeof id === 'string' && id !== '' ? encodeURIComponent(id) : undefined);
 
-function words(request: SignedRequest | undefined, facts?: KnownFacts): ApprovalDescription | undefined {
-  if (request === undefined) return undefined;
-  try {
-    return toApprovalLines(describeSignedRequest(request, facts));
-  } catch {
-    return undefined;
-  }
+/** The wallet a call names to sign with, as a fact (a value the action would refuse names none: it refuses it before signing). */
+const signing = (accountId: unknown): KnownFacts => (typeof accountId === 'string' && accountId !== '' ? { signingAccount: accountId } : {});
+
+/**
+ * The words of each action in the host's strings, locale and time zone (`options`, from its
+ * configuration: config.ts; never from the parent).
+ */
+export function inWordsWith(options: WordsOptions) {
+  const words = (request: SignedRequest | undefined, facts?: KnownFacts): ApprovalDescription | undefined => {
+    if (request === undefined) return undefined;
+    try {
+      return toApprovalLines(describeSignedRequest(request, facts, options), options);
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    updateAccount: (id: unknown, patch: unknown) => {
+      const at = seg(id);
+      return words(at === undefined ? undefined : { method: 'PATCH', path: `/internal-accounts/${at}`, body: patch });
+    },
+    /** `accountId`: the wallet whose session signs, when the caller names it. */
+    deleteCredential: (credentialId: unknown, accountId?: unknown) => {
+      const at = seg(credentialId);
+      return words(at === undefined ? undefined : { method: 'DELETE', path: `/auth/credentials/${at}` }, signing(accountId));
+    },
+    createDelegatedKey: (args: unknown) =>
+      words(isRecord(args) ? { method: 'POST', path: '/auth/delegated-keys', body: { cardId: args.cardId, internalAccountId: args.internalAccountId, nickname: args.nickname } } : undefined),
+    revokeDelegatedKey: (keyId: unknown, accountId?: unknown) => {
+      const at = seg(keyId);
+      return words(at === undefined ? undefined : { method: 'DELETE', path: `/auth/delegated-keys/${at}` }, signing(accountId));
+    },
+    /** `options.accountId`: the wallet whose session signs, when the caller names it. */
+    changeContact: (customerId: unknown, change: unknown, options?: unknown) => {
+      const at = seg(customerId);
+      return words(at === undefined ? undefined : { method: 'PATCH', path: `/customers/${at}`, body: change }, signing(isRecord(options) ? options.accountId : undefined));
+    },
+    /**
+     * Ending one of the other devices' sessions: `path` is the request the library is about to sign
+     * (`DELETE /auth/sessions/{id}`); `others` the sessions the frame listed as the other devices'.
+     */
+    endSession: (method: string, path: string, others: readonly { readonly id: string; readonly type?: string; readonly nickname?: string; readonly createdAt?: string }[]) => {
+      const prefix = '/auth/sessions/';
+      let id: string | undefined;
+      try {
+        id = path.startsWith(prefix) ? decodeURIComponent(path.slice(prefix.length)) : undefined;
+      } catch {
+        id = undefined;
+      }
+      const at = others.findIndex((o) => o.id === id);
+      const ending = others[at];
+      const sessions = { count: Math.max(others.length, 1), allOtherDevices: true, ...(ending === undefined ? {} : { ending, index: at + 1 }) };
+      return words({ method, path }, { sessions });
+    },
+    /** The export's request as export.ts sends it: `path` from the action's own `exportPath`. */
+    exportWallet: (path: string, clientPublicKey: string) => words({ method: 'POST', path, body: { clientPublicKey } }),
+    /** Adding an OTP credential: the action sends exactly `{ type, accountId }` (flows/otp.ts). */
+    addOtp: (type: 'EMAIL_OTP' | 'SMS_OTP', args: unknown) =>
+      words(isRecord(args) && typeof args.accountId === 'string' ? { method: 'POST', path: '/auth/credentials', body: { type, accountId: args.accountId } } : undefined),
+    /**
+     * Executing `quote`, read by the frame itself for this very id (the describer checks the id),
+     * with the call's `options` as the action reads them: its `Idempotency-Key` and the wallet that signs.
+     */
+    executeQuote: (id: string, quote: unknown, options?: unknown) => {
+      const at = seg(id);
+      if (options !== undefined && !isRecord(options)) return undefined;
+      const { idempotencyKey, accountId } = options ?? {};
+      if ((idempotencyKey !== undefined && typeof idempotencyKey !== 'string') || (accountId !== undefined && typeof accountId !== 'string')) return undefined;
+      const request = { method: 'POST', path: `/quotes/${at}/execute`, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) };
+      return words(at === undefined || !isRecord(quote) ? undefined : request, { quote: quote as KnownFacts['quote'] & object, ...(accountId !== undefined ? { signingAccount: accountId } : {}) });
+    },
+    /** Adding an OAUTH credential: the action sends exactly `{ type, accountId, oidcToken }` (flows/oauth.ts). */
+    addOAuth: (args: unknown) =>
+      words(isRecord(args) && typeof args.accountId === 'string' ? { method: 'POST', path: '/auth/credentials', body: { type: 'OAUTH', accountId: args.accountId, oidcToken: args.oidcToken } } : undefined),
+  };
 }
 
-export const inWords = {
-  updateAccount: (id: unknown, patch: unknown) => {
-    const at = seg(id);
-    return words(at === undefined ? undefined : { method: 'PATCH', path: `/internal-accounts/${at}`, body: patch });
-  },
-  deleteCredential: (credentialId: unknown) => {
-    const at = seg(credentialId);
-    return words(at === undefined ? undefined : { method: 'DELETE', path: `/auth/credentials/${at}` });
-  },
-  createDelegatedKey: (args: unknown) =>
-    words(isRecord(args) ? { method: 'POST', path: '/auth/delegated-keys', body: { cardId: args.cardId, internalAccountId: args.internalAccountId, nickname: args.nickname } } : undefined),
-  revokeDelegatedKey: (keyId: unknown) => {
-    const at = seg(keyId);
-    return words(at === undefined ? undefined : { method: 'DELETE', path: `/auth/delegated-keys/${at}` });
-  },
-  changeContact: (customerId: unknown, change: unknown) => {
-    const at = seg(customerId);
-    return words(at === undefined ? undefined : { method: 'PATCH', path: `/customers/${at}`, body: change });
-  },
-  /**
-   * Ending one of the other devices' sessions: `path` is the request the library is about to sign
-   * (`DELETE /auth/sessions/{id}`); `others` the sessions the frame listed as the other devices'.
-   */
-  endSession: (method: string, path: string, others: readonly { readonly id: string; readonly type?: string; readonly nickname?: string; readonly createdAt?: string }[]) => {
-    const prefix = '/auth/sessions/';
-    let id: string | undefined;
-    try {
-      id = path.startsWith(prefix) ? decodeURIComponent(path.slice(prefix.length)) : undefined;
-    } catch {
-      id = undefined;
-    }
-    const at = others.findIndex((o) => o.id === id);
-    const ending = others[at];
-    const sessions = { count: Math.max(others.length, 1), allOtherDevices: true, ...(ending === undefined ? {} : { ending, index: at + 1 }) };
-    return words({ method, path }, { sessions });
-  },
-  /** The export's request as export.ts sends it: `path` from the action's own `exportPath`. */
-  exportWallet: (path: string, clientPublicKey: string) => words({ method: 'POST', path, body: { clientPublicKey } }),
-  /** Adding an OTP credential: the action sends exactly `{ type, accountId }` (flows/otp.ts). */
-  addOtp: (type: 'EMAIL_OTP' | 'SMS_OTP', args: unknown) =>
-    words(isRecord(args) && typeof args.accountId === 'string' ? { method: 'POST', path: '/auth/credentials', body: { type, accountId: args.accountId } } : undefined),
-  /** Executing `quote`, read by the frame itself for this very id (the describer checks the id). */
-  executeQuote: (id: string, quote: unknown) => {
-    const at = seg(id);
-    return words(at === undefined || !isRecord(quote) ? undefined : { method: 'POST', path: `/quotes/${at}/execute` }, { quote: quote as KnownFacts['quote'] & object });
-  },
-};
+export type InWords = ReturnType<typeof inWordsWith>;
+
+/** The words in the default strings and the runtime's locale. */
+export const inWords: InWords = inWordsWith({});

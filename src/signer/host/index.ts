@@ -9,6 +9,8 @@
 export { signerPageHeaders, type SignerHostConfig } from './headers.js';
 export type { SignerConfig } from '../frame/config.js';
 export type { HighValue, HighValueKind } from '../frame/approval-route.js';
+/** The signer's texts a host may override in `signer-config.json` `strings` (keys and defaults). */
+export { DEFAULT_STRINGS, type StringKey, type Strings } from '../words/strings.js';
 export type { TrustedKeys } from '../../crypto/index.js';
 export { serveSignerPage, type SignerPageServer, type SignerPageServerOptions } from './serve.js';
 export { packagedSignerPage, signerPagePlugin, type SignerPagePlugin, type SignerPagePluginOptions } from './vite-plugin.js';

@@ -7,6 +7,7 @@
 import { isRecord } from '../../types.js';
 import { formatAmount, formatDate, formatNumber, maskEmail, maskPhone } from './format.js';
 import { fill, type StringKey, type Strings } from './strings.js';
+import { tokenIdentity } from './token.js';
 import type { KnownFacts, Line, SignedRequest, WordsDescription } from './types.js';
 
 export interface Env {
@@ -40,12 +41,27 @@ function fieldsOf(body: unknown, required: readonly string[], optional: readonly
   return body;
 }
 
+/** The wallet whose session signs, when the caller named it (which wallet the change is made to). */
+const signerLine = (facts: KnownFacts, env: Env): Line[] => (nonEmpty(facts.signingAccount) ? [line(env.s.account, facts.signingAccount)] : []);
+
 /** The email or phone of a credential of `type`, partly masked, from what the frame knows of the customer. */
 function contactLine(type: string | undefined, facts: KnownFacts, env: Env): Line[] {
   const c = facts.customer;
   if (type === 'EMAIL_OTP' && nonEmpty(c?.email)) return [line(env.s.email, maskEmail(c.email))];
   if (type === 'SMS_OTP' && nonEmpty(c?.phoneNumber)) return [line(env.s.phone, maskPhone(c.phoneNumber))];
   return [];
+}
+
+/**
+ * The identity an OAuth token names: its issuer's host, and its email partly masked as the other
+ * kinds' contacts are, or, when it names no email, its subject (an email-like subject masked too).
+ */
+function identityLines(identity: NonNullable<ReturnType<typeof tokenIdentity>>, env: Env): Line[] {
+  const who =
+    identity.email !== undefined
+      ? line(env.s.email, maskEmail(identity.email))
+      : line(env.s.providerAccount, (identity.subject as string).includes('@') ? maskEmail(identity.subject as string) : (identity.subject as string));
+  return [line(env.s.identityProvider, identity.issuer), who];
 }
 
 const addCredential: Describer = (request, _ids, facts, env) => {
@@ -55,12 +71,16 @@ const addCredential: Describer = (request, _ids, facts, env) => {
   const body = fieldsOf(request.body, ['type', 'accountId'], optional[type]);
   if (body === undefined || !nonEmpty(body.accountId)) return undefined;
   if (body.nickname !== undefined && typeof body.nickname !== 'string') return undefined;
+  // An OAUTH credential is whoever its token names (the token comes from the parent page): shown,
+  // and a token that names no one the words can show is not described (security review C3).
+  const identity = type === 'OAUTH' ? tokenIdentity(body.oidcToken) : undefined;
+  if (type === 'OAUTH' && identity === undefined) return undefined;
   return {
     kind: 'add-credential',
     title: env.s.addCredentialTitle,
     lines: [
       line(env.s.credentialType, env.s[type]),
-      ...contactLine(type, facts, env),
+      ...(identity === undefined ? contactLine(type, facts, env) : identityLines(identity, env)),
       ...(nonEmpty(body.nickname) ? [line(env.s.nickname, body.nickname)] : []),
       line(env.s.account, body.accountId),
     ],
@@ -80,6 +100,7 @@ const removeCredential: Describer = (request, [id], facts, env) => {
       ...contactLine(type, facts, env),
       ...(nonEmpty(known?.nickname) ? [line(env.s.nickname, known.nickname)] : []),
       line(env.s.credential, id as string),
+      ...signerLine(facts, env),
     ],
     warnings: [env.s.removeCredentialWarning],
   };
@@ -173,6 +194,7 @@ const revokeDelegatedKey: Describer = (request, [id], facts, env) => {
       ...(nonEmpty(known?.nickname) ? [line(env.s.nickname, known.nickname)] : []),
       ...(nonEmpty(known?.cardId) ? [line(env.s.card, known.cardId)] : []),
       line(env.s.delegatedKey, id as string),
+      ...signerLine(facts, env),
     ],
     warnings: [],
   };
@@ -187,8 +209,8 @@ function currencyOf(value: unknown): { code: string; decimals: number } | undefi
 
 const isAmount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
-/** The destination as the quote names it: an UMA address, else the account id. */
-function destinationOf(value: unknown): string | undefined {
+/** An end of a quote as the service names it (spec §2.5, §4.3): an UMA address, else the account id. */
+function endOf(value: unknown): string | undefined {
   if (!isRecord(value)) return undefined;
   for (const field of ['umaAddress', 'accountId', 'address']) if (nonEmpty(value[field])) return value[field] as string;
   return undefined;
@@ -200,11 +222,19 @@ const executeQuote: Describer = (request, [id], facts, env) => {
   if (request.body !== undefined || quote === undefined || quote.id !== id) return undefined;
   const sending = currencyOf(quote.sendingCurrency);
   const receiving = currencyOf(quote.receivingCurrency);
-  const destination = destinationOf(quote.destination);
-  if (sending === undefined || receiving === undefined || destination === undefined) return undefined;
+  const destination = endOf(quote.destination);
+  // Which account pays (security review S1): the quote's source as the service names it; a quote
+  // that names none is not described (the execute is only for a source that is an account).
+  const source = endOf(quote.source);
+  if (sending === undefined || receiving === undefined || destination === undefined || source === undefined) return undefined;
   if (!isAmount(quote.totalSendingAmount) || !isAmount(quote.totalReceivingAmount)) return undefined;
+  const signer = facts.signingAccount;
+  if (signer !== undefined && !nonEmpty(signer)) return undefined;
   const lines: Line[] = [
     line(env.s.youSend, formatAmount(quote.totalSendingAmount, sending, env.locale)),
+    line(env.s.payFrom, source),
+    // A session of another wallet than the paying one signs only when the caller names it: shown.
+    ...(signer !== undefined && signer !== source ? [line(env.s.signingWallet, signer)] : []),
     line(env.s.theyReceive, formatAmount(quote.totalReceivingAmount, receiving, env.locale)),
     line(env.s.destination, destination),
   ];
@@ -218,7 +248,12 @@ const executeQuote: Describer = (request, [id], facts, env) => {
   const expires = typeof quote.expiresAt === 'string' ? formatDate(quote.expiresAt, env.locale, env.timeZone) : undefined;
   if (expires !== undefined) lines.push(line(env.s.quoteExpires, expires));
   lines.push(line(env.s.quote, id as string));
-  return { kind: 'execute-quote', title: env.s.executeQuoteTitle, lines, warnings: [] };
+  // A key the caller chose makes this a retry: the service replays the payment made under it, if
+  // any, instead of paying again (spec §5.2; wire reference §8.3). A fresh key (the default) is no news.
+  const key = request.idempotencyKey;
+  if (key !== undefined && !nonEmpty(key)) return undefined;
+  if (key !== undefined) lines.push(line(env.s.retryKey, key));
+  return { kind: 'execute-quote', title: env.s.executeQuoteTitle, lines, warnings: key !== undefined ? [env.s.retryKeyWarning] : [] };
 };
 
 const changeContact: Describer = (request, [id], facts, env) => {
@@ -234,8 +269,10 @@ const changeContact: Describer = (request, [id], facts, env) => {
   return {
     kind: 'change-contact',
     title: env.s.changeContactTitle,
-    lines: [line(field === 'email' ? env.s.email : env.s.phone, shown), line(env.s.customer, id as string)],
-    warnings: [],
+    lines: [line(field === 'email' ? env.s.email : env.s.phone, shown), line(env.s.customer, id as string), ...signerLine(facts, env)],
+    // The service asks for a signature only when a sign-in credential is tied to this contact, and
+    // then moves it in the same operation (wire reference §8.2): the codes go to the new one.
+    warnings: [field === 'email' ? env.s.changeContactEmailWarning : env.s.changeContactPhoneWarning],
   };
 };
 

@@ -21,6 +21,8 @@ export const DEFAULT_STRINGS = {
   SMS_OTP: 'Codes sent by text message',
   OAUTH: 'Sign-in with an identity provider',
   PASSKEY: 'Passkey',
+  identityProvider: 'Identity provider',
+  providerAccount: 'Account there',
   removeCredentialWarning: 'Its sessions end with it.',
   endSessionsTitle: 'Sign out devices',
   endSessionTitle: 'Sign out a device',
@@ -62,10 +64,19 @@ export const DEFAULT_STRINGS = {
   platformFees: 'Platform fees',
   quoteExpires: 'Offer ends',
   quote: 'Quote',
+  payFrom: 'From',
+  signingWallet: 'Signed with wallet',
+  retryKey: 'Retry key',
+  retryKeyWarning: 'A retry: if a payment was already made with this key, it is not made again.',
   changeContactTitle: 'Change your contact details',
+  changeContactEmailWarning: 'Your sign-in codes by email go to the new address from now on.',
+  changeContactPhoneWarning: 'Your sign-in codes by text message go to the new number from now on.',
   customer: 'Customer',
   unknownValue: 'unknown',
   notShown: 'not shown',
+  // The approval screen's buttons (src/signer/frame/views.ts).
+  approve: 'Approve',
+  decline: 'Decline',
   // The export's phrase screen (src/signer/frame/export-view.ts).
   phraseTitle: 'Your recovery phrase',
   phraseHidden: 'Hidden. Make sure no one can see your screen, then reveal it.',
@@ -79,8 +90,39 @@ export const DEFAULT_STRINGS = {
   phraseClose: 'Done',
 } as const;
 
+/** The key of a text of the table. */
 export type StringKey = keyof typeof DEFAULT_STRINGS;
+/** The whole table of texts, one per key. */
 export type Strings = Readonly<Record<StringKey, string>>;
+
+/** The `{name}` placeholders of `template`, sorted, each once. */
+export function placeholders(template: string): string[] {
+  return [...new Set(Array.from(template.matchAll(/\{(\w+)\}/g), (m) => m[1] as string))].sort();
+}
+
+/**
+ * The host's overrides (its `strings`), checked: an object whose keys are keys of the table and whose
+ * values are non-empty strings holding exactly the placeholders of the default. Decision: exactly,
+ * not "at least": a placeholder left out hides a value the describer fills (how many sessions end,
+ * the rate), and one added is shown as typed (`fill` leaves unknown names), so either is refused
+ * at load. Throws an Error naming the first bad key.
+ */
+export function checkStringOverrides(raw: unknown): Partial<Strings> {
+  const fail = (what: string): never => {
+    throw new Error(`signer-config.json: strings${what}`);
+  };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail(' must be an object of texts by key');
+  const out: Partial<Record<StringKey, string>> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!Object.hasOwn(DEFAULT_STRINGS, key)) fail(`.${key} is not a text of the signer (see DEFAULT_STRINGS in src/signer/words/strings.ts)`);
+    if (typeof value !== 'string' || value.trim() === '') fail(`.${key} must be a non-empty string`);
+    const wanted = placeholders(DEFAULT_STRINGS[key as StringKey]);
+    const given = placeholders(value as string);
+    if (wanted.join() !== given.join()) fail(`.${key} must hold exactly the placeholders ${wanted.length === 0 ? '(none)' : wanted.map((n) => `{${n}}`).join(' ')}, found ${given.length === 0 ? '(none)' : given.map((n) => `{${n}}`).join(' ')}`);
+    out[key as StringKey] = value as string;
+  }
+  return out;
+}
 
 /** The table with the host's overrides applied (keys it does not know are ignored). */
 export function stringsWith(overrides: Partial<Record<string, unknown>> = {}): Strings {

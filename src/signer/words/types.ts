@@ -6,6 +6,8 @@ export interface SignedRequest {
   /** The path below the proxy's base URL, ids percent-encoded as the actions send them. */
   readonly path: string;
   readonly body?: unknown;
+  /** The `Idempotency-Key` header, when the caller chose it (a quote's execute: a retry of an earlier attempt). */
+  readonly idempotencyKey?: string;
 }
 
 /** What the frame knows besides the request (read by the frame itself, never told by the parent). */
@@ -29,6 +31,8 @@ export interface KnownFacts {
   };
   /** The delegated key being made or revoked: its limits as the host words them, its name and card. */
   readonly delegatedKey?: { readonly limits?: string; readonly nickname?: string; readonly cardId?: string };
+  /** The wallet whose session signs the request, when the caller named one (a quote's execute: `options.accountId`). */
+  readonly signingAccount?: string;
   /** The quote the frame fetched for the execute it is about to send. */
   readonly quote?: Readonly<Record<string, unknown>> & { readonly id?: unknown };
 }
