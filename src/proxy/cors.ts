@@ -21,7 +21,8 @@ export interface CorsOptions {
   readonly maxAgeSeconds?: number;
 }
 
-function checkOrigin(value: unknown): string {
+/** `value` when it is an exact http(s) origin (`new URL(value).origin === value`), else INVALID_ARGUMENT naming `name`. */
+export function checkOrigin(value: unknown, name: string): string {
   if (typeof value === 'string') {
     try {
       const url = new URL(value);
@@ -30,7 +31,7 @@ function checkOrigin(value: unknown): string {
       // refused below
     }
   }
-  throw invalidArgument('cors.origins', 'exact origins such as https://signer.app.example');
+  throw invalidArgument(name, 'exact origins such as https://signer.app.example');
 }
 
 /**
@@ -39,7 +40,7 @@ function checkOrigin(value: unknown): string {
  */
 export function withCors<H extends FetchHandler>(handler: H, options: CorsOptions): FetchHandler {
   if (typeof options !== 'object' || options === null || !Array.isArray(options.origins) || options.origins.length === 0) throw invalidArgument('cors.origins', 'a non-empty array of origins');
-  const allowed = new Set(options.origins.map(checkOrigin));
+  const allowed = new Set(options.origins.map((origin) => checkOrigin(origin, 'cors.origins')));
   const requestHeaders = [options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER, 'Content-Type', 'Request-Id', 'Idempotency-Key'].join(', ');
   const maxAge = String(options.maxAgeSeconds ?? 600);
   const allowedOrigin = (request: Request): string | undefined => {
