@@ -9,6 +9,7 @@
  */
 import { invalidArgument } from '../errors.js';
 import { DEFAULT_SIGNATURE_HEADER } from './headers.js';
+import { checkOrigin } from './signer-origin.js';
 import type { FetchHandler } from './node.js';
 
 /** Options of {@link withCors}. */
@@ -19,19 +20,6 @@ export interface CorsOptions {
   readonly signatureHeader?: string;
   /** How long a browser may keep a preflight's answer; default 600 s. */
   readonly maxAgeSeconds?: number;
-}
-
-/** `value` when it is an exact http(s) origin (`new URL(value).origin === value`), else INVALID_ARGUMENT naming `name`. */
-export function checkOrigin(value: unknown, name: string): string {
-  if (typeof value === 'string') {
-    try {
-      const url = new URL(value);
-      if ((url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value) return value;
-    } catch {
-      // refused below
-    }
-  }
-  throw invalidArgument(name, 'exact origins such as https://signer.app.example');
 }
 
 /**

@@ -27,18 +27,30 @@
  *   from a browser — none of them the frame. A page cannot set `Origin` itself (a forbidden header
  *   name), and `Origin: null` (sandboxed frames, opaque origins) is no signer origin.
  * - Not from a browser: the app's server-side code that calls the service itself
- *   (`provisionCustomer`, `walletBootstrap`, `emailLoginProxy`'s own lookups) does not pass through
+ *   (`provisionCustomer`, `findEmbeddedWallet`, `emailLoginProxy`'s own lookups) does not pass through
  *   this handler and is unaffected; a server that calls its own proxy over HTTP may still make the
  *   app routes' calls, and none of the frame's.
  *
  * Not declared (`signerOrigins` absent): in-origin mode, nothing here applies.
  */
 import { invalidArgument } from '../errors.js';
-import { checkOrigin } from './cors.js';
 import { compileRules, ruleKey, type AllowRule, type CompiledRule } from './routes.js';
 import { ProxyRefusal } from './responses.js';
 
 type RouteName = Pick<AllowRule, 'method' | 'pattern'>;
+
+/** `value` when it is an exact http(s) origin (`new URL(value).origin === value`), else INVALID_ARGUMENT naming `name`. */
+export function checkOrigin(value: unknown, name: string): string {
+  if (typeof value === 'string') {
+    try {
+      const url = new URL(value);
+      if ((url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value) return value;
+    } catch {
+      // refused below
+    }
+  }
+  throw invalidArgument(name, 'exact origins such as https://signer.app.example');
+}
 
 /**
  * The routes of `DEFAULT_ALLOW` the app's own page may call in frame mode (unsigned): its reads,
