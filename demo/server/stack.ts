@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProxy, DEFAULT_ALLOW, nodeMiddleware, withCors } from '../../src/proxy/index.js';
+import { createProxy, DEFAULT_ALLOW, DEFAULT_APP_ROUTES, nodeMiddleware, withCors } from '../../src/proxy/index.js';
 import { serveSignerPage, type SignerPageServer } from '../../src/signer/host/serve.js';
 import { buildSignerPage } from '../../scripts/signer-page.mjs';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -55,7 +55,8 @@ export interface DemoStackOptions {
   watch?: boolean;
   /**
    * Frame mode: the signer page (keys, codes, approvals) on a second port of localhost, another
-   * origin of the same site; the proxy allows it by CORS with credentials. Absent: in-origin mode.
+   * origin of the same site; the proxy allows it by CORS with credentials, and lets only it log in,
+   * refresh and sign (`signerOrigins`). Absent: in-origin mode.
    */
   signer?: { port?: number };
 }
@@ -154,6 +155,9 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
         return user === undefined ? null : { customerId: user.customerId };
       },
       logger: quiet ? false : (line) => console.info(line),
+      // Frame mode (THREAT-MODEL.md P5): only the signer origin logs in, refreshes or signs; the
+      // app's page keeps its reads and its own unsigned calls (a card, and funding in the sandbox).
+      ...(signer ? { signerOrigins: [new URL(signer.url).origin], appRoutes: sandbox ? [...DEFAULT_APP_ROUTES, FUND_ROUTE] : DEFAULT_APP_ROUTES } : {}),
     });
     const enclaveKey = sandbox?.enclavePublicKey;
     const trustedKeys = async () => (enclaveKey !== undefined ? [enclaveKey] : service?.trustedKeys?.length ? service.trustedKeys : 'skip-verification');

@@ -61,6 +61,8 @@ export interface FrameStack {
   readonly observedSignerUrl: string;
   /** Each request that reached {@link observedSignerUrl}, oldest first. */
   observedSignerRequests(): ObservedRequest[];
+  /** The ids of the account's active sessions, as the service lists them (platform credentials). */
+  serviceSessions(accountId: string): Promise<string[]>;
   /** The app page with the signer's URL (default the stack's) in `?signer=`. */
   appPage(base?: string, signerUrl?: string): string;
   /**
@@ -88,6 +90,8 @@ export interface FrameStackOptions {
   readonly emailLogin?: boolean;
   /** Extra fields of the signer's host configuration (e.g. `highValue`). */
   readonly signerConfig?: Readonly<Record<string, unknown>>;
+  /** Also a proxy in in-origin mode (no `signerOrigins`) under `/in-origin-api`: the benchmark's in-origin wallet. */
+  readonly inOriginProxy?: boolean;
 }
 
 export async function startFrameStack(options: FrameStackOptions = {}): Promise<FrameStack> {
@@ -141,7 +145,7 @@ export async function startFrameStack(options: FrameStackOptions = {}): Promise<
     : undefined;
   const loginApi = emailSigner
     ? nodeMiddleware(
-        withCors(emailLoginProxy({ baseUrl: sandbox.url, clientId, clientSecret, prefix: '/login-api', secret: randomBytes(32).toString('hex'), logger: false }), {
+        withCors(emailLoginProxy({ baseUrl: sandbox.url, clientId, clientSecret, prefix: '/login-api', secret: randomBytes(32).toString('hex'), signerOrigins: [new URL(emailSigner.url).origin], logger: false }), {
           origins: [new URL(emailSigner.url).origin],
         }),
       )
@@ -151,19 +155,16 @@ export async function startFrameStack(options: FrameStackOptions = {}): Promise<
 
   const upstream = createUpstream({ baseUrl: sandbox.url, clientId, clientSecret });
   const users = createDemoUsers();
-  const proxy = createProxy({
-    baseUrl: sandbox.url,
-    clientId,
-    clientSecret,
-    prefix: '/api',
-    allow: DEFAULT_ALLOW,
-    currentUser: (request) => {
-      const user = users.fromCookieHeader(request.headers.get('cookie'));
-      return user === undefined ? null : { customerId: user.customerId };
-    },
-    logger: false,
-  });
+  const currentUser = (request: Request) => {
+    const user = users.fromCookieHeader(request.headers.get('cookie'));
+    return user === undefined ? null : { customerId: user.customerId };
+  };
+  // Frame mode at the proxy (THREAT-MODEL.md P5): only the signer origin logs in, refreshes or signs.
+  const proxy = createProxy({ baseUrl: sandbox.url, clientId, clientSecret, prefix: '/api', allow: DEFAULT_ALLOW, currentUser, signerOrigins: [signerOrigin], logger: false });
   const api = nodeMiddleware(withCors(proxy, { origins: [signerOrigin] }));
+  // The benchmark's in-origin wallet (bench/in-page.ts) compares against the frame: it needs a proxy
+  // in in-origin mode, its own mount, served only to a stack that asks for it.
+  const inOriginApi = options.inOriginProxy ? nodeMiddleware(createProxy({ baseUrl: sandbox.url, clientId, clientSecret, prefix: '/in-origin-api', allow: DEFAULT_ALLOW, currentUser, logger: false })) : undefined;
   const demoApi = createDemoApi({
     users,
     upstream,
@@ -185,9 +186,11 @@ export async function startFrameStack(options: FrameStackOptions = {}): Promise<
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.headers['service-wallet-signature'] !== undefined) signed.push(`${req.method} ${path}`);
     const fromASigner = req.headers.origin === signerOrigin || (emailSigner !== undefined && req.headers.origin === new URL(emailSigner.url).origin);
-    if (!fromASigner) recordExchange(req, res, parentTraffic);
+    // (Not the in-origin proxy's: recording reads the request body in flowing mode, ahead of the proxy.)
+    if (!fromASigner && !path.startsWith('/in-origin-api/')) recordExchange(req, res, parentTraffic);
     if (path === '/api' || path.startsWith('/api/')) return api(req, res);
     if (loginApi && path.startsWith('/login-api/')) return loginApi(req, res);
+    if (inOriginApi && path.startsWith('/in-origin-api/')) return inOriginApi(req, res);
     if (reactScript && path === '/react-app.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(reactScript);
     if (reactScript && path === '/react') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(reactPage);
     if (path.startsWith('/demo/')) return void demoApi(req, res);
@@ -206,6 +209,11 @@ export async function startFrameStack(options: FrameStackOptions = {}): Promise<
     signerNoAncestorsUrl: signerNoAncestors.url,
     sandboxUrl: sandbox.url,
     signed: () => [...signed],
+    serviceSessions: async (accountId) => {
+      const answer = await upstream.call('GET', '/auth/sessions', { query: { accountId } });
+      if (answer.status !== 200) throw new Error(`GET /auth/sessions answered ${answer.status}`);
+      return ((answer.body as { data: { id: string }[] }).data ?? []).map((s) => s.id);
+    },
     parentTraffic: () => [...parentTraffic],
     observedSignerUrl: observed.url,
     observedSignerRequests: () => [...observed.requests],

@@ -9,6 +9,7 @@
  */
 import { invalidArgument } from '../errors.js';
 import { DEFAULT_SIGNATURE_HEADER } from './headers.js';
+import { checkOrigin } from './signer-origin.js';
 import type { FetchHandler } from './node.js';
 
 /** Options of {@link withCors}. */
@@ -21,25 +22,13 @@ export interface CorsOptions {
   readonly maxAgeSeconds?: number;
 }
 
-function checkOrigin(value: unknown): string {
-  if (typeof value === 'string') {
-    try {
-      const url = new URL(value);
-      if ((url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value) return value;
-    } catch {
-      // refused below
-    }
-  }
-  throw invalidArgument('cors.origins', 'exact origins such as https://signer.app.example');
-}
-
 /**
  * The proxy `handler` answering CORS for the signer origins in `options.origins`, with credentials
  * (see this module's comment); any other origin's request passes untouched, without CORS headers.
  */
 export function withCors<H extends FetchHandler>(handler: H, options: CorsOptions): FetchHandler {
   if (typeof options !== 'object' || options === null || !Array.isArray(options.origins) || options.origins.length === 0) throw invalidArgument('cors.origins', 'a non-empty array of origins');
-  const allowed = new Set(options.origins.map(checkOrigin));
+  const allowed = new Set(options.origins.map((origin) => checkOrigin(origin, 'cors.origins')));
   const requestHeaders = [options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER, 'Content-Type', 'Request-Id', 'Idempotency-Key'].join(', ');
   const maxAge = String(options.maxAgeSeconds ?? 600);
   const allowedOrigin = (request: Request): string | undefined => {

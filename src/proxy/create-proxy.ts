@@ -11,6 +11,7 @@ import type { Checked } from './ownership.js';
 import { CONTACT_ROUTES, contactConflict, decoyRetry, isFirstLeg } from './contact.js';
 import { canonicalSegments, encodeSegments, printable, stripPrefix } from './path.js';
 import { narrowedList } from './narrowed-list.js';
+import { originRefusal } from './signer-origin.js';
 import { DETAILS_WITHHELD, refuse, type Outcome } from './outcome.js';
 import { ProxyRefusal, type ProxyErrorCode } from './responses.js';
 import type { AuthorizeContext, ProxyHandler, ProxyMethod, ProxyOptions } from './types.js';
@@ -89,6 +90,9 @@ async function run(request: Request, method: string, config: ProxyConfig): Promi
   const path = encodeSegments(relative);
   const match = matchRoute(config.rules, method, relative);
   if (match === undefined) return refuse(new ProxyRefusal('NOT_FOUND', `No route for ${method} ${path}.`), path);
+  // P5 (signer-origin.ts): in frame mode only the signer frame logs in, refreshes or signs.
+  const foreign = originRefusal(config.signerOrigin, ruleKey(match.rule), request.headers);
+  if (foreign !== undefined) return refuse(foreign, path);
 
   const headers = upstreamHeaders(request.headers, config.forwarded, config.authorization);
   if (headers instanceof ProxyRefusal) return refuse(headers, path);

@@ -30,6 +30,9 @@
  * - L7 when the service answers that verify `200` (the session), the response sets the app session
  *   cookie (login-cookie.ts, `readAppSession`) naming the ticket's customer and account, and
  *   clears the ticket. A 202 (the signature challenge leg) or any refusal sets nothing.
+ * - With `signerOrigins` (frame mode), `POST /login/start` is the signer frame's only, like every
+ *   login route (`403 SIGNER_ORIGIN_REQUIRED` from any other origin; src/proxy/signer-origin.ts);
+ *   `POST /login/logout` stays open to the app's page.
  * - L8 the app session cookie is cleared by `POST /login/logout` and when `DELETE
  *   /auth/sessions/{id}` of the session it names is done (200 or 204; its 202 signature challenge
  *   is not); a done refresh (200, 201) of that session
@@ -44,6 +47,8 @@ import type { CurrentUser } from './ownership.js';
 import { canonicalSegments, stripPrefix } from './path.js';
 import { findEmbeddedWallet, provisionCustomer } from './provision.js';
 import { errorResponse, ProxyRefusal } from './responses.js';
+import { DEFAULT_SIGNATURE_HEADER } from './headers.js';
+import { originRefusal, signerOriginRule } from './signer-origin.js';
 import { clientFromOptions, listData } from './service.js';
 import type { ProxyHandler, ProxyOptions } from './types.js';
 
@@ -185,6 +190,8 @@ export function emailLoginProxy(options: EmailLoginProxyOptions): ProxyHandler {
     return session === null ? null : { customerId: session.customerId };
   };
   const inner = createProxy({ ...proxyOptions, currentUser });
+  // P5 (signer-origin.ts): in frame mode a login is started by the signer frame only.
+  const frameRule = signerOriginRule(proxyOptions.signerOrigins, proxyOptions.appRoutes, proxyOptions.signatureHeader ?? DEFAULT_SIGNATURE_HEADER);
   prefixSegments = inner.prefix === '' ? [] : inner.prefix.slice(1).split('/');
   const cookiePath = inner.prefix === '' ? '/' : inner.prefix;
 
@@ -251,7 +258,10 @@ export function emailLoginProxy(options: EmailLoginProxyOptions): ProxyHandler {
     const method = request.method.toUpperCase();
     if (path?.[0] === 'login' && path.length === 2) {
       if (method !== 'POST') return errorResponse('METHOD_NOT_ALLOWED', 'POST only.');
-      if (path[1] === 'start') return start(request);
+      if (path[1] === 'start') {
+        const foreign = originRefusal(frameRule, undefined, request.headers);
+        return foreign === undefined ? start(request) : errorResponse(foreign.code, foreign.reason);
+      }
       if (path[1] === 'logout') return new Response(null, { status: 204, headers: { 'cache-control': 'no-store', 'set-cookie': setCookie(request, cookie, sessionCookie, null, '/', 0) } });
       return errorResponse('NOT_FOUND', 'No such route.');
     }

@@ -11,6 +11,7 @@ export { DEFAULT_SIGNATURE_HEADER, RESPONSE_HEADERS } from './headers.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './options.js';
 export { PROXY_ERROR_CODES, type ProxyErrorCode } from './responses.js';
 export { withCors, type CorsOptions } from './cors.js';
+export { DEFAULT_APP_ROUTES } from './signer-origin.js';
 export { toNodeHandler, nodeMiddleware, type FetchHandler, type NodeAdapterOptions, type NodeMiddleware, type NodeRequestListener } from './node.js';
 export type { CurrentUser, CurrentUserResolver } from './ownership.js';
 export type { OwnerCacheOptions } from './owner-cache.js';

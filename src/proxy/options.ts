@@ -9,6 +9,7 @@ import { DEFAULT_OWNERS, type OwnerResolvers } from './owners.js';
 import { idempotencyKeys } from './idempotency-key.js';
 import { decoys, type Decoys } from './contact-decoy.js';
 import { serviceClient, serviceCredentials } from './service.js';
+import { signerOriginRule, type SignerOriginRule } from './signer-origin.js';
 import type { AuthorizeHook, ProxyLogger, ProxyOptions } from './types.js';
 
 /** `ProxyOptions.maxBodyBytes` by default: 1 MiB. */
@@ -44,6 +45,8 @@ export interface ProxyConfig {
   readonly prefix: string;
   readonly prefixSegments: readonly string[];
   readonly forwarded: readonly string[];
+  /** Frame mode: who may log in, refresh and sign (signer-origin.ts); `undefined` in-origin. */
+  readonly signerOrigin: SignerOriginRule | undefined;
 }
 
 function positiveInteger(value: unknown, name: string, fallback: number): number {
@@ -108,6 +111,8 @@ export function resolveOptions(options: ProxyOptions): ProxyConfig {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') throw invalidArgument(hook, 'a function');
   }
   const owners: OwnerResolvers = { ...DEFAULT_OWNERS, ...options.owners };
+  const signatureHeader = options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER;
+  const forwarded = forwardedHeaderNames(signatureHeader, options.forwardHeaders ?? []);
   const service = serviceClient({ baseUrl: baseHref, authorization: `Basic ${token}`, fetch: fetchFn, timeoutMs });
   return {
     baseUrl: baseHref,
@@ -130,6 +135,7 @@ export function resolveOptions(options: ProxyOptions): ProxyConfig {
     logger: options.logger === false ? undefined : (options.logger ?? defaultLogger),
     prefix,
     prefixSegments,
-    forwarded: forwardedHeaderNames(options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER, options.forwardHeaders ?? []),
+    forwarded,
+    signerOrigin: signerOriginRule(options.signerOrigins, options.appRoutes, forwarded[0] as string),
   };
 }

@@ -199,6 +199,23 @@ export interface ProxyOptions {
    */
   readonly isWallet?: WalletResolver;
   /**
+   * Frame mode: the origins of the signer frame (exact origins, e.g. `['https://signer.app.example']`),
+   * where the keys and the login live. When given, a request that logs in (every flow's start and
+   * verify), refreshes, carries the signature header or `Request-Id`, or is on a route not among
+   * `appRoutes`, is forwarded only when its `Origin` is one of them; otherwise `403
+   * SIGNER_ORIGIN_REQUIRED` (a request without `Origin` included). So no script of the app's own
+   * origin gets a session key outside the frame (THREAT-MODEL.md P5, src/proxy/signer-origin.ts).
+   * Absent: in-origin mode, every origin may log in and sign.
+   */
+  readonly signerOrigins?: readonly string[];
+  /**
+   * With `signerOrigins`: the routes the app's own page may still call, unsigned, from any origin.
+   * Default `DEFAULT_APP_ROUTES` (the reads of `DEFAULT_ALLOW`, `POST /quotes`, `POST /cards`);
+   * extend it with `[...DEFAULT_APP_ROUTES, { method, pattern }]` for routes you add to `allow`.
+   * A login's challenge or verify, or a refresh, here is refused at creation.
+   */
+  readonly appRoutes?: readonly Pick<AllowRule, 'method' | 'pattern'>[];
+  /**
    * Forward every allowlisted call of every caller, without `currentUser` or `authorize`: any
    * visitor then reads every customer's accounts and transactions. Only for a proxy that is not
    * reachable by users (tests, a trusted internal network). Without it, `createProxy` refuses to be

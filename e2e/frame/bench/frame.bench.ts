@@ -20,7 +20,7 @@ import { expect, newCustomer, OTP, outcome, shown, signerIn, test, typeCode } fr
 import { useFrameStack } from '../stack.js';
 import { approvalMarksInFrame, handshakeInPage, inOriginLoginInPage, refreshPairsInPage, startUpdateTimedInPage, watchApprovalInFrame } from './in-page.js';
 
-const frameStack = useFrameStack();
+const frameStack = useFrameStack({ inOriginProxy: true });
 const WARM = 5;
 const PAIRS = 12;
 const PROMPTS = 5;

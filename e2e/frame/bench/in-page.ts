@@ -22,7 +22,7 @@ export async function handshakeInPage(): Promise<number> {
 export async function inOriginLoginInPage([accountId, code]: readonly [string, string]): Promise<void> {
   await import(`${location.origin}/in-origin.js`);
   const me = (await (await fetch('/demo/me')).json()) as { trustedKeys: string[] };
-  const wallet = window.inOriginLib.createWallet({ baseUrl: '/api', trustedKeys: me.trustedKeys, onBeforeSign: async () => true });
+  const wallet = window.inOriginLib.createWallet({ baseUrl: '/in-origin-api', trustedKeys: me.trustedKeys, onBeforeSign: async () => true });
   await wallet.restore();
   const login = await wallet.startOtpLogin({ accountId });
   await login.verify(code);
