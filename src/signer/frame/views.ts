@@ -5,7 +5,7 @@
  * {@link renderCodeEntry}. Every screen is drawn into the page's `#signer` element.
  */
 import type { ApprovalDescription, RenderApproval } from './approval.js';
-import { guardApproveButton } from './approve-button.js';
+import { guardButton } from './approve-button.js';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { text?: string; className?: string; testId?: string } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -51,19 +51,17 @@ export const renderApproval: RenderApproval = (description: ApprovalDescription,
   const decline = el('button', { text: 'Decline', testId: 'signer-decline' });
   approve.type = 'button';
   decline.type = 'button';
+  // Under the buttons: its words change as the user presses, and must not move "Approve" (a moved button disarms).
   const hint = el('p', { className: 'hint', testId: 'signer-approve-hint' });
   hint.setAttribute('aria-live', 'polite');
-  const screen = el('section', { className: 'screen', testId: 'signer-approval' }, el('h1', { text: description.title }), list, hint, el('div', { className: 'buttons' }, decline, approve));
+  const screen = el('section', { className: 'screen', testId: 'signer-approval' }, el('h1', { text: description.title }), list, el('div', { className: 'buttons' }, decline, approve), hint);
   screen.setAttribute('role', 'dialog');
   screen.setAttribute('aria-label', description.title);
   screen.tabIndex = -1;
   const remove = mount(screen);
-  // Focus on the dialog until the button arms (approve-button.ts moves it to "Approve" then).
+  // Focus on the dialog: never on "Approve" (a keyboard approval needs the user's own Tab: approve-guard.ts).
   screen.focus();
-  const guard = guardApproveButton(approve, hint);
-  approve.addEventListener('click', (event) => {
-    if (guard.approves(event)) onApprove(event);
-  });
+  const stopGuard = guardButton(approve, hint, onApprove);
   decline.addEventListener('click', onDecline);
   // Escape declines (a trusted key press in the frame, as a click on "Decline" would).
   const onKey = (event: KeyboardEvent) => {
@@ -71,7 +69,7 @@ export const renderApproval: RenderApproval = (description: ApprovalDescription,
   };
   document.addEventListener('keydown', onKey);
   return () => {
-    guard.stop();
+    stopGuard();
     document.removeEventListener('keydown', onKey);
     remove();
   };
