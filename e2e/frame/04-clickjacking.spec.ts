@@ -199,17 +199,21 @@ test('the frame moved under the resting pointer just before the click does not a
   await declinedAndNothingSigned(page, accountId);
 });
 
-test('the frame moved under the resting pointer, the click once the pointer rested again: the move disarmed it, nothing signed', async ({ page }) => {
+test('the frame moved (whole in view) under the resting pointer, clicked twice, the second after a rest: the move disarmed it, nothing signed', async ({ page }) => {
   const { accountId, approve } = await armedPrompt(page);
-  // As above, but the user clicks only after the pointer has rested on "Approve" as the guard counts
-  // it (REST_MS after the move): the frame saw its place on the screen change (the browser's pointer
-  // event at the new place) and is not armed again before ARM_MS.
-  await page.mouse.move(40, 40);
-  await pauseClock(page);
+  // The pointer rests over the frame, beside "Approve"; the attacker moves the frame (whole in the
+  // page's view, by 60, 30 px, its size unchanged) so that "Approve" is under it, and the page baits
+  // two clicks, the second once the pointer has rested (REST_MS). The browser sends the frame no
+  // event for the move itself; the first press shows the frame its new place on the screen, so the
+  // guard disarms there, and the second click, though rested, comes before ARM_MS: nothing counts.
   const at = await approveCenter(page);
-  await moveFrameBy(page, 40 - at.x, 40 - at.y);
-  await approveAt(page, 40, 40);
-  await page.mouse.move(41, 40);
+  const to = { x: Math.round(at.x) + 60, y: Math.round(at.y) + 30 };
+  await page.mouse.move(to.x, to.y);
+  await pauseClock(page);
+  await moveFrameBy(page, 60, 30);
+  await approveAt(page, to.x, to.y);
+  await page.mouse.down();
+  await page.mouse.up();
   await page.clock.runFor(REST_MS + 10);
   await expect(approve).toHaveAttribute('data-pointer', 'rested');
   await expect(approve).toBeDisabled();
@@ -237,6 +241,9 @@ test.describe('on a touch screen (hasTouch)', () => {
     await pauseClock(page);
     const at = await approveCenter(page);
     const hint = signer(page).getByTestId('signer-approve-hint');
+    // Chromium's touch emulation keeps a mouse where it last was and sends its boundary events after a
+    // tap; a phone has none: the mouse waits where the finger lands, so that it plays no part.
+    await page.mouse.move(at.x, at.y);
     await page.touchscreen.tap(at.x, at.y);
     await expect(hint).toContainText('touch and hold Approve');
     await hold(page, at, HOLD_MS - 100, () => expect(approve).toHaveAttribute('data-hold', 'holding'));
@@ -255,11 +262,16 @@ test.describe('on a touch screen (hasTouch)', () => {
 
   test('the frame moved under a predictable tap just before it: nothing signed', async ({ page }) => {
     const { accountId } = await armedPrompt(page);
-    await pauseClock(page);
+    // The tap will land at a place the page predicts (its own button there); the attacker moves the
+    // frame (whole in view, its size unchanged) so that "Approve" is there just before. The mouse
+    // waits at that place (see above).
     const at = await approveCenter(page);
-    await moveFrameBy(page, 40 - at.x, 40 - at.y);
-    await approveAt(page, 40, 40);
-    await page.touchscreen.tap(40, 40);
+    const to = { x: Math.round(at.x) + 60, y: Math.round(at.y) + 30 };
+    await page.mouse.move(to.x, to.y);
+    await pauseClock(page);
+    await moveFrameBy(page, 60, 30);
+    await approveAt(page, to.x, to.y);
+    await page.touchscreen.tap(to.x, to.y);
     await frameBack(page);
     await declinedAndNothingSigned(page, accountId);
   });

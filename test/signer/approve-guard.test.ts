@@ -181,6 +181,10 @@ describe('the approve button guard', () => {
       'the frame moved just before a touch held long enough': [visible(0), move(1000), touch(1000), lift(1000 + HOLD_MS), click(1000 + HOLD_MS)],
       'the frame moved during a touch held long enough': [visible(0), touch(1000), move(1000 + HOLD_MS / 2), lift(1000 + HOLD_MS), click(1000 + HOLD_MS)],
       'the frame moved under a rested pointer, the click after another rest': [visible(0), enter(100), move(1000), enter(1000), press(1000 + REST_MS), click(1000 + REST_MS)],
+      // The rest's bound, both sides (the generated timelines seldom press within REST_MS of an enter
+      // while armed: StrykerJS's `t - pointerSince >= REST_MS` → `true` survived them in one run of two).
+      'a person pressing once the pointer rested exactly REST_MS (control)': [visible(0), enter(1000), press(1000 + REST_MS), click(1000 + REST_MS)],
+      'a press 1 ms before the pointer had rested': [visible(0), enter(1000), press(1000 + REST_MS - 1), click(1000 + REST_MS - 1)],
       'a click 50 ms after the prompt appeared': [visible(0), enter(0), press(50), click(50)],
       'an overlay or opacity 0.01 (never fully visible)': [{ t: 0, ev: { kind: 'seen', fully: false } }, enter(10), press(2000), click(2000)],
       'the frame shrunk to 1×1 just before the click': [visible(0), enter(0), { t: 1000, ev: { kind: 'seen', fully: false } }, press(1010), click(1010)],
