@@ -11,10 +11,10 @@
  * frame too), so the outcome does not depend on how busy the machine is; the control test shows
  * the same paused clock lets a person approve.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { accountPrivate, loggedInCustomer, signer, startUpdate, updateOutcome } from './helpers.js';
 import { useFrameStack } from './stack.js';
-import { ARM_MS, REST_MS } from '../../src/signer/frame/approve-guard.js';
+import { ARM_MS, HOLD_MS, REST_MS } from '../../src/signer/frame/approve-guard.js';
 
 const frameStack = useFrameStack();
 const IFRAME = 'iframe[title="Wallet signer"]';
@@ -41,6 +41,32 @@ async function approveCenter(page: Page): Promise<{ x: number; y: number }> {
   const box = await signer(page).getByTestId('signer-approve').boundingBox();
   if (box === null) throw new Error('the approve button has no box');
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** The attacker moves the frame by (dx, dy) without changing its size (left/top in the parent's page). */
+async function moveFrameBy(page: Page, dx: number, dy: number): Promise<void> {
+  await page.evaluate(([s, x, y]) => {
+    const frame = document.querySelector(s) as HTMLElement;
+    const box = frame.getBoundingClientRect();
+    frame.style.inset = 'auto';
+    frame.style.margin = '0';
+    frame.style.left = `${box.left + x}px`;
+    frame.style.top = `${box.top + y}px`;
+  }, [IFRAME, dx, dy] as const);
+}
+
+/** The frame back where the page's stylesheet puts it. */
+async function frameBack(page: Page): Promise<void> {
+  await page.evaluate((s) => {
+    const frame = document.querySelector(s) as HTMLElement;
+    frame.style.inset = '0';
+    frame.style.margin = 'auto';
+  }, IFRAME);
+}
+
+/** Until "Approve" is at (x, y) of the page (the move laid out). */
+async function approveAt(page: Page, x: number, y: number): Promise<void> {
+  await expect.poll(async () => approveCenter(page).then((c) => [Math.round(c.x), Math.round(c.y)])).toEqual([x, y]);
 }
 
 /** Pauses the page's clock (the frame's too), two seconds ahead of now (it cannot go back). */
@@ -165,23 +191,106 @@ test('the frame moved under the resting pointer just before the click does not a
   await page.mouse.move(40, 40);
   await pauseClock(page);
   const at = await approveCenter(page);
-  await page.evaluate(([s, dx, dy]) => {
-    const frame = document.querySelector(s) as HTMLElement;
-    const box = frame.getBoundingClientRect();
-    frame.style.inset = 'auto';
-    frame.style.margin = '0';
-    frame.style.left = `${box.left - dx}px`;
-    frame.style.top = `${box.top - dy}px`;
-  }, [IFRAME, at.x - 40, at.y - 40] as const);
-  await expect.poll(async () => approveCenter(page).then(({ x, y }) => [Math.round(x), Math.round(y)])).toEqual([40, 40]);
+  await moveFrameBy(page, 40 - at.x, 40 - at.y);
+  await approveAt(page, 40, 40);
   await page.mouse.down();
   await page.mouse.up();
-  await page.evaluate((s) => {
-    const frame = document.querySelector(s) as HTMLElement;
-    frame.style.inset = '0';
-    frame.style.margin = 'auto';
-  }, IFRAME);
+  await frameBack(page);
   await declinedAndNothingSigned(page, accountId);
+});
+
+test('the frame moved (whole in view) under the resting pointer, clicked twice, the second after a rest: the move disarmed it, nothing signed', async ({ page }) => {
+  const { accountId, approve } = await armedPrompt(page);
+  // The pointer rests over the frame, beside "Approve"; the attacker moves the frame (whole in the
+  // page's view, by 60, 30 px, its size unchanged) so that "Approve" is under it, and the page baits
+  // two clicks, the second once the pointer has rested (REST_MS). The browser sends the frame no
+  // event for the move itself; the first press shows the frame its new place on the screen, so the
+  // guard disarms there, and the second click, though rested, comes before ARM_MS: nothing counts.
+  const at = await approveCenter(page);
+  const to = { x: Math.round(at.x) + 60, y: Math.round(at.y) + 30 };
+  await page.mouse.move(to.x, to.y);
+  await pauseClock(page);
+  await moveFrameBy(page, 60, 30);
+  await approveAt(page, to.x, to.y);
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.clock.runFor(REST_MS + 10);
+  await expect(approve).toHaveAttribute('data-pointer', 'rested');
+  await expect(approve).toBeDisabled();
+  await page.mouse.down();
+  await page.mouse.up();
+  await frameBack(page);
+  await declinedAndNothingSigned(page, accountId);
+});
+
+test.describe('on a touch screen (hasTouch)', () => {
+  test.use({ hasTouch: true });
+
+  /** A finger put on (x, y), held for `ms` on the page's clock, then lifted (CDP: Playwright's touchscreen only taps). */
+  async function hold(page: Page, at: { x: number; y: number }, ms: number, during?: (cdp: CDPSession) => Promise<void>): Promise<void> {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: at.x, y: at.y }] });
+    await during?.(cdp);
+    await page.clock.runFor(ms);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await cdp.detach();
+  }
+
+  test('a tap on the armed button signs nothing (a touch approves only by a hold); a hold lifted early neither; a hold approves (control)', async ({ page }) => {
+    const { accountId, approve } = await armedPrompt(page);
+    await pauseClock(page);
+    const at = await approveCenter(page);
+    const hint = signer(page).getByTestId('signer-approve-hint');
+    // Chromium's touch emulation keeps a mouse where it last was and sends its boundary events after a
+    // tap; a phone has none: the mouse waits where the finger lands, so that it plays no part.
+    await page.mouse.move(at.x, at.y);
+    await page.touchscreen.tap(at.x, at.y);
+    await expect(hint).toContainText('touch and hold Approve');
+    await hold(page, at, HOLD_MS - 100, () => expect(approve).toHaveAttribute('data-hold', 'holding'));
+    await expect(hint).toContainText('touch and hold Approve');
+    await expect(approve).not.toHaveAttribute('data-hold');
+    expect(patches()).toBe(before);
+    await hold(page, at, HOLD_MS + 10, async () => {
+      await expect(approve).toHaveAttribute('data-hold', 'holding');
+      await expect(hint).toContainText('Keep holding Approve');
+    });
+    await page.clock.resume();
+    expect(await updateOutcome(page)).toMatchObject({ ok: true, account: { privateEnabled: true } });
+    expect(patches()).toBe(before + 1);
+    expect(await accountPrivate(page, accountId)).toBe(true);
+  });
+
+  test('the frame moved under a predictable tap just before it: nothing signed', async ({ page }) => {
+    const { accountId } = await armedPrompt(page);
+    // The tap will land at a place the page predicts (its own button there); the attacker moves the
+    // frame (whole in view, its size unchanged) so that "Approve" is there just before. The mouse
+    // waits at that place (see above).
+    const at = await approveCenter(page);
+    const to = { x: Math.round(at.x) + 60, y: Math.round(at.y) + 30 };
+    await page.mouse.move(to.x, to.y);
+    await pauseClock(page);
+    await moveFrameBy(page, 60, 30);
+    await approveAt(page, to.x, to.y);
+    await page.touchscreen.tap(to.x, to.y);
+    await frameBack(page);
+    await declinedAndNothingSigned(page, accountId);
+  });
+
+  test('the frame moved while a finger holds Approve: the hold is broken, nothing signed', async ({ page }) => {
+    const { accountId, approve } = await armedPrompt(page);
+    await pauseClock(page);
+    const at = await approveCenter(page);
+    await hold(page, at, HOLD_MS + 10, async (cdp) => {
+      await expect(approve).toHaveAttribute('data-hold', 'holding');
+      // The frame moves 2 px (the button still under the finger); the finger follows it by 2 px, as a finger does.
+      await moveFrameBy(page, 2, 0);
+      await approveAt(page, Math.round(at.x) + 2, Math.round(at.y));
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: at.x + 2, y: at.y }] });
+      await expect(approve).not.toHaveAttribute('data-hold');
+    });
+    await frameBack(page);
+    await declinedAndNothingSigned(page, accountId);
+  });
 });
 
 test('the focus moved into the frame while the user presses Enter does not approve', async ({ page }) => {

@@ -113,16 +113,22 @@ export async function recordParent(context: BrowserContext, page: Page, appOrigi
 }
 
 /**
- * Approves in the frame as a person does: waits until "Approve" can be pressed (armed once the frame
- * has been fully visible long enough: src/signer/frame/approve-guard.ts), moves the mouse onto it,
- * waits until the resting pointer counts, clicks. Each wait is on the button's own state.
+ * Presses a guarded button of the frame ("Approve", the phrase screen's "Reveal" and "Copy") as a
+ * person does: waits until it can be pressed (armed once the frame has been fully visible long
+ * enough: src/signer/frame/approve-guard.ts), moves the mouse onto it, waits until the resting
+ * pointer counts, clicks. Each wait is on the button's own state.
  */
+export async function pressInFrame(frame: Pick<FrameLocator, 'getByTestId'>, testId: string): Promise<void> {
+  const button = frame.getByTestId(testId);
+  await expect(button).toBeEnabled();
+  await button.hover();
+  await expect(button).toHaveAttribute('data-pointer', 'rested');
+  await button.click();
+}
+
+/** Approves in the frame as a person does ({@link pressInFrame} on "Approve"). */
 export async function approveInFrame(frame: Pick<FrameLocator, 'getByTestId'>): Promise<void> {
-  const approve = frame.getByTestId('signer-approve');
-  await expect(approve).toBeEnabled();
-  await approve.hover();
-  await expect(approve).toHaveAttribute('data-pointer', 'rested');
-  await approve.click();
+  await pressInFrame(frame, 'signer-approve');
 }
 
 /**

@@ -15,10 +15,10 @@ function request(purpose: string, automatic: boolean, signal = new AbortControll
 }
 
 /** A renderer that answers at once with a click event of the given trust (or declines). */
-function answering(click: { trusted: boolean; approve: boolean }, shown: string[]): RenderApproval {
+function answering(click: { trusted: boolean; approve: boolean; type?: string }, shown: string[]): RenderApproval {
   return (description, onApprove, onDecline) => {
     shown.push(description.title);
-    const event = { isTrusted: click.trusted, type: 'click' } as Event;
+    const event = { isTrusted: click.trusted, type: click.type ?? 'click' } as Event;
     queueMicrotask(() => (click.approve ? onApprove(event) : onDecline(event)));
     return () => undefined;
   };
@@ -32,21 +32,24 @@ describe('createSigningPolicy', () => {
         fc.boolean(),
         fc.option(fc.subarray(PURPOSES.slice(2)), { nil: undefined }),
         fc.boolean(),
-        async (purpose, automatic, scopePurposes, trusted) => {
+        // What the guarded button passes on (approve-button.ts): a click, or the touch lifted after a hold; nothing else approves.
+        fc.constantFrom('click', 'pointerup', 'pointerdown', 'mouseup', 'keydown', 'touchend'),
+        async (purpose, automatic, scopePurposes, trusted, type) => {
           const shown: string[] = [];
-          const policy = createSigningPolicy(answering({ trusted, approve: true }, shown), () => undefined);
+          const policy = createSigningPolicy(answering({ trusted, approve: true, type }, shown), () => undefined);
+          const approves = trusted && (type === 'click' || type === 'pointerup');
           const controller = new AbortController();
           const ask = () => {
             const signing = new AbortController();
             const answer = policy.onBeforeSign(request(purpose, automatic, signing.signal));
-            // An untrusted click is ignored: the prompt stays until the library gives up (its signal).
-            if (!trusted) queueMicrotask(() => queueMicrotask(() => queueMicrotask(() => signing.abort())));
+            // An untrusted click (or another event) is ignored: the prompt stays until the library gives up (its signal).
+            if (!approves) queueMicrotask(() => queueMicrotask(() => queueMicrotask(() => signing.abort())));
             return answer;
           };
           const answer = scopePurposes === undefined ? await ask() : await policy.approve({ title: 'T', lines: [] }, scopePurposes, controller.signal, ask);
           const withoutClick = purpose === 'refresh-session' || purpose === 'otp-verify';
           const inScope = scopePurposes !== undefined && scopePurposes.includes(purpose) && !automatic;
-          expect(answer).toBe(withoutClick || (inScope && trusted));
+          expect(answer).toBe(withoutClick || (inScope && approves));
           expect(shown.length).toBe(!withoutClick && inScope ? 1 : 0);
         },
       ),

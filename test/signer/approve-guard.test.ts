@@ -1,24 +1,29 @@
 // The approve button's guard (src/signer/frame/approve-guard.ts, THREAT-MODEL.md P1): fast-check
-// draws timed sequences of what the browser reports (visibility, size changes, the pointer, presses,
-// focus) and clicks; an oracle written over the whole timeline (not the guard's running state)
-// says which clicks approve:
-// - armed at t: the button was fully visible at every instant of [t − ARM_MS, t] and nothing
-//   disturbed it in (t − ARM_MS, t];
+// draws timed sequences of what the browser reports (visibility, size changes, moves of the frame,
+// the pointer, presses, touches lifted, focus) and clicks; an oracle written over the whole timeline
+// (not the guard's running state) says which clicks and which lifted touches approve:
+// - armed at t: the button was fully visible at every instant of [t − ARM_MS, t] and neither a
+//   resize nor a move disturbed it in (t − ARM_MS, t];
 // - a pointer click: trusted, armed, after a press (the last since the previous click) made while
-//   armed by a touch, or by a pointer on the button since at least REST_MS before the press; neither
-//   the pointer leaving, a disturbance nor a loss of visibility between the press and the click;
+//   armed by a mouse or a pen on the button since at least REST_MS before the press (since: its
+//   first enter, or the press, after the last leave, resize or move); neither the pointer leaving, a
+//   resize, a move nor a loss of visibility between the press and the click. A touch's click: never;
+// - a lifted touch: the last press before it (none lifted since) was a touch made while armed, at
+//   least HOLD_MS before, with no leave, resize, move or loss of visibility since;
 // - a key's click: trusted, armed, the focus brought to the button by the user (the last focus, by a
 //   Tab) for REST_MS, with no blur and no other key since.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ARM_MS, createApproveGuard, REST_MS, type PointerKind } from '../../src/signer/frame/approve-guard.js';
+import { ARM_MS, createApproveGuard, HOLD_MS, REST_MS, type PointerKind } from '../../src/signer/frame/approve-guard.js';
 
 type Ev =
   | { kind: 'seen'; fully: boolean }
   | { kind: 'disturbed' }
+  | { kind: 'move' }
   | { kind: 'enter' }
   | { kind: 'leave' }
   | { kind: 'press'; pointer: PointerKind }
+  | { kind: 'release' }
   | { kind: 'focus'; byUser: boolean }
   | { kind: 'blur' }
   | { kind: 'key' }
@@ -32,17 +37,24 @@ interface Timed {
 const event: fc.Arbitrary<Ev> = fc.oneof(
   { arbitrary: fc.boolean().map((fully) => ({ kind: 'seen' as const, fully })), weight: 3 },
   { arbitrary: fc.constant({ kind: 'disturbed' as const }), weight: 1 },
+  { arbitrary: fc.constant({ kind: 'move' as const }), weight: 1 },
   { arbitrary: fc.constant({ kind: 'enter' as const }), weight: 2 },
   { arbitrary: fc.constant({ kind: 'leave' as const }), weight: 1 },
   { arbitrary: fc.constantFrom<PointerKind>('mouse', 'pen', 'touch').map((pointer) => ({ kind: 'press' as const, pointer })), weight: 3 },
+  { arbitrary: fc.constant({ kind: 'release' as const }), weight: 2 },
   { arbitrary: fc.boolean().map((byUser) => ({ kind: 'focus' as const, byUser })), weight: 2 },
   { arbitrary: fc.constant({ kind: 'key' as const }), weight: 1 },
   { arbitrary: fc.constant({ kind: 'blur' as const }), weight: 1 },
   { arbitrary: fc.record({ trusted: fc.boolean(), keyboard: fc.boolean() }).map((c) => ({ kind: 'click' as const, ...c })), weight: 4 },
 );
 
-/** Steps apart by 0 ms, just under or over the two thresholds, or anything up to 1.5 s. */
-const gap = fc.oneof(fc.constant(0), fc.constantFrom(REST_MS - 1, REST_MS, ARM_MS - 1, ARM_MS, ARM_MS - REST_MS), fc.integer({ min: 0, max: 1500 }));
+/** Steps apart by 0 ms, just under or over the thresholds, or anything up to 1.5 s. */
+const gap = fc.oneof(fc.constant(0), fc.constantFrom(REST_MS - 1, REST_MS, ARM_MS - 1, ARM_MS, ARM_MS - REST_MS, HOLD_MS - 1, HOLD_MS), fc.integer({ min: 0, max: 1500 }));
+
+/** What disturbs the frame: a resize or a move. */
+const disturbs = (ev: Ev) => ev.kind === 'disturbed' || ev.kind === 'move';
+/** What ends a press's chance: the pointer leaving, a resize, a move, a loss of visibility. */
+const breaks = (ev: Ev) => ev.kind === 'leave' || disturbs(ev) || (ev.kind === 'seen' && !ev.fully);
 
 const timeline: fc.Arbitrary<Timed[]> = fc.array(fc.tuple(gap, event), { minLength: 1, maxLength: 40 }).map((steps) => {
   let t = 0;
@@ -63,31 +75,39 @@ function armedAt(events: readonly Timed[], i: number): boolean {
   const from = t - ARM_MS;
   if (from < 0) return false;
   if (!fullyAt(before, from)) return false;
-  return before.every(({ t: s, ev }) => s <= from || s > t || ((ev.kind !== 'seen' || ev.fully) && ev.kind !== 'disturbed'));
+  return before.every(({ t: s, ev }) => s <= from || s > t || ((ev.kind !== 'seen' || ev.fully) && !disturbs(ev)));
 }
 
 function expected(events: readonly Timed[], i: number): boolean {
   const { t, ev } = events[i] as Timed;
-  if (ev.kind !== 'click' || !ev.trusted || !armedAt(events, i)) return false;
   const earlier = events.slice(0, i);
+  const kinds = earlier.map((e) => e.ev.kind);
+  if (ev.kind === 'release') {
+    const p = kinds.lastIndexOf('press');
+    if (p === -1 || p < kinds.lastIndexOf('release')) return false;
+    const press = earlier[p] as Timed & { ev: { kind: 'press'; pointer: PointerKind } };
+    if (press.ev.pointer !== 'touch' || !armedAt(events, p)) return false;
+    if (earlier.slice(p + 1).some((e) => breaks(e.ev))) return false;
+    return t - press.t >= HOLD_MS;
+  }
+  if (ev.kind !== 'click' || !ev.trusted || !armedAt(events, i)) return false;
   if (ev.keyboard) {
-    const f = earlier.map((e) => e.ev.kind).lastIndexOf('focus');
+    const f = kinds.lastIndexOf('focus');
     if (f === -1) return false;
     const focus = earlier[f] as Timed & { ev: { kind: 'focus'; byUser: boolean } };
     if (!focus.ev.byUser) return false;
     if (earlier.slice(f + 1).some((e) => e.ev.kind === 'blur' || e.ev.kind === 'key')) return false;
-    return t - (earlier[f] as Timed).t >= REST_MS;
+    return t - focus.t >= REST_MS;
   }
-  const lastClick = earlier.map((e) => e.ev.kind).lastIndexOf('click');
-  const p = earlier.map((e) => e.ev.kind).lastIndexOf('press');
-  if (p === -1 || p < lastClick) return false;
+  const p = kinds.lastIndexOf('press');
+  if (p === -1 || p < kinds.lastIndexOf('click')) return false;
   const press = earlier[p] as Timed & { ev: { kind: 'press'; pointer: PointerKind } };
-  if (earlier.slice(p + 1).some((e) => e.ev.kind === 'leave' || e.ev.kind === 'disturbed' || (e.ev.kind === 'seen' && !e.ev.fully))) return false;
+  if (press.ev.pointer === 'touch') return false;
+  if (earlier.slice(p + 1).some((e) => breaks(e.ev))) return false;
   if (!armedAt(events, p)) return false;
-  if (press.ev.pointer === 'touch') return true;
-  // The pointer on the button since: the first enter (or press) after the last leave before the press.
-  const lastLeave = earlier.slice(0, p).map((e) => e.ev.kind).lastIndexOf('leave');
-  const on = earlier.slice(lastLeave + 1, p).find((e) => e.ev.kind === 'enter' || e.ev.kind === 'press');
+  // The pointer on the button since: the first enter (or press) after the last leave, resize or move before the press.
+  const lastBreak = earlier.slice(0, p).map((e) => e.ev.kind === 'leave' || disturbs(e.ev)).lastIndexOf(true);
+  const on = earlier.slice(lastBreak + 1, p).find((e) => e.ev.kind === 'enter' || e.ev.kind === 'press');
   return on !== undefined && press.t - on.t >= REST_MS;
 }
 
@@ -103,6 +123,9 @@ function run(events: readonly Timed[]): boolean[] {
       case 'disturbed':
         guard.disturbed();
         return false;
+      case 'move':
+        guard.moved();
+        return false;
       case 'enter':
         guard.pointerEntered();
         return false;
@@ -112,6 +135,8 @@ function run(events: readonly Timed[]): boolean[] {
       case 'press':
         guard.pressed(ev.pointer);
         return false;
+      case 'release':
+        return guard.released();
       case 'focus':
         guard.focused(ev.byUser);
         return false;
@@ -128,7 +153,7 @@ function run(events: readonly Timed[]): boolean[] {
 }
 
 describe('the approve button guard', () => {
-  it('a click approves exactly when the oracle over the whole timeline says so', () => {
+  it('a click or a lifted touch approves exactly when the oracle over the whole timeline says so', () => {
     fc.assert(
       fc.property(timeline, (events) => {
         expect(run(events)).toEqual(events.map((_, i) => expected(events, i)));
@@ -142,10 +167,24 @@ describe('the approve button guard', () => {
     const click = (t: number): Timed => ({ t, ev: { kind: 'click', trusted: true, keyboard: false } });
     const press = (t: number): Timed => ({ t, ev: { kind: 'press', pointer: 'mouse' } });
     const enter = (t: number): Timed => ({ t, ev: { kind: 'enter' } });
+    const touch = (t: number): Timed => ({ t, ev: { kind: 'press', pointer: 'touch' } });
+    const lift = (t: number): Timed => ({ t, ev: { kind: 'release' } });
+    const move = (t: number): Timed => ({ t, ev: { kind: 'move' } });
     const cases: Record<string, Timed[]> = {
       // The control: shown, visible for ARM_MS, the pointer rested, pressed, clicked.
       'a person (control)': [visible(0), enter(100), press(ARM_MS + 50), click(ARM_MS + 60)],
       'a person with the keyboard (control)': [visible(0), { t: 800, ev: { kind: 'focus', byUser: true } }, { t: 1200, ev: { kind: 'click', trusted: true, keyboard: true } }],
+      'a person holding Approve on a touch screen (control)': [visible(0), touch(800), lift(800 + HOLD_MS), click(800 + HOLD_MS)],
+      'a touch tap on the armed button': [visible(0), touch(1000), lift(1060), click(1060)],
+      'a touch lifted 1 ms before the hold was long enough': [visible(0), touch(1000), lift(1000 + HOLD_MS - 1), click(1000 + HOLD_MS - 1)],
+      'a touch held from before the button armed': [visible(0), touch(100), lift(100 + 2 * HOLD_MS), click(100 + 2 * HOLD_MS)],
+      'the frame moved just before a touch held long enough': [visible(0), move(1000), touch(1000), lift(1000 + HOLD_MS), click(1000 + HOLD_MS)],
+      'the frame moved during a touch held long enough': [visible(0), touch(1000), move(1000 + HOLD_MS / 2), lift(1000 + HOLD_MS), click(1000 + HOLD_MS)],
+      'the frame moved under a rested pointer, the click after another rest': [visible(0), enter(100), move(1000), enter(1000), press(1000 + REST_MS), click(1000 + REST_MS)],
+      // The rest's bound, both sides (the generated timelines seldom press within REST_MS of an enter
+      // while armed: StrykerJS's `t - pointerSince >= REST_MS` → `true` survived them in one run of two).
+      'a person pressing once the pointer rested exactly REST_MS (control)': [visible(0), enter(1000), press(1000 + REST_MS), click(1000 + REST_MS)],
+      'a press 1 ms before the pointer had rested': [visible(0), enter(1000), press(1000 + REST_MS - 1), click(1000 + REST_MS - 1)],
       'a click 50 ms after the prompt appeared': [visible(0), enter(0), press(50), click(50)],
       'an overlay or opacity 0.01 (never fully visible)': [{ t: 0, ev: { kind: 'seen', fully: false } }, enter(10), press(2000), click(2000)],
       'the frame shrunk to 1×1 just before the click': [visible(0), enter(0), { t: 1000, ev: { kind: 'seen', fully: false } }, press(1010), click(1010)],

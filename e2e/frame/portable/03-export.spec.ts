@@ -11,7 +11,7 @@
 import { expectNoPhrase } from '../helpers.js';
 import { makeFrameWallet, phraseWordsInFrame, recordInPage, startLoginInPage, scriptClickInFrame, seenInPage, startExportInPage, storageInPage, syntheticClicksFromParent } from '../in-page.js';
 import { useFrameStack } from '../stack.js';
-import { approveIn, expect, newCustomer, OTP, outcome, shown, SIGNER_IFRAME, signerIn, test, textIn, typeCode, visibleIn } from './steps.js';
+import { approveIn, expect, newCustomer, OTP, outcome, pressOn, shown, SIGNER_IFRAME, signerIn, test, textIn, typeCode, visibleIn } from './steps.js';
 
 const frameStack = useFrameStack();
 // A login and exports on a machine shared by many: the steps wait for events, the whole may take a while.
@@ -52,7 +52,7 @@ test('export approved by a real click in the frame; the phrase shown only there 
   await frame.evaluate(() => (document.querySelector('[data-testid="signer-phrase-reveal"]') as HTMLButtonElement).click());
   expect(await frame.evaluate(phraseWordsInFrame)).toEqual([]);
 
-  await frame.click('signer-phrase-reveal');
+  await pressOn(frame, 'signer-phrase-reveal');
   await expect.poll(() => frame.evaluate(phraseWordsInFrame).then((w) => w.length)).toBeGreaterThanOrEqual(12);
   const words = await frame.evaluate(phraseWordsInFrame);
 

@@ -94,9 +94,9 @@ export async function loggedInCustomer(tab: Tab, stack: FrameStack): Promise<str
   return accountId;
 }
 
-/** Whether the frame's "Approve" can be pressed now (armed: approve-guard.ts) and the pointer resting on it counts. */
-function approveState(): { armed: boolean; rested: boolean } {
-  const button = document.querySelector('[data-testid="signer-approve"]') as HTMLButtonElement | null;
+/** Whether the guarded button `testId` ("Approve", "Reveal", "Copy") can be pressed now (armed: approve-guard.ts) and the pointer resting on it counts. */
+function guardState(testId: string): { armed: boolean; rested: boolean } {
+  const button = document.querySelector(`[data-testid="${testId}"]`) as HTMLButtonElement | null;
   return { armed: button !== null && !button.disabled, rested: button?.dataset.pointer === 'rested' };
 }
 
@@ -128,9 +128,14 @@ export async function openApprovalWindow(tab: Tab): Promise<Popup> {
 
 /** Presses "Approve" in `scope` (the frame or the approval window) as a person does. */
 export async function approveOn(scope: Scope): Promise<void> {
-  await shown(scope, 'signer-approve');
-  await expect.poll(async () => (await scope.evaluate(approveState).catch(() => undefined))?.armed, { message: 'Approve armed', timeout: 15_000 }).toBe(true);
-  await scope.hover('signer-approve');
-  await expect.poll(async () => (await scope.evaluate(approveState).catch(() => undefined))?.rested, { message: 'pointer rested on Approve', timeout: 15_000 }).toBe(true);
-  await scope.click('signer-approve');
+  await pressOn(scope, 'signer-approve');
+}
+
+/** Presses the guarded button `testId` in `scope` as a person does: waits until armed, hovers, waits until the rest counts, clicks. */
+export async function pressOn(scope: Scope, testId: string): Promise<void> {
+  await shown(scope, testId);
+  await expect.poll(async () => (await scope.evaluate(guardState, testId).catch(() => undefined))?.armed, { message: `${testId} armed`, timeout: 15_000 }).toBe(true);
+  await scope.hover(testId);
+  await expect.poll(async () => (await scope.evaluate(guardState, testId).catch(() => undefined))?.rested, { message: `pointer rested on ${testId}`, timeout: 15_000 }).toBe(true);
+  await scope.click(testId);
 }

@@ -13,7 +13,7 @@
  * (`event.source`, `event.origin`, set by the browser); they post only to that origin.
  */
 import { WalletError } from '../../errors.js';
-import type { ApprovalDescription, PopupApproval, RenderApproval } from './approval.js';
+import { userApproved, type ApprovalDescription, type PopupApproval, type RenderApproval } from './approval.js';
 import { el, mount, renderApproval } from './views.js';
 
 /** The signer page in this fragment runs as the approval window. */
@@ -121,8 +121,8 @@ export function runApprovalWindow(render: RenderApproval = renderApproval): void
     const remove = render(
       words,
       (event) => {
-        // The same rule as in the frame: only the user's click (the guard already judged it).
-        if (event.isTrusted && event.type === 'click') answer(true);
+        // The same rule as in the frame: only the user's press (the guard already judged it).
+        if (userApproved(event)) answer(true);
       },
       (event) => {
         if (event.isTrusted) answer(false);

@@ -8,7 +8,7 @@
  * - `otp-verify`: a login's own verify, signed without a click: only the frame's own OTP flow asks,
  *   with the key it generated for that login, after the user typed the code in the frame.
  * - anything else: only inside {@link SigningPolicy.approve}'s scope, for a purpose that scope
- *   declared, after a trusted click (`event.isTrusted`) on the frame's approval screen that shows
+ *   declared, after the user's press ({@link userApproved}: a trusted click, or a touch held) on the frame's approval screen that shows
  *   the scope's description (made by the frame from the call it makes, never from the parent's
  *   labels). One click approves one signature. No scope: refused.
  * Ends of sessions that a logout makes are signed with `approved: true` by the session manager
@@ -33,8 +33,8 @@ export interface ApprovalDescription {
 
 /**
  * Draws the approval screen and wires its two buttons; returns the function that removes it. The
- * renderer decides the look (issue 33 replaces it); the policy judges the click: `onApprove` counts
- * only for a trusted click event.
+ * renderer decides the look (issue 33 replaces it); the policy judges the event: `onApprove` counts
+ * only for {@link userApproved} (a trusted click, or a touch lifted after its hold).
  */
 export type RenderApproval = (description: ApprovalDescription, onApprove: (event: Event) => void, onDecline: (event: Event) => void) => () => void;
 
@@ -64,6 +64,15 @@ export interface PolicyOptions {
   readonly highValue?: HighValue | undefined;
   /** The clock (ms since the epoch), default Date.now. */
   readonly now?: () => number;
+}
+
+/**
+ * Whether `event` is the user's own "Approve" as a guarded button passes it on (approve-button.ts):
+ * trusted, and a click or — on a touch screen, where only a hold approves — the lifted touch that
+ * ended the hold. A click made by script (dispatchEvent, element.click()) is not the user.
+ */
+export function userApproved(event: Event): boolean {
+  return event.isTrusted && (event.type === 'click' || event.type === 'pointerup');
 }
 
 /** Signed without a click: decided by the frame (see the module's comment). */
@@ -167,8 +176,7 @@ export function createSigningPolicy(render: RenderApproval, show: (visible: bool
         remove = render(
           description,
           (event) => {
-            // A click made by script (dispatchEvent, element.click()) is not the user: ignored.
-            if (event.isTrusted && event.type === 'click') approve();
+            if (userApproved(event)) approve();
           },
           onDecline,
         );

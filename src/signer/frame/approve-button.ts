@@ -1,12 +1,30 @@
 /**
- * The approval screen's "Approve" button under its guard (approve-guard.ts): what the browser
- * reports goes to the guard, and the button shows the guard's state — disabled until armed,
- * `data-seen` ("fully" or "not") as the browser last reported it, `data-pointer="rested"` once a
- * resting pointer counts — so that a person (and a test) sees when a
- * click will count. A trusted click that comes too soon on an armed button (the pointer had not
- * rested) is not lost in silence: the screen says "Click again to approve".
+ * A button under the guard (approve-guard.ts): the approval screen's "Approve", the phrase screen's
+ * "Reveal" and "Copy". What the browser reports goes to the guard, and the button shows the
+ * guard's state — disabled until armed, `data-seen` ("fully" or "not") as the browser last reported
+ * it, `data-pointer="rested"` once a resting pointer counts, `data-hold` ("holding", then "held")
+ * while a touch holds it, drawn as the button filling (signer.css) — so that a person (and a test)
+ * sees when a press will count. A trusted press that does not count is not lost in silence: the
+ * hint says what to do (the words: src/signer/words/strings.ts, `guard*`).
+ *
+ * What the frame can see of its own place (THREAT-MODEL.md P1, "a button no overlay can steal"):
+ * - its size (`resize`), the page hidden (`visibilitychange`), and, through IntersectionObserver,
+ *   whether the button is inside the viewport (v2, Chromium: and not covered, transformed, filtered
+ *   or transparent);
+ * - **not** its position in the parent's page as such: the observer reports only when the button
+ *   crosses a threshold or its `isVisible` changes, never for a move alone, and its entries are in
+ *   the frame's own coordinates (`boundingClientRect` does not change when the iframe moves;
+ *   `rootBounds` is null in a cross-origin frame). A move is seen through the pointer: every trusted
+ *   pointer event carries both screen and frame coordinates, and their difference is where the
+ *   frame's viewport is on the screen; when it differs from the last one seen, the frame moved
+ *   (or the browser window did) and the guard disarms. A mouse left resting while the frame moves
+ *   under it gets a pointer event from the browser at its new place, so the move is seen before the
+ *   press; a first touch brings no earlier place to compare with, which is why a touch counts only
+ *   after a hold on the armed button (approve-guard.ts), and a move during the hold is seen by any
+ *   movement of the finger.
  */
 import { createApproveGuard, type PointerKind } from './approve-guard.js';
+import { DEFAULT_STRINGS, fill } from '../words/strings.js';
 
 /** IntersectionObserver v2's options and entry field, not yet in TypeScript's DOM library. */
 interface VisibilityInit extends IntersectionObserverInit {
@@ -19,23 +37,35 @@ export function tracksVisibility(): boolean {
   return typeof IntersectionObserverEntry !== 'undefined' && 'isVisible' in IntersectionObserverEntry.prototype;
 }
 
-/** Keys that do not cancel a keyboard approval: moving the focus, and the button's own keys. */
+/** Keys that do not cancel a keyboard press: moving the focus, and the button's own keys. */
 const KEYS_THAT_KEEP_FOCUS = new Set(['Tab', 'Shift', 'Enter', ' ']);
-/** Said when a key's click did not count (the focus was not brought to the button by Tab, or not held). */
-const KEYBOARD_HINT = 'To approve with the keyboard, move to Approve with Tab, then press Enter.';
 
 function pointerKind(event: PointerEvent): PointerKind {
   return event.pointerType === 'touch' || event.pointerType === 'pen' ? event.pointerType : 'mouse';
 }
 
+export interface GuardOptions {
+  /** Whether a trusted click counts now without the guard (the phrase screen's "Hide": it reveals nothing). */
+  readonly free?: () => boolean;
+}
+
 /**
- * Guards `button` (already in the document); `hint` is where a too-early
- * click is answered. Returns whether a click approves, and the function that stops the guard.
+ * Guards `button` (already in the document): `press` gets the trusted click, or the lifted touch
+ * (`pointerup`) that ended a hold, that the guard let through; `hint` is where a press that did
+ * not count is answered. Returns the function that stops the guard.
  */
-export function guardApproveButton(button: HTMLButtonElement, hint: HTMLElement): { approves(event: MouseEvent): boolean; stop(): void } {
+export function guardButton(button: HTMLButtonElement, hint: HTMLElement, press: (event: Event) => void, options: GuardOptions = {}): () => void {
   const guard = createApproveGuard(() => performance.now());
+  button.classList.add('guarded');
   const v2 = tracksVisibility();
+  const s = DEFAULT_STRINGS;
+  const say = (words: string) => {
+    hint.textContent = fill(words, { button: button.textContent ?? '' });
+  };
   let fully = false;
+  let lastKind: PointerKind = 'mouse';
+  /** A hold just pressed the button: the click the browser may send after that touch is not another press. */
+  let heldPress = false;
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const later = (at: number | undefined) => {
     if (at === undefined) return;
@@ -49,13 +79,18 @@ export function guardApproveButton(button: HTMLButtonElement, hint: HTMLElement)
     const t = performance.now();
     const armsAt = guard.armsAt();
     const armed = armsAt !== undefined && armsAt <= t;
-    // Never focused from here: a keyboard approval needs the focus the user brought (approve-guard.ts).
+    // Never focused from here: a keyboard press needs the focus the user brought (approve-guard.ts).
     button.disabled = !armed;
     const restsAt = guard.restsAt();
     if (restsAt !== undefined && restsAt <= t) button.dataset.pointer = 'rested';
     else delete button.dataset.pointer;
+    const heldAt = guard.heldAt();
+    if (heldAt === undefined) delete button.dataset.hold;
+    else button.dataset.hold = heldAt <= t ? 'held' : 'holding';
+    if (heldAt !== undefined) say(heldAt <= t ? s.guardHeld : s.guardHolding);
     if (!armed) later(armsAt);
     if (restsAt !== undefined && restsAt > t) later(restsAt);
+    if (heldAt !== undefined && heldAt > t) later(heldAt);
   };
   const visibleNow = () => {
     const seen = fully && document.visibilityState === 'visible';
@@ -72,25 +107,59 @@ export function guardApproveButton(button: HTMLButtonElement, hint: HTMLElement)
   }, init);
   observer.observe(button);
 
+  /** Where the frame's viewport was on the screen at the last trusted pointer event (module comment). */
+  let place: { x: number; y: number } | undefined;
+  const placed = (event: PointerEvent) => {
+    const at = { x: event.screenX - event.clientX, y: event.screenY - event.clientY };
+    // More than a pixel: the browser rounds some events' coordinates and not others.
+    if (place !== undefined && (Math.abs(at.x - place.x) > 1 || Math.abs(at.y - place.y) > 1)) guard.moved();
+    place = at;
+  };
   const inside = (event: PointerEvent) => {
     const box = button.getBoundingClientRect();
     return event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
   };
+  /** The touch holding the button: while it holds, another pointer (a mouse too) coming or going does not break its hold. */
+  let holding: number | undefined;
+  const other = (event: PointerEvent) => holding !== undefined && event.pointerId !== holding;
   // Pointer events are watched on the document: a disabled button gets none of its own.
   const onMove = (event: PointerEvent) => {
     if (!event.isTrusted) return;
+    placed(event);
+    if (other(event)) return;
     if (inside(event)) guard.pointerEntered();
     else guard.pointerLeft();
     show();
   };
   const onOut = (event: PointerEvent) => {
-    if (event.relatedTarget === null) {
+    if (event.relatedTarget === null && !other(event)) {
+      if (event.type === 'pointercancel') holding = undefined;
       guard.pointerLeft();
       show();
     }
   };
   const onDown = (event: PointerEvent) => {
-    if (event.isTrusted && inside(event)) guard.pressed(pointerKind(event));
+    if (!event.isTrusted) return;
+    placed(event);
+    if (!inside(event)) return;
+    lastKind = pointerKind(event);
+    heldPress = false;
+    guard.pressed(lastKind);
+    holding = lastKind === 'touch' ? event.pointerId : undefined;
+    show();
+  };
+  const onUp = (event: PointerEvent) => {
+    if (!event.isTrusted || pointerKind(event) !== 'touch' || other(event)) return;
+    holding = undefined;
+    placed(event);
+    const held = guard.heldAt() !== undefined;
+    const ok = guard.released();
+    // Lifted too soon (or the hold was broken): say how a touch approves.
+    if (!ok && !button.disabled && inside(event)) say(s.guardHold);
+    else if (held) hint.textContent = '';
+    show();
+    heldPress = ok;
+    if (ok) press(event);
   };
   const onResize = () => {
     guard.disturbed();
@@ -108,39 +177,49 @@ export function guardApproveButton(button: HTMLButtonElement, hint: HTMLElement)
   };
   const onFocus = () => guard.focused(tabbing);
   const onBlur = () => guard.blurred();
-  document.addEventListener('pointermove', onMove, true);
-  document.addEventListener('pointerover', onMove, true);
-  document.addEventListener('pointerout', onOut, true);
-  document.addEventListener('pointerdown', onDown, true);
-  document.addEventListener('keydown', onKeyDown, true);
-  document.addEventListener('keyup', onKeyUp, true);
+  const onClick = (event: MouseEvent) => {
+    if (heldPress) {
+      heldPress = false;
+      return;
+    }
+    if (event.isTrusted && options.free?.() === true) return press(event);
+    const keyboard = event.detail === 0;
+    const ok = guard.click(event.isTrusted, keyboard);
+    // A touch's own click never counts: its hold does (onUp has said so).
+    if (!ok && event.isTrusted && !button.disabled && (keyboard || lastKind !== 'touch')) say(keyboard ? s.guardKeyboard : s.guardClickAgain);
+    else if (ok) hint.textContent = '';
+    show();
+    if (ok) press(event);
+  };
+  // A long touch must not open the browser's menu or select text: the hold is the press.
+  const onMenu = (event: Event) => event.preventDefault();
+  const onDocument: [string, (event: never) => void][] = [
+    ['pointermove', onMove],
+    ['pointerover', onMove],
+    ['pointerout', onOut],
+    ['pointercancel', onOut],
+    ['pointerdown', onDown],
+    ['pointerup', onUp],
+    ['keydown', onKeyDown],
+    ['keyup', onKeyUp],
+  ];
+  for (const [type, listener] of onDocument) document.addEventListener(type, listener as EventListener, true);
   document.addEventListener('visibilitychange', visibleNow);
   window.addEventListener('resize', onResize);
   window.addEventListener('blur', onBlur);
   button.addEventListener('focus', onFocus);
   button.addEventListener('blur', onBlur);
+  button.addEventListener('click', onClick);
+  button.addEventListener('contextmenu', onMenu);
   show();
 
-  return {
-    approves(event) {
-      const keyboard = event.detail === 0;
-      const ok = guard.click(event.isTrusted, keyboard);
-      hint.textContent = !ok && event.isTrusted && !button.disabled ? (keyboard ? KEYBOARD_HINT : 'Click again to approve.') : '';
-      show();
-      return ok;
-    },
-    stop() {
-      observer.disconnect();
-      for (const timer of timers) clearTimeout(timer);
-      document.removeEventListener('pointermove', onMove, true);
-      document.removeEventListener('pointerover', onMove, true);
-      document.removeEventListener('pointerout', onOut, true);
-      document.removeEventListener('pointerdown', onDown, true);
-      document.removeEventListener('keydown', onKeyDown, true);
-      document.removeEventListener('keyup', onKeyUp, true);
-      document.removeEventListener('visibilitychange', visibleNow);
-      window.removeEventListener('resize', onResize);
-      window.removeEventListener('blur', onBlur);
-    },
+  return () => {
+    observer.disconnect();
+    for (const timer of timers) clearTimeout(timer);
+    for (const [type, listener] of onDocument) document.removeEventListener(type, listener as EventListener, true);
+    document.removeEventListener('visibilitychange', visibleNow);
+    window.removeEventListener('resize', onResize);
+    window.removeEventListener('blur', onBlur);
+    button.removeEventListener('click', onClick);
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { ApprovalDescription, RenderApproval } from './approval.js';
 import { DEFAULT_STRINGS, type Strings } from '../words/strings.js';
-import { guardApproveButton } from './approve-button.js';
+import { guardButton } from './approve-button.js';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { text?: string; className?: string; testId?: string } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -53,19 +53,17 @@ export const approvalRenderer = (strings: Pick<Strings, 'approve' | 'decline'>):
   const decline = el('button', { text: strings.decline, testId: 'signer-decline' });
   approve.type = 'button';
   decline.type = 'button';
+  // Under the buttons: its words change as the user presses, and must not move "Approve" (a moved button disarms).
   const hint = el('p', { className: 'hint', testId: 'signer-approve-hint' });
   hint.setAttribute('aria-live', 'polite');
-  const screen = el('section', { className: 'screen', testId: 'signer-approval' }, el('h1', { text: description.title }), list, hint, el('div', { className: 'buttons' }, decline, approve));
+  const screen = el('section', { className: 'screen', testId: 'signer-approval' }, el('h1', { text: description.title }), list, el('div', { className: 'buttons' }, decline, approve), hint);
   screen.setAttribute('role', 'dialog');
   screen.setAttribute('aria-label', description.title);
   screen.tabIndex = -1;
   const remove = mount(screen);
-  // Focus on the dialog until the button arms (approve-button.ts moves it to "Approve" then).
+  // Focus on the dialog: never on "Approve" (a keyboard approval needs the user's own Tab: approve-guard.ts).
   screen.focus();
-  const guard = guardApproveButton(approve, hint);
-  approve.addEventListener('click', (event) => {
-    if (guard.approves(event)) onApprove(event);
-  });
+  const stopGuard = guardButton(approve, hint, onApprove);
   decline.addEventListener('click', onDecline);
   // Escape declines (a trusted key press in the frame, as a click on "Decline" would).
   const onKey = (event: KeyboardEvent) => {
@@ -73,7 +71,7 @@ export const approvalRenderer = (strings: Pick<Strings, 'approve' | 'decline'>):
   };
   document.addEventListener('keydown', onKey);
   return () => {
-    guard.stop();
+    stopGuard();
     document.removeEventListener('keydown', onKey);
     remove();
   };

@@ -88,6 +88,13 @@ export const DEFAULT_STRINGS = {
   phraseCopied: 'Copied',
   phraseCopyFailed: 'Could not copy: write the words down instead.',
   phraseClose: 'Done',
+  // The guarded buttons (src/signer/frame/approve-button.ts): "Approve", the phrase screen's "Reveal"
+  // and "Copy"; {button} is the button's label.
+  guardClickAgain: 'Click {button} again.',
+  guardKeyboard: 'To use the keyboard, move to {button} with Tab, then press Enter.',
+  guardHold: 'On a touch screen, touch and hold {button} until it fills, then lift your finger.',
+  guardHolding: 'Keep holding {button}…',
+  guardHeld: 'Lift your finger now.',
 } as const;
 
 /** The key of a text of the table. */
