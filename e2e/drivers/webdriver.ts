@@ -113,6 +113,15 @@ class WebDriverTab implements Tab {
     });
   }
 
+  /** WebDriver's "Take Element Screenshot" (base64 PNG) of the element once it is visible. */
+  async screenshot(testId: string): Promise<Buffer> {
+    let png = '';
+    await this.onElement(testId, async (s, element) => {
+      png = await s.command<string>('GET', `/element/${element}/screenshot`);
+    });
+    return Buffer.from(png, 'base64');
+  }
+
   async evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {
     const body = `const done = arguments[arguments.length - 1];
 Promise.resolve(arguments[0]).then(${callSource(fn as (arg: never) => unknown)}).then(

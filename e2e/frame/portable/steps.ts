@@ -128,9 +128,14 @@ export async function openApprovalWindow(tab: Tab): Promise<Popup> {
 
 /** Presses "Approve" in `scope` (the frame or the approval window) as a person does. */
 export async function approveOn(scope: Scope): Promise<void> {
-  await shown(scope, 'signer-approve');
-  await expect.poll(async () => (await scope.evaluate(approveState).catch(() => undefined))?.armed, { message: 'Approve armed', timeout: 15_000 }).toBe(true);
+  await untilArmed(scope);
   await scope.hover('signer-approve');
   await expect.poll(async () => (await scope.evaluate(approveState).catch(() => undefined))?.rested, { message: 'pointer rested on Approve', timeout: 15_000 }).toBe(true);
   await scope.click('signer-approve');
+}
+
+/** Waits until "Approve" in `scope` (the frame or the approval window) is shown and can be pressed. */
+export async function untilArmed(scope: Scope): Promise<void> {
+  await shown(scope, 'signer-approve');
+  await expect.poll(async () => (await scope.evaluate(approveState).catch(() => undefined))?.armed, { message: 'Approve armed', timeout: 15_000 }).toBe(true);
 }
