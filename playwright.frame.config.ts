@@ -24,6 +24,8 @@ export default defineConfig<object, { engine: Engine }>({
   testDir: 'e2e/frame',
   testMatch: '**/*.spec.ts',
   outputDir: 'e2e/artifacts/frame',
+  // The prompts' pictures (e2e/frame/portable/06-prompts.spec.ts), kept as the documentation's.
+  snapshotPathTemplate: 'docs/prompts/{projectName}/{arg}{ext}',
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -16,6 +16,8 @@ export interface Scope {
   fill(testId: string, value: string): Promise<void>;
   /** Runs `fn(arg)` in the page or frame (awaited) and returns its JSON result. */
   evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T>;
+  /** A PNG of the element with this test id once it is visible, as the engine paints it. */
+  screenshot(testId: string): Promise<Buffer>;
 }
 
 /** A top-level window that a page opened (e.g. the signer's approval window, on a click in its frame). */
@@ -61,6 +63,7 @@ export function asPopup(tab: Scope, close: () => Promise<void>, closed: () => Pr
     fill: (id, value) => tab.fill(id, value),
     press: (id, key) => tab.press(id, key),
     evaluate: (fn, arg) => tab.evaluate(fn, arg),
+    screenshot: (id) => tab.screenshot(id),
     close,
     closed,
   };

@@ -38,6 +38,10 @@ class PlaywrightTab implements Tab {
     return this.page.evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>;
   }
 
+  screenshot(testId: string): Promise<Buffer> {
+    return this.page.getByTestId(testId).screenshot({ animations: 'disabled', caret: 'hide' });
+  }
+
   async addInitScript<A>(fn: (arg: A) => void, arg: A): Promise<void> {
     await this.page.addInitScript(fn as (arg: unknown) => void, arg);
   }
@@ -54,6 +58,7 @@ class PlaywrightTab implements Tab {
       hover: (testId) => frame.getByTestId(testId).hover(),
       fill: (testId, value) => frame.getByTestId(testId).fill(value),
       press: (testId, key) => frame.getByTestId(testId).press(key),
+      screenshot: (testId) => frame.getByTestId(testId).screenshot({ animations: 'disabled', caret: 'hide' }),
       evaluate: async <T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A) => (await content()).evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>,
     };
   }

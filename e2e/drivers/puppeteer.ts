@@ -5,6 +5,13 @@ import { asPopup, type Device, type Popup, type Scope, type Tab } from './driver
 const TIMEOUT = 10_000;
 const byTestId = (testId: string): string => `[data-testid="${testId}"]`;
 
+/** A PNG of the visible element with this test id in `where` (a page or a frame). */
+async function shoot(where: Page | Frame, testId: string): Promise<Buffer> {
+  const element = await where.waitForSelector(byTestId(testId), { visible: true });
+  if (element == null) throw new Error(`no ${testId}`);
+  return Buffer.from(await element.screenshot({ type: 'png' }));
+}
+
 class PuppeteerTab implements Tab {
   private readonly pageErrors: string[] = [];
 
@@ -51,6 +58,11 @@ class PuppeteerTab implements Tab {
     return this.page.evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>;
   }
 
+  async screenshot(testId: string): Promise<Buffer> {
+    await this.page.bringToFront();
+    return shoot(this.page, testId);
+  }
+
   async addInitScript<A>(fn: (arg: A) => void, arg: A): Promise<void> {
     await this.page.evaluateOnNewDocument(fn, arg);
   }
@@ -68,6 +80,7 @@ class PuppeteerTab implements Tab {
       fill: async (testId, value) => (await content()).locator(byTestId(testId)).fill(value),
       press: async (testId, key) => (await (await content()).waitForSelector(byTestId(testId), { visible: true }))?.press(key),
       evaluate: async <T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A) => (await content()).evaluate(fn as (arg: unknown) => Promise<T>, arg) as Promise<T>,
+      screenshot: async (testId) => shoot(await content(), testId),
     };
   }
 

@@ -1,4 +1,5 @@
 /** The journey driver over W3C WebDriver (WebKitGTK's MiniBrowser, scripts/engines/webkit.ts). */
+import { PNG } from 'pngjs';
 import { ELEMENT, startWebKit, WebDriverError, type WebDriverSession } from '../../scripts/engines/webkit.js';
 import { asPopup, callSource, type Device, type Popup, type Scope, type Tab } from './driver.js';
 
@@ -111,6 +112,39 @@ class WebDriverTab implements Tab {
       await s.click(element);
       await s.pressKeys(keys[key]);
     });
+  }
+
+  /**
+   * A PNG of the element once it is visible: WebKitGTK's "Take Element Screenshot" answers a black
+   * image (under Xvfb), so the window's "Take Screenshot" is cut to the element's box (in a frame:
+   * plus the iframe's content box), in device pixels.
+   */
+  async screenshot(testId: string): Promise<Buffer> {
+    await this.onElement(testId, async () => {});
+    const box = (id: string) => {
+      const r = document.querySelector(`[data-testid="${id}"]`)?.getBoundingClientRect();
+      return r === undefined ? null : { x: r.left, y: r.top, width: r.width, height: r.height, ratio: devicePixelRatio };
+    };
+    const inner = await this.evaluate(box, testId);
+    if (inner === null) throw new Error(`no ${testId}`);
+    let { x, y } = inner;
+    if (this.frameSelector !== undefined) {
+      const frame = await new WebDriverTab(this.windows, this.handle, this.baseURL).evaluate((selector) => {
+        const f = document.querySelector(selector) as HTMLIFrameElement;
+        const r = f.getBoundingClientRect();
+        return { x: r.left + f.clientLeft, y: r.top + f.clientTop };
+      }, this.frameSelector);
+      x += frame.x;
+      y += frame.y;
+    }
+    const window = PNG.sync.read(Buffer.from(await this.windows.in(this.handle, (s) => s.command<string>('GET', '/screenshot')), 'base64'));
+    const px = (v: number) => Math.round(v * inner.ratio);
+    const [left, top] = [px(x), px(y)];
+    const width = Math.min(px(inner.width), window.width - left);
+    const height = Math.min(px(inner.height), window.height - top);
+    const out = new PNG({ width, height });
+    PNG.bitblt(window, out, left, top, width, height, 0, 0);
+    return PNG.sync.write(out);
   }
 
   async evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {

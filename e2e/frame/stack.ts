@@ -42,6 +42,8 @@ export interface FrameStack {
   readonly signerNoAncestorsUrl: string;
   /** The sandbox's base URL (its stand-in IdP: `POST /sandbox/oauth/token {email, nonce}`). */
   readonly sandboxUrl: string;
+  /** Adds `amount` (smallest units) to an internal account: the sandbox's funding tool, called with the platform's credentials. */
+  fund(accountId: string, amount: number): Promise<void>;
   /**
    * Every request that reached the app's proxy with a wallet signature, as `METHOD /path`, oldest
    * first: what was signed, seen by the server, whatever the engine.
@@ -208,6 +210,10 @@ export async function startFrameStack(options: FrameStackOptions = {}): Promise<
     foreignUrl: `http://localhost:${foreignPort}`,
     signerNoAncestorsUrl: signerNoAncestors.url,
     sandboxUrl: sandbox.url,
+    async fund(accountId, amount) {
+      const answer = await upstream.call('POST', `/sandbox/internal-accounts/${encodeURIComponent(accountId)}/fund`, { body: { amount } });
+      if (answer.status >= 300) throw new Error(`fund ${accountId}: ${answer.status}`);
+    },
     signed: () => [...signed],
     serviceSessions: async (accountId) => {
       const answer = await upstream.call('GET', '/auth/sessions', { query: { accountId } });
@@ -248,7 +254,11 @@ function recordExchange(req: IncomingMessage, res: ServerResponse, into: string[
   const request: Buffer[] = [];
   const answer: Buffer[] = [];
   const chunk = (c: unknown): Buffer | undefined => (typeof c === 'string' ? Buffer.from(c) : c instanceof Uint8Array ? Buffer.from(c) : undefined);
+  // Heard without taking the body from the handler: paused again at once, the request flows only
+  // when the handler reads it (each chunk it reads is emitted to this listener too). Left flowing,
+  // a body the proxy reads a moment later was gone (a parent's POST /api/cards reached it empty).
   req.on('data', (c: Buffer) => request.push(c));
+  req.pause();
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
   res.write = ((c: unknown, ...rest: unknown[]) => {

@@ -86,10 +86,14 @@ export class WebDriverSession {
     await this.command('DELETE', '/actions');
   }
 
-  /** Moves the mouse onto the middle of the element and leaves it there (the Actions API). */
+  /**
+   * Moves the mouse onto the middle of the element and leaves it there (the Actions API): 2 px left
+   * of the middle first, so the page sees a move even where the pointer already stood at the middle
+   * (a second approval window opens where the first one was, its button under the resting pointer).
+   */
   async hover(element: string): Promise<void> {
-    const move = { type: 'pointerMove', duration: 0, origin: { [ELEMENT]: element }, x: 0, y: 0 };
-    await this.command('POST', '/actions', { actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [move] }] });
+    const move = (x: number) => ({ type: 'pointerMove', duration: 0, origin: { [ELEMENT]: element }, x, y: 0 });
+    await this.command('POST', '/actions', { actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [move(-2), move(0)] }] });
   }
 
   /** Makes the frame shown by this iframe element the current browsing context; `null`: the top one. */

@@ -139,3 +139,9 @@ export async function pressOn(scope: Scope, testId: string): Promise<void> {
   await expect.poll(async () => (await scope.evaluate(guardState, testId).catch(() => undefined))?.rested, { message: `pointer rested on ${testId}`, timeout: 15_000 }).toBe(true);
   await scope.click(testId);
 }
+
+/** Waits until "Approve" in `scope` (the frame or the approval window) is shown and can be pressed. */
+export async function untilArmed(scope: Scope): Promise<void> {
+  await shown(scope, 'signer-approve');
+  await expect.poll(async () => (await scope.evaluate(guardState, 'signer-approve').catch(() => undefined))?.armed, { message: 'Approve armed', timeout: 15_000 }).toBe(true);
+}
