@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STRINGS, describeSignedRequest, maskEmail, type WordsDescription } from '../../src/signer/words/index.js';
+import { DEFAULT_STRINGS, describeSignedRequest, type WordsDescription } from '../../src/signer/words/index.js';
 import { DESCRIBE } from '../../src/signer/frame/describe.js';
 import { inWords } from '../../src/signer/frame/words-hookup.js';
 import { oauthClaims, jwt, quoteCase, refused } from './words-arbitraries.js';
@@ -15,27 +15,27 @@ const value = (d: WordsDescription, label: string) => d.lines.find((l) => l.labe
 const addOAuth = (oidcToken: unknown) => ({ method: 'POST', path: '/auth/credentials', body: { type: 'OAUTH', accountId: 'InternalAccount:a', oidcToken } });
 
 describe('adding an OAUTH credential shows whom its token names (C3)', () => {
-  it('a token naming attacker@evil.example: the issuer and that identity, masked as the other kinds are', () => {
+  it('a token naming attacker@evil.example: the issuer and that identity in full (masked, a look-alike of the user’s own would pass)', () => {
     const token = jwt({ iss: 'https://accounts.google.com', email: 'attacker@evil.example', sub: '4242', nonce: 'n', aud: 'app' });
     const d = describeSignedRequest(addOAuth(token), { customer: { email: 'alice@example.com' } });
     expect(value(d, DEFAULT_STRINGS.identityProvider)).toBe('accounts.google.com');
-    expect(value(d, DEFAULT_STRINGS.email)).toBe('a•••@evil.example');
+    expect(value(d, DEFAULT_STRINGS.email)).toBe('attacker@evil.example');
     // The customer's own email is not what the token adds: not shown for it.
     expect(JSON.stringify(d)).not.toContain('example.com');
     // Through the frame's hookup, as the frame's addOAuthCredential asks.
     const lines = inWords.addOAuth({ accountId: 'InternalAccount:a', oidcToken: token })?.lines;
-    expect(lines).toContainEqual(['Email', 'a•••@evil.example']);
+    expect(lines).toContainEqual(['Email', 'attacker@evil.example']);
     expect(lines).toContainEqual(['Identity provider', 'accounts.google.com']);
   });
 
-  it('generated tokens: the issuer as a host, the email masked or else the subject; never the token', () => {
+  it('generated tokens: the issuer as a host, the email or else the subject, in full; never the token', () => {
     fc.assert(
       fc.property(oauthClaims, (c) => {
         const token = jwt({ iss: c.issuer.iss, email: c.email, sub: c.sub, nonce: c.nonce });
         const d = describeSignedRequest(addOAuth(token));
         expect(value(d, DEFAULT_STRINGS.identityProvider)).toBe(c.issuer.host);
         if (c.email !== undefined) {
-          expect(value(d, DEFAULT_STRINGS.email)).toBe(maskEmail(c.email));
+          expect(value(d, DEFAULT_STRINGS.email)).toBe(c.email);
           expect(value(d, DEFAULT_STRINGS.providerAccount)).toBeUndefined();
         } else expect(value(d, DEFAULT_STRINGS.providerAccount)).toBe(c.sub);
         expect(JSON.stringify(d)).not.toContain(c.nonce);

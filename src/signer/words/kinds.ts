@@ -53,14 +53,14 @@ function contactLine(type: string | undefined, facts: KnownFacts, env: Env): Lin
 }
 
 /**
- * The identity an OAuth token names: its issuer's host, and its email partly masked as the other
- * kinds' contacts are, or, when it names no email, its subject (an email-like subject masked too).
+ * The identity an OAuth token names: its issuer's host, and its email or, when it names no email,
+ * its subject — in full. Decision (C3): unlike a contact the user typed, this identity comes from a
+ * token the parent page handed in, and the user must tell it from their own: masked, an attacker's
+ * `a…@gmail.com` looks like `alice@gmail.com`. The frame's screen is on the signer's origin (the
+ * parent cannot read it), so the full address reaches only the user.
  */
 function identityLines(identity: NonNullable<ReturnType<typeof tokenIdentity>>, env: Env): Line[] {
-  const who =
-    identity.email !== undefined
-      ? line(env.s.email, maskEmail(identity.email))
-      : line(env.s.providerAccount, (identity.subject as string).includes('@') ? maskEmail(identity.subject as string) : (identity.subject as string));
+  const who = identity.email !== undefined ? line(env.s.email, identity.email) : line(env.s.providerAccount, identity.subject as string);
   return [line(env.s.identityProvider, identity.issuer), who];
 }
 
