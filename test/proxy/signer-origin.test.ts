@@ -119,7 +119,8 @@ describe('frame mode: signerOrigins', () => {
       authorize: () => (asked.push('authorize'), true),
     });
     const verify = await proxy(new Request(`${APP}/auth/credentials/AuthMethod:1/verify`, { method: 'POST', headers: { origin: APP, 'content-type': 'application/json' }, body: '{"type":"OAUTH","oidcToken":"t","clientPublicKey":"02ab"}' }));
-    expect([verify.status, ((await verify.json()) as { code: string }).code]).toEqual([403, 'SIGNER_ORIGIN_REQUIRED']);
+    expect(await verify.json()).toEqual({ code: 'SIGNER_ORIGIN_REQUIRED', reason: 'Frame mode: only the signer frame may log in, refresh or sign through this proxy.' });
+    expect(verify.status).toBe(403);
     expect(asked).toEqual([]);
     expect(upstream.calls).toEqual([]);
   });
@@ -137,16 +138,17 @@ describe('frame mode: signerOrigins', () => {
   });
 
   it.each([
-    ['an empty list', { signerOrigins: [] }],
-    ['not a list', { signerOrigins: 'http://localhost:5174' }],
-    ['a URL with a path', { signerOrigins: ['http://localhost:5174/'] }],
-    ['not http(s)', { signerOrigins: ['file://x'] }],
-    ['appRoutes without signerOrigins', { appRoutes: [{ method: 'POST', pattern: '/cards' }] }],
-    ['a login verify among appRoutes', { signerOrigins: [SIGNER], appRoutes: [{ method: 'POST', pattern: '/auth/credentials/{credentialId}/verify' }] }],
-    ['a login challenge among appRoutes', { signerOrigins: [SIGNER], appRoutes: [{ method: 'POST', pattern: '/auth/credentials/{credentialId}/challenge' }] }],
-    ['a refresh among appRoutes', { signerOrigins: [SIGNER], appRoutes: [{ method: 'POST', pattern: '/auth/sessions/{sessionId}/refresh' }] }],
-  ])('%s → INVALID_ARGUMENT at creation', (_label, patch) => {
-    expect(() => createProxy({ ...base, dangerouslyAllowEveryCaller: true, ...(patch as Partial<ProxyOptions>) })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    ['an empty list', { signerOrigins: [] }, /signerOrigins.*non-empty array of origins/],
+    ['not a list', { signerOrigins: 'http://localhost:5174' }, /signerOrigins.*non-empty array of origins/],
+    ['a URL with a path', { signerOrigins: ['http://localhost:5174/'] }, /signerOrigins.*exact origins/],
+    ['not http(s)', { signerOrigins: ['file://x'] }, /signerOrigins.*exact origins/],
+    ['ftp', { signerOrigins: ['ftp://signer.example'] }, /signerOrigins.*exact origins/],
+    ['not a string', { signerOrigins: [5174] }, /signerOrigins.*exact origins/],
+    ['appRoutes without signerOrigins', { appRoutes: [{ method: 'POST', pattern: '/cards' }] }, /appRoutes.*absent without signerOrigins/],
+    ['a login verify among appRoutes', { signerOrigins: [SIGNER], appRoutes: [{ method: 'POST', pattern: '/auth/credentials/{credentialId}/verify' }] }, /appRoutes.*POST \/auth\/credentials\/\{credentialId\}\/verify.*signer frame/],
+    ['a login challenge among appRoutes', { signerOrigins: [SIGNER], appRoutes: [{ method: 'POST', pattern: '/auth/credentials/{credentialId}/challenge' }] }, /appRoutes.*challenge/],
+    ['a refresh among appRoutes', { signerOrigins: [SIGNER], appRoutes: [{ method: 'POST', pattern: '/auth/sessions/{sessionId}/refresh' }] }, /appRoutes.*refresh/],
+  ])('%s → INVALID_ARGUMENT at creation, naming the option', (_label, patch, message) => {
     let error: unknown;
     try {
       createProxy({ ...base, dangerouslyAllowEveryCaller: true, ...(patch as Partial<ProxyOptions>) });
@@ -154,6 +156,17 @@ describe('frame mode: signerOrigins', () => {
       error = e;
     }
     expect(isWalletError(error, 'INVALID_ARGUMENT')).toBe(true);
+    expect(String((error as Error).message)).toMatch(message);
+  });
+
+  it('accepts https and http origins exactly as browsers send them', async () => {
+    const upstream = recording();
+    const proxy = createProxy({ ...base, dangerouslyAllowEveryCaller: true, signerOrigins: ['https://signer.app.example', SIGNER], fetch: upstream.fetch });
+    for (const origin of ['https://signer.app.example', SIGNER]) {
+      const response = await proxy(new Request(`${APP}/auth/sessions/Session:1/refresh`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{"clientPublicKey":"02ab"}' }));
+      expect(response.status).toBe(200);
+    }
+    expect(upstream.calls).toHaveLength(2);
   });
 });
 
