@@ -135,7 +135,7 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
     const wallets = new Map<string, true | undefined>();
     for (const a of theirs) {
       const decided = isWallet(a);
-      if (decided !== false) wallets.set(String(a.id), decided === true ? true : undefined);
+      if (decided !== false) wallets.set(String(a.id), decided);
     }
     const accounts: Accounts = { all: new Set(theirs.map((a) => String(a.id))), wallets, at: Date.now() };
     facts.set(key, accounts);

@@ -114,6 +114,13 @@ describe('checkIds', () => {
     await expect(judged.checkIds({ ...narrowed, customerAccess: 'write' }, { transactionId: 'tx-3' })).resolves.toEqual({ account: undefined });
   });
 
+  it('the look-ups are GETs: the customer\'s accounts (once, cached), then each record at its path', async () => {
+    const { service, calls } = scripted({ '/quotes/q-1': { id: 'q-1', source: { accountId: A1 } } });
+    const judged = ownership(service, DEFAULT_OWNERS);
+    await judged.checkIds(whole, { accountId: A1, quoteId: 'q-1' });
+    expect(calls).toEqual([`GET /internal-account?customerId=${encodeURIComponent(A)}&limit=100`, 'GET /quotes/q-1?']);
+  });
+
   it('a credential or session acts for the wallet account it was listed under; the request\'s account otherwise', async () => {
     const { service } = scripted({}, { [`/auth/credentials?${A1}`]: [{ id: 'cred-1' }], [`/auth/sessions?${A1}`]: [{ id: 'sess-1' }] });
     const judged = ownership(service, DEFAULT_OWNERS);
