@@ -15,7 +15,7 @@ export default defineConfig({
       'test/proxy/narrowed-list.test.ts',
       'test/proxy/contact-decoy.test.ts',
       'test/proxy/ownership-verdicts.test.ts',
-      // Scripted too (no sandbox): they kill scope.ts's line 159 and 169 survivors of the reduced list.
+      // Scripted too (no sandbox): without them scope.ts's lines 159 and 169 survived (MUTATION.md).
       'test/proxy/authorize.test.ts',
       'test/proxy/deny-by-default.test.ts',
     ],
