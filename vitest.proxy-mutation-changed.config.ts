@@ -14,6 +14,10 @@ export default defineConfig({
       'test/proxy/routes-readme.test.ts',
       'test/proxy/narrowed-list.test.ts',
       'test/proxy/contact-decoy.test.ts',
+      'test/proxy/ownership-verdicts.test.ts',
+      // Scripted too (no sandbox): without them scope.ts's lines 159 and 169 survived (MUTATION.md).
+      'test/proxy/authorize.test.ts',
+      'test/proxy/deny-by-default.test.ts',
     ],
     testTimeout: 60_000,
   },

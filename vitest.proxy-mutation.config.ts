@@ -11,6 +11,7 @@ export default defineConfig({
       'test/proxy/ownership.test.ts',
       'test/proxy/ownership-failures.test.ts',
       'test/proxy/ownership-lookups.test.ts',
+      'test/proxy/ownership-verdicts.test.ts',
       'test/proxy/scope-edges.test.ts',
       'test/proxy/authorize.test.ts',
       'test/proxy/deny-by-default.test.ts',

@@ -54,6 +54,9 @@ interface Accounts {
   readonly at: number;
 }
 
+/** A credential's or session's fact: the one account it was found under. */
+type Listed = readonly [{ readonly accountId: string }];
+
 type Fact = Accounts | readonly RecordOwner[] | boolean;
 
 /**
@@ -92,7 +95,7 @@ const WHAT: Record<RecordKind, string> = {
 
 /** What `checkIds` learnt: the account the request acts for, when it names one (directly or through a credential or session). */
 export interface Checked {
-  readonly account?: string;
+  readonly account?: string | undefined;
 }
 
 export interface Ownership {
@@ -118,22 +121,21 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
     const key = `accounts:${customerId}`;
     const cached = facts.get(key) as Accounts | undefined;
     if (cached !== undefined && (!fresh || Date.now() - cached.at < RELIST_AFTER_MS)) return cached;
-    const items: Record<string, unknown>[] = [];
+    const theirs: Record<string, unknown>[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_ACCOUNT_PAGES; page++) {
       const answer = await service.call('GET', '/internal-account', { query: { customerId, limit: '100', ...(cursor ? { cursor } : {}) } });
       if (answer.status !== 200) throw new ProxyRefusal('LOOKUP_FAILED', `The account lookup (GET /internal-account) answered ${answer.status}.`);
-      items.push(...listData(answer));
+      // A listed account that names another customer is not trusted as this customer's.
+      for (const a of listData(answer)) if (str(a.id) !== undefined && (a.customerId === undefined || a.customerId === customerId)) theirs.push(a);
       const body = answer.body as { hasMore?: unknown; nextCursor?: unknown };
       cursor = body.hasMore === true ? str(body.nextCursor) : undefined;
       if (cursor === undefined) break;
     }
-    // A listed account that names another customer is not trusted as this customer's.
-    const theirs = items.filter((a) => str(a.id) !== undefined && (a.customerId === undefined || a.customerId === customerId));
     const wallets = new Map<string, true | undefined>();
     for (const a of theirs) {
       const decided = isWallet(a);
-      if (decided !== false) wallets.set(String(a.id), decided === true ? true : undefined);
+      if (decided !== false) wallets.set(String(a.id), decided);
     }
     const accounts: Accounts = { all: new Set(theirs.map((a) => String(a.id))), wallets, at: Date.now() };
     facts.set(key, accounts);
@@ -148,13 +150,17 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
 
   const judge = async (user: CurrentUser, list: readonly RecordOwner[] | undefined): Promise<Verdict | undefined> => {
     if (list === undefined || list.length === 0) return undefined;
-    let verdict: Verdict = 'mine';
+    let narrowed = false;
     for (const owner of list) {
-      const one: Verdict = 'customerId' in owner ? (owner.customerId === user.customerId ? 'mine' : 'foreign') : await accountVerdict(user, owner.accountId);
-      if (one === 'foreign') return 'foreign';
-      if (one === 'narrowed') verdict = 'narrowed';
+      if ('customerId' in owner) {
+        if (owner.customerId !== user.customerId) return 'foreign';
+      } else {
+        const one = await accountVerdict(user, owner.accountId);
+        if (one === 'foreign') return 'foreign';
+        narrowed ||= one === 'narrowed';
+      }
     }
-    return verdict;
+    return narrowed ? 'narrowed' : 'mine';
   };
 
   const forbidden = (what: string): ProxyRefusal => new ProxyRefusal('FORBIDDEN', `This ${what} is not yours.`);
@@ -205,7 +211,7 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
     return (facts.get(key) as readonly RecordOwner[] | undefined) ?? found;
   };
 
-  const checkListed = async (user: CurrentUser, idKind: keyof typeof LISTED, id: string): Promise<string | undefined> => {
+  const checkListed = async (user: CurrentUser, idKind: keyof typeof LISTED, id: string): Promise<string> => {
     const spec = LISTED[idKind];
     const key = `${spec.kind}:${id}`;
     if (facts.get(key) === undefined) {
@@ -226,10 +232,12 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
         }
       }
     }
-    const found = facts.get(key) as readonly RecordOwner[] | undefined;
-    if ((await judge(user, found)) !== 'mine') throw unknown(spec);
-    // The account the list was read for (checked just above).
-    return found !== undefined && found[0] !== undefined && 'accountId' in found[0] ? found[0].accountId : undefined;
+    // The account the list was read for (or an answer was judged by: learn), the only owner of the fact.
+    const found = facts.get(key) as Listed | undefined;
+    if (found === undefined) throw unknown(spec);
+    const [{ accountId }] = found;
+    if ((await accountVerdict(user, accountId)) !== 'mine') throw unknown(spec);
+    return accountId;
   };
 
   const checkIds = async (user: CurrentUser, ids: Ids): Promise<Checked> => {
@@ -245,7 +253,7 @@ export function ownership(service: ServiceClient, owners: OwnerResolvers, cacheO
       const id = ids[kind];
       if (id !== undefined) await checkLooked(user, kind, id);
     }
-    return account === undefined ? {} : { account };
+    return { account };
   };
 
   return {
