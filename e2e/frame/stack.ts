@@ -254,11 +254,14 @@ function recordExchange(req: IncomingMessage, res: ServerResponse, into: string[
   const request: Buffer[] = [];
   const answer: Buffer[] = [];
   const chunk = (c: unknown): Buffer | undefined => (typeof c === 'string' ? Buffer.from(c) : c instanceof Uint8Array ? Buffer.from(c) : undefined);
-  // Heard without taking the body from the handler: paused again at once, the request flows only
-  // when the handler reads it (each chunk it reads is emitted to this listener too). Left flowing,
-  // a body the proxy reads a moment later was gone (a parent's POST /api/cards reached it empty).
-  req.on('data', (c: Buffer) => request.push(c));
-  req.pause();
+  // The body as the handler reads it, heard on its way out (no 'data' listener: one would set the
+  // request flowing, and a body the proxy reads a moment later was gone — a parent's POST
+  // /api/cards reached it empty).
+  const emit = req.emit.bind(req) as (event: string | symbol, ...args: unknown[]) => boolean;
+  req.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event === 'data' && args[0] instanceof Uint8Array) request.push(Buffer.from(args[0]));
+    return emit(event, ...args);
+  }) as typeof req.emit;
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
   res.write = ((c: unknown, ...rest: unknown[]) => {

@@ -66,7 +66,8 @@ export function promptInPage(): PromptSeen | null {
 /**
  * For the kept picture only, after the words were read: the values that change from run to run
  * (ids, keys: `id`; times: `time`) under these labels get fixed stand-ins of the same shape — an
- * id's part after its last `:` becomes `0`s, a time's digits `0`s — so the picture
+ * id's part after its last `:` becomes `0`s, a time's digits `0`s, its month `Jan`, its
+ * half of the day `AM` — so the picture
  * compares with the kept one.
  */
 export function standInsInPage(labels: readonly (readonly [string, 'id' | 'time'])[]): void {
@@ -76,7 +77,7 @@ export function standInsInPage(labels: readonly (readonly [string, 'id' | 'time'
     const dd = dt.nextElementSibling;
     if (kind === undefined || dd === null) continue;
     const value = dd.textContent ?? '';
-    if (kind === 'time') dd.textContent = value.replace(/[0-9]/g, '0');
+    if (kind === 'time') dd.textContent = value.replace(/[0-9]/g, '0').replace(/\b[A-Z][a-z]{2}\b/g, 'Jan').replace(/\b[AP]M\b/g, 'AM');
     else {
       const at = value.lastIndexOf(':') + 1;
       dd.textContent = value.slice(0, at) + value.slice(at).replace(/[0-9a-zA-Z]/g, '0');
