@@ -162,12 +162,12 @@ test('every kind of prompt: its words, axe, its picture, approved, in effect', a
     const res = await fetch(`${frameStack().sandboxUrl}/sandbox/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'ada.oauth@example.com', nonce: 'registration' }) });
     expect(res.status).toBe(200);
     const { oidcToken } = (await res.json()) as { oidcToken: string };
-    const added = await journey(tab, engine, { name: 'add-credential-oauth', call: ['addOAuthCredential', [{ accountId, oidcToken }]], heading: 'Add a Google or Apple sign-in', lines: [['Account', accountId]], standIns: [['Account', 'id']] });
+    const added = await journey(tab, engine, { name: 'add-credential-oauth', call: ['addOAuthCredential', [{ accountId, oidcToken }]], heading: 'Add a sign-in method', lines: [['Type', 'Sign-in with an identity provider'], ['Identity provider', /./], ['Email', 'ada.oauth@example.com'], ['Wallet', accountId]], standIns: [['Identity provider', 'id'], WALLET] });
     expect(await credentials()).toContain(`OAUTH ${idOf(added.value)}`);
   });
 
   await test.step('remove a sign-in method', async () => {
-    await journey(tab, engine, { name: 'remove-credential', call: ['deleteCredential', [sms, accountId]], heading: 'Remove a sign-in method', lines: [['Sign-in method', sms], ['Note', 'Its sessions end with it.']], standIns: [['Sign-in method', 'id']] });
+    await journey(tab, engine, { name: 'remove-credential', call: ['deleteCredential', [sms, accountId]], heading: 'Remove a sign-in method', lines: [['Sign-in method', sms], ['Note', 'Its sessions end with it.']], standIns: [['Sign-in method', 'id'], WALLET] });
     expect(await credentials()).not.toContain(`SMS_OTP ${sms}`);
   });
 
@@ -217,8 +217,8 @@ test('every kind of prompt: its words, axe, its picture, approved, in effect', a
       name: 'execute-quote',
       call: ['executeQuote', [quote.id, { idempotencyKey: randomUUID() }]],
       heading: 'Send a payment',
-      lines: [['You send', /\d/], ['They receive', /\d/], ['To', destination], ['Offer ends', /\d/], ['Quote', quote.id]],
-      standIns: [['To', 'id'], ['Offer ends', 'time'], ['Quote', 'id']],
+      lines: [['You send', /\d/], ['From', accountId], ['They receive', /\d/], ['To', destination], ['Offer ends', /\d/], ['Quote', quote.id], ['Retry key', /./]],
+      standIns: [['From', 'id'], ['To', 'id'], ['Offer ends', 'time'], ['Quote', 'id'], ['Retry key', 'id']],
     });
     expect(executed.value).toMatchObject({ id: quote.id });
     expect((executed.value as { status: string }).status).not.toBe('PENDING');
@@ -238,7 +238,7 @@ test('every kind of prompt: its words, axe, its picture, approved, in effect', a
   });
 
   await test.step('change the contact email', async () => {
-    const changed = await journey(tab, engine, { name: 'change-contact', call: ['changeContact', [customerId, { email: NEW_EMAIL }, { accountId }]], heading: 'Change your contact details', lines: [['Email', new RegExp(`→ ${NEW_EMAIL.replace(/\./g, '\\.')}$`)], ['Customer', customerId]], standIns: [['Customer', 'id']] });
+    const changed = await journey(tab, engine, { name: 'change-contact', call: ['changeContact', [customerId, { email: NEW_EMAIL }, { accountId }]], heading: 'Change your contact details', lines: [['Email', new RegExp(`→ ${NEW_EMAIL.replace(/\./g, '\\.')}$`)], ['Customer', customerId]], standIns: [['Customer', 'id'], WALLET] });
     expect(changed.value).toMatchObject({ email: NEW_EMAIL });
   });
   test.info().annotations.push({ type: 'timing', description: `${engine}: ${((Date.now() - started) / 1000).toFixed(1)} s for the prompts` });

@@ -126,6 +126,14 @@ export async function openApprovalWindow(tab: Tab): Promise<Popup> {
   return popup;
 }
 
+/**
+ * Scrolls the button into view, as a person does when a prompt is taller than the frame (a payment's
+ * words with its retry key): it arms only while wholly visible.
+ */
+async function scrolledTo(scope: Scope, testId: string): Promise<void> {
+  await scope.evaluate((id) => document.querySelector(`[data-testid="${id}"]`)?.scrollIntoView({ block: 'nearest' }), testId);
+}
+
 /** Presses "Approve" in `scope` (the frame or the approval window) as a person does. */
 export async function approveOn(scope: Scope): Promise<void> {
   await pressOn(scope, 'signer-approve');
@@ -134,6 +142,7 @@ export async function approveOn(scope: Scope): Promise<void> {
 /** Presses the guarded button `testId` in `scope` as a person does: waits until armed, hovers, waits until the rest counts, clicks. */
 export async function pressOn(scope: Scope, testId: string): Promise<void> {
   await shown(scope, testId);
+  await scrolledTo(scope, testId);
   await expect.poll(async () => (await scope.evaluate(guardState, testId).catch(() => undefined))?.armed, { message: `${testId} armed`, timeout: 15_000 }).toBe(true);
   await scope.hover(testId);
   await expect.poll(async () => (await scope.evaluate(guardState, testId).catch(() => undefined))?.rested, { message: `pointer rested on ${testId}`, timeout: 15_000 }).toBe(true);
@@ -143,5 +152,6 @@ export async function pressOn(scope: Scope, testId: string): Promise<void> {
 /** Waits until "Approve" in `scope` (the frame or the approval window) is shown and can be pressed. */
 export async function untilArmed(scope: Scope): Promise<void> {
   await shown(scope, 'signer-approve');
+  await scrolledTo(scope, 'signer-approve');
   await expect.poll(async () => (await scope.evaluate(guardState, 'signer-approve').catch(() => undefined))?.armed, { message: 'Approve armed', timeout: 15_000 }).toBe(true);
 }
