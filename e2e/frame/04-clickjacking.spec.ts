@@ -69,6 +69,21 @@ async function approveAt(page: Page, x: number, y: number): Promise<void> {
   await expect.poll(async () => approveCenter(page).then((c) => [Math.round(c.x), Math.round(c.y)])).toEqual([x, y]);
 }
 
+/**
+ * The mouse put over the frame, 60, 30 px from the middle of "Approve"; the clock paused; the frame
+ * moved by that much (whole in the page's view, its size unchanged), so that "Approve" is under the
+ * mouse. Returns where.
+ */
+async function approveMovedUnderPointer(page: Page): Promise<{ x: number; y: number }> {
+  const at = await approveCenter(page);
+  const to = { x: Math.round(at.x) + 60, y: Math.round(at.y) + 30 };
+  await page.mouse.move(to.x, to.y);
+  await pauseClock(page);
+  await moveFrameBy(page, 60, 30);
+  await approveAt(page, to.x, to.y);
+  return to;
+}
+
 /** Pauses the page's clock (the frame's too), two seconds ahead of now (it cannot go back). */
 async function pauseClock(page: Page): Promise<void> {
   await page.clock.pauseAt(Date.now() + 2_000);
@@ -206,12 +221,7 @@ test('the frame moved (whole in view) under the resting pointer, clicked twice, 
   // two clicks, the second once the pointer has rested (REST_MS). The browser sends the frame no
   // event for the move itself; the first press shows the frame its new place on the screen, so the
   // guard disarms there, and the second click, though rested, comes before ARM_MS: nothing counts.
-  const at = await approveCenter(page);
-  const to = { x: Math.round(at.x) + 60, y: Math.round(at.y) + 30 };
-  await page.mouse.move(to.x, to.y);
-  await pauseClock(page);
-  await moveFrameBy(page, 60, 30);
-  await approveAt(page, to.x, to.y);
+  await approveMovedUnderPointer(page);
   await page.mouse.down();
   await page.mouse.up();
   await page.clock.runFor(REST_MS + 10);
@@ -265,12 +275,7 @@ test.describe('on a touch screen (hasTouch)', () => {
     // The tap will land at a place the page predicts (its own button there); the attacker moves the
     // frame (whole in view, its size unchanged) so that "Approve" is there just before. The mouse
     // waits at that place (see above).
-    const at = await approveCenter(page);
-    const to = { x: Math.round(at.x) + 60, y: Math.round(at.y) + 30 };
-    await page.mouse.move(to.x, to.y);
-    await pauseClock(page);
-    await moveFrameBy(page, 60, 30);
-    await approveAt(page, to.x, to.y);
+    const to = await approveMovedUnderPointer(page);
     await page.touchscreen.tap(to.x, to.y);
     await frameBack(page);
     await declinedAndNothingSigned(page, accountId);

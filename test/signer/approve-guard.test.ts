@@ -162,6 +162,23 @@ describe('the approve button guard', () => {
     );
   });
 
+  it('says when it arms, when the pointer counts and when a hold counts (what the button shows)', () => {
+    let now = 100;
+    const guard = createApproveGuard(() => now);
+    expect([guard.armsAt(), guard.restsAt(), guard.heldAt()]).toEqual([undefined, undefined, undefined]);
+    guard.seen(true);
+    guard.pointerEntered();
+    expect([guard.armsAt(), guard.restsAt()]).toEqual([100 + ARM_MS, 100 + REST_MS]);
+    now = 1000;
+    guard.pressed('touch');
+    expect(guard.heldAt()).toBe(1000 + HOLD_MS);
+    now = 1100;
+    guard.moved();
+    expect([guard.armsAt(), guard.restsAt(), guard.heldAt()]).toEqual([1100 + ARM_MS, undefined, undefined]);
+    guard.seen(false);
+    expect(guard.armsAt()).toBeUndefined();
+  });
+
   it('the attacks of issue 33, each alone: none approves', () => {
     const visible = (t: number): Timed => ({ t, ev: { kind: 'seen', fully: true } });
     const click = (t: number): Timed => ({ t, ev: { kind: 'click', trusted: true, keyboard: false } });
@@ -184,6 +201,8 @@ describe('the approve button guard', () => {
       // The rest's bound, both sides (the generated timelines seldom press within REST_MS of an enter
       // while armed: StrykerJS's `t - pointerSince >= REST_MS` → `true` survived them in one run of two).
       'a person pressing once the pointer rested exactly REST_MS (control)': [visible(0), enter(1000), press(1000 + REST_MS), click(1000 + REST_MS)],
+      'a person pressing at exactly ARM_MS after the button showed (control)': [visible(0), enter(0), press(ARM_MS), click(ARM_MS)],
+      'a person pressing Enter once the focus held exactly REST_MS (control)': [visible(0), { t: 800, ev: { kind: 'focus', byUser: true } }, { t: 800 + REST_MS, ev: { kind: 'click', trusted: true, keyboard: true } }],
       'a press 1 ms before the pointer had rested': [visible(0), enter(1000), press(1000 + REST_MS - 1), click(1000 + REST_MS - 1)],
       'a click 50 ms after the prompt appeared': [visible(0), enter(0), press(50), click(50)],
       'an overlay or opacity 0.01 (never fully visible)': [{ t: 0, ev: { kind: 'seen', fully: false } }, enter(10), press(2000), click(2000)],
