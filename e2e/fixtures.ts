@@ -74,6 +74,9 @@ export const test = withWalletSandbox(base, { target: e2eSandbox }).extend<{ mod
   page: async ({ page, mode }, use) => {
     // Frame mode loads a second page (the signer's) and waits for its approve guard: more time per step.
     page.setDefaultTimeout(mode === 'frame' ? 20_000 : 10_000);
+    // A load is the dev server transforming the app's modules: 10 s failed page.goto on this
+    // machine at load 20 (2 shared cores) in both modes.
+    page.setDefaultNavigationTimeout(30_000);
     // Browser-side errors fail the test: a journey that "passes" with an exception in the page is not green.
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -130,7 +133,10 @@ export async function typeCodeInFrame(page: Page, code: string): Promise<void> {
  * once it is armed and the pointer has rested on it (src/signer/frame/approve-guard.ts).
  */
 export async function approve(page: Page): Promise<void> {
-  if (modeOf(page) === 'frame') await approveInFrame(signerFrame(page));
+  if (modeOf(page) !== 'frame') return;
+  // After a full-page round trip (OAuth) the app and its frame load again before the prompt shows.
+  await expect(signerFrame(page).getByTestId('signer-approve')).toBeVisible({ timeout: 45_000 });
+  await approveInFrame(signerFrame(page));
 }
 
 /** From the login screen: an OTP login (email or SMS) with `code`; stops after submitting. */
