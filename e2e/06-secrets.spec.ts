@@ -6,7 +6,7 @@
  * not carry them either. Both modes: in frame mode the signer page and its own calls are searched too.
  */
 import type { Page, Response } from '@playwright/test';
-import { approve, autoApprove, byTest, credentialRows, expect, newLoggedInCustomer, OTP, signerFrame, signPrivateToggle, test, typeCodeInFrame } from './fixtures.js';
+import { approve, approveDelegatedKey, autoApprove, byTest, credentialRows, expect, newLoggedInCustomer, OTP, signerFrame, signPrivateToggle, test, typeCodeInFrame } from './fixtures.js';
 
 test('18 · the platform secret appears in no page, script or response the browser receives', async ({ page, context, mode }) => {
   const clientId = process.env.E2E_CLIENT_ID;
@@ -78,7 +78,7 @@ test('18 · the platform secret appears in no page, script or response the brows
   await byTest(page, 'card-create').click();
   await expect(byTest(page, 'card-result')).toContainText('Card ••••');
   await byTest(page, 'delegated-create').click();
-  await approve(page);
+  await approveDelegatedKey(page);
   await expect(byTest(page, 'delegated-result')).toContainText('ACTIVE');
   await byTest(page, 'export-reveal').click();
   await approve(page);

@@ -14,9 +14,9 @@ import { test as base, expect, type BrowserContext, type FrameLocator, type Loca
 import { SANDBOX_OTP, SandboxClient, addVirtualPasskey, withWalletSandbox, type SandboxTarget } from '../src/testing/index.js';
 import { shiftableClock } from './portable/page-faults.js';
 import { approveInFrame } from './frame/helpers.js';
-import { recordFrameLegs } from './legs.js';
+import { expectLegs, recordFrameLegs } from './legs.js';
 
-export { expectLegs } from './legs.js';
+export { expectLegs };
 
 /** The sandbox's embedded-wallet login code (wire reference §10). */
 export const OTP = SANDBOX_OTP;
@@ -137,6 +137,17 @@ export async function approve(page: Page): Promise<void> {
   // After a full-page round trip (OAuth) the app and its frame load again before the prompt shows.
   await expect(signerFrame(page).getByTestId('signer-approve')).toBeVisible({ timeout: 45_000 });
   await approveInFrame(signerFrame(page));
+}
+
+/**
+ * Approves a delegated key's creation, whose two challenges are two signatures: one approval each
+ * in frame mode, the second asked once the leg the first signed was answered (a 202).
+ */
+export async function approveDelegatedKey(page: Page): Promise<void> {
+  await approve(page);
+  if (modeOf(page) !== 'frame') return;
+  await expectLegs(page, 'POST', /\/auth\/delegated-keys$/, { leg: 2, status: 202, signed: true }, 1);
+  await approve(page);
 }
 
 /** From the login screen: an OTP login (email or SMS) with `code`; stops after submitting. */
