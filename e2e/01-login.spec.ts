@@ -1,39 +1,50 @@
 /**
  * Journeys 2–6: every way into the wallet, and what a wrong code looks like. Journey 1 (email code,
- * then a signed action) runs in every engine: e2e/portable/01-email-login.spec.ts.
+ * then a signed action) runs in every engine: e2e/portable/01-email-login.spec.ts. Both modes
+ * (e2e/fixtures.ts `mode`): in frame mode codes are typed and additions approved in the signer frame.
  */
 import {
   addVirtualAuthenticator,
+  approve,
   autoApprove,
   byTest,
   credentialRows,
   expect,
+  expectLegs,
   loginWithOtp,
   loginWithPasskey,
-  logLegs,
   logout,
   newLoggedInCustomer,
   OTP,
   registerPasskey,
+  signerFrame,
   signPrivateToggle,
   signUp,
   submitOtp,
   test,
+  typeCodeInFrame,
 } from './fixtures.js';
 
-test('2 · SMS OTP: add the credential, log out, log in with it', async ({ page, context }) => {
+test('2 · SMS OTP: add the credential, log out, log in with it', async ({ page, context, mode }) => {
   await autoApprove(context);
   const { phone } = await newLoggedInCustomer(page);
 
   await byTest(page, 'nav-credentials').click();
   await byTest(page, 'add-sms').click();
-  await byTest(page, 'add-sms-code').fill(OTP);
-  await byTest(page, 'add-sms-verify').click();
+  if (mode === 'frame') {
+    // Approved in the frame, then the code that activates it typed there.
+    await approve(page);
+    await expect(byTest(page, 'add-sms-in-frame')).toBeVisible();
+    await typeCodeInFrame(page, OTP);
+    await expect(byTest(page, 'cred-status')).toContainText('SMS login added and verified');
+  } else {
+    await byTest(page, 'add-sms-code').fill(OTP);
+    await byTest(page, 'add-sms-verify').click();
+  }
   await expect(credentialRows(page, 'SMS_OTP')).toHaveCount(1);
   await expect(credentialRows(page, 'SMS_OTP').getByTestId('cred-nickname')).toHaveText(phone);
   // Adding is a signed retry by the current session.
-  const add = logLegs(page, 'POST', /\/auth\/credentials$/);
-  await expect(add.and(page.locator('[data-leg="2"][data-signed="true"][data-status="201"]'))).toHaveCount(1);
+  await expectLegs(page, 'POST', /\/auth\/credentials$/, { leg: 2, signed: true, status: 201 }, 1);
 
   await logout(page);
   await byTest(page, 'login-tab-sms').click();
@@ -53,6 +64,8 @@ test('3 · OAuth via the sandbox test sign-in page', async ({ page, context }) =
   await expect(page.locator('#sandbox-sign-in')).toBeVisible();
   await expect(page.locator('input[name=email]')).toHaveValue(email);
   await page.locator('#sandbox-sign-in').click();
+  // Back in the app; in frame mode the frame asks to approve adding the sign-in.
+  await approve(page);
   await expect(credentialRows(page, 'OAUTH')).toHaveCount(1);
   await expect(credentialRows(page, 'OAUTH').getByTestId('cred-nickname')).toHaveText(email);
 
@@ -93,26 +106,34 @@ test('4 · passkey: register and log in with a CDP virtual authenticator', async
   await signPrivateToggle(page);
 });
 
-test('5 · a wrong OTP shows a clear error, then the correct one works', async ({ page, context }) => {
+test('5 · a wrong OTP shows a clear error, then the correct one works', async ({ page, context, mode }) => {
   await autoApprove(context);
   await signUp(page);
   await submitOtp(page, 'email', '123456');
-  const status = byTest(page, 'login-status');
-  await expect(status).toBeVisible();
-  await expect(status).toHaveAttribute('role', 'alert');
-  await expect(status).toContainText('That code is not right');
-  await expect(status).toContainText('[OTP_CODE_INVALID]');
-  await expect(byTest(page, 'screen-login')).toBeVisible();
+  if (mode === 'frame') {
+    // The code is the frame's: so is what it says of a wrong one (THREAT-MODEL P2, P3).
+    await expect(signerFrame(page).getByTestId('signer-otp-error')).toContainText('not right');
+    await expect(byTest(page, 'screen-login')).toBeVisible();
+    await typeCodeInFrame(page, OTP);
+  } else {
+    const status = byTest(page, 'login-status');
+    await expect(status).toBeVisible();
+    await expect(status).toHaveAttribute('role', 'alert');
+    await expect(status).toContainText('That code is not right');
+    await expect(status).toContainText('[OTP_CODE_INVALID]');
+    await expect(byTest(page, 'screen-login')).toBeVisible();
 
-  // Same form, same challenge: the right code now logs in.
-  await byTest(page, 'otp-code').fill(OTP);
-  await byTest(page, 'otp-verify').click();
+    // Same form, same challenge: the right code now logs in.
+    await byTest(page, 'otp-code').fill(OTP);
+    await byTest(page, 'otp-verify').click();
+  }
   await expect(byTest(page, 'screen-home')).toBeVisible();
   await expect(byTest(page, 'session-credential')).toHaveText('Email code');
   await signPrivateToggle(page);
 });
 
-test('6 · legacy flow (uncompressed key, sealed session key) logs in and signs', async ({ page, context }) => {
+test('6 · legacy flow (uncompressed key, sealed session key) logs in and signs', async ({ page, context, mode }) => {
+  test.skip(mode === 'frame', 'THREAT-MODEL P3: the legacy entry unseals a session key in the app page; in frame mode every session key is generated in the frame');
   await autoApprove(context);
   await addVirtualAuthenticator(context, page);
   await newLoggedInCustomer(page);
@@ -133,6 +154,5 @@ test('6 · legacy flow (uncompressed key, sealed session key) logs in and signs'
   expect(session.encryptedSessionSigningKey).toMatch(/^[1-9A-HJ-NP-Za-km-z]{40,}$/);
 
   await signPrivateToggle(page);
-  const patch = logLegs(page, 'PATCH', /\/internal-accounts\//);
-  await expect(patch.and(page.locator('[data-leg="2"][data-status="200"][data-signed="true"]'))).toHaveCount(1);
+  await expectLegs(page, 'PATCH', /\/internal-accounts\//, { leg: 2, status: 200, signed: true }, 1);
 });

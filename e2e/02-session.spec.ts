@@ -1,7 +1,8 @@
 /**
  * Journeys 8 and 9: the session's life — refresh (by hand and on its own) and expiry. Both move the
  * sandbox's clock (shared by the whole run; the suite runs one test at a time). Journeys 7 (reload),
- * 10 (two tabs) and 11 (logout, other devices) run in every engine: e2e/portable/.
+ * 10 (two tabs) and 11 (logout, other devices) run in every engine: e2e/portable/. Both modes: in
+ * frame mode the refreshes are the frame's own (signed without a click, THREAT-MODEL P1).
  */
 import type { Page, Request } from '@playwright/test';
 import {
@@ -9,8 +10,8 @@ import {
   byTest,
   currentSessionId,
   expect,
+  expectLegs,
   loginWithOtp,
-  logLegs,
   newLoggedInCustomer,
   signPrivateToggle,
   test,
@@ -42,9 +43,9 @@ test('8 · manual refresh, then auto-refresh after the sandbox clock is advanced
   await expect(byTest(page, 'home-status')).toContainText('New session');
   await expect(byTest(page, 'session-id')).not.toHaveAttribute('title', first);
   const second = await currentSessionId(page);
-  const legs = logLegs(page, 'POST', /\/auth\/sessions\/.+\/refresh$/);
-  await expect(legs.and(page.locator('[data-leg="1"][data-status="202"]'))).toHaveCount(1);
-  await expect(legs.and(page.locator('[data-leg="2"][data-status="201"][data-signed="true"]'))).toHaveCount(1);
+  const refreshLegs = /\/auth\/sessions\/.+\/refresh$/;
+  await expectLegs(page, 'POST', refreshLegs, { leg: 1, status: 202 }, 1);
+  await expectLegs(page, 'POST', refreshLegs, { leg: 2, status: 201, signed: true }, 1);
 
   // 11 minutes on: under a third of the session's 15 minutes is left, so the wallet refreshes it
   // by itself as soon as an answer tells it the service's new time.
@@ -53,7 +54,7 @@ test('8 · manual refresh, then auto-refresh after the sandbox clock is advanced
   const third = await currentSessionId(page);
   expect(third).not.toBe(first);
   await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
-  await expect(legs.and(page.locator('[data-leg="2"][data-status="201"]'))).toHaveCount(2);
+  await expectLegs(page, 'POST', refreshLegs, { leg: 2, status: 201 }, 2);
   expect(refreshes.map((r) => new URL(r.url()).pathname.split('/')[4])).toEqual([
     encodeURIComponent(first),
     encodeURIComponent(first),

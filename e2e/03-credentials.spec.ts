@@ -1,13 +1,17 @@
-/** Journey 12: credentials — add a passkey, delete a credential with another credential's session. */
+/**
+ * Journey 12: credentials — add a passkey, delete a credential with another credential's session.
+ * Both modes: in frame mode the passkey ceremonies run in the signer frame and the delete is approved there.
+ */
 import type { Request } from '@playwright/test';
 import {
   addVirtualAuthenticator,
+  approve,
   autoApprove,
   byTest,
   credentialRows,
   expect,
+  expectLegs,
   loginWithPasskey,
-  logLegs,
   newLoggedInCustomer,
   openLogin,
   registerPasskey,
@@ -33,6 +37,7 @@ test('12 · credentials: add a passkey, delete a credential with another credent
     await credentialRows(page, 'EMAIL_OTP').getByTestId('cred-delete').click();
     await credentialRows(page, 'EMAIL_OTP').getByTestId('cred-delete-confirm').click();
   };
+  // Refused before anything is signed: in frame mode no approval is asked for either.
   await deleteEmail();
   await expect(byTest(page, 'cred-status')).toContainText('A credential cannot delete itself');
   await expect(byTest(page, 'cred-status')).toContainText('[OTHER_CREDENTIAL_SESSION_REQUIRED]');
@@ -54,14 +59,14 @@ test('12 · credentials: add a passkey, delete a credential with another credent
   await expect(credentialRows(page, 'PASSKEY').getByTestId('cred-current')).toBeVisible();
   const retry = page.waitForRequest((r) => r.method() === 'DELETE' && r.headers()['service-wallet-signature'] !== undefined);
   await deleteEmail();
+  await approve(page);
   await expect(byTest(page, 'cred-status')).toContainText('deleted');
   await expect(credentialRows(page, 'EMAIL_OTP')).toHaveCount(0);
   await expect(credentialRows(page, 'PASSKEY')).toHaveCount(1);
   // Signed by the passkey's session, not the email one.
   expect(challenges).toContain(stampKey(await retry));
-  const legs = logLegs(page, 'DELETE', /\/auth\/credentials\//);
-  await expect(legs.and(page.locator('[data-leg="1"][data-status="202"][data-signed="false"]'))).toHaveCount(1);
-  await expect(legs.and(page.locator('[data-leg="2"][data-status="204"][data-signed="true"]'))).toHaveCount(1);
+  await expectLegs(page, 'DELETE', /\/auth\/credentials\//, { leg: 1, status: 202, signed: false }, 1);
+  await expectLegs(page, 'DELETE', /\/auth\/credentials\//, { leg: 2, status: 204, signed: true }, 1);
 
   // Still logged in with the passkey, still signing.
   await byTest(page, 'nav-home').click();

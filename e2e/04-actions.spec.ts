@@ -1,15 +1,22 @@
-/** Journeys 13–16: the signed actions beyond login. */
+/**
+ * Journeys 13–16: the signed actions beyond login. Both modes: in frame mode each is approved by a
+ * click in the signer frame, and the export's phrase is shown there, never in the app's page.
+ */
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import type { Page } from '@playwright/test';
 import {
+  approve,
+  approveDelegatedKey,
   autoApprove,
   byTest,
   credentialRows,
   expect,
+  expectLegs,
   loginWithOtp,
-  logLegs,
   logout,
   newLoggedInCustomer,
+  signerFrame,
   test,
   uniqueContact,
 } from './fixtures.js';
@@ -29,6 +36,7 @@ test('13 · transfer: fund, quote, execute; the balance changes', async ({ page,
   await byTest(page, 'transfer-amount').fill('5');
   const execute = page.waitForRequest((r) => r.method() === 'POST' && /\/api\/quotes\/[^/]+\/execute$/.test(new URL(r.url()).pathname));
   await byTest(page, 'transfer-submit').click();
+  await approve(page);
   await expect(byTest(page, 'transfer-result')).toContainText('Sent 5 USDC');
   await expect(byTest(page, 'transfer-result')).toContainText('Balance now 20.00 USDC');
   // One stamped call over the quote's payload: no 202 leg, no Request-Id.
@@ -36,15 +44,15 @@ test('13 · transfer: fund, quote, execute; the balance changes', async ({ page,
   expect(headers['service-wallet-signature']).toMatch(/^[A-Za-z0-9_-]+$/);
   expect(headers['request-id']).toBeUndefined();
   expect(headers['idempotency-key']).toBeTruthy();
-  await expect(logLegs(page, 'POST', /\/quotes$/).and(page.locator('[data-leg="1"][data-signed="false"]'))).toHaveCount(1);
-  await expect(logLegs(page, 'POST', /\/quotes\/.+\/execute$/).and(page.locator('[data-leg="1"][data-status="200"][data-signed="true"]'))).toHaveCount(1);
-  await expect(logLegs(page, 'POST', /\/quotes\/.+\/execute$/).and(page.locator('[data-status="202"]'))).toHaveCount(0);
+  await expectLegs(page, 'POST', /\/quotes$/, { leg: 1, signed: false }, 1);
+  await expectLegs(page, 'POST', /\/quotes\/.+\/execute$/, { leg: 1, status: 200, signed: true }, 1);
+  await expectLegs(page, 'POST', /\/quotes\/.+\/execute$/, { status: 202 }, 0);
 
   await byTest(page, 'nav-home').click();
   await expect(byTest(page, 'balance')).toHaveText('20.00 USDC');
 });
 
-test('14 · card and delegated key: three legs in the request log', async ({ page, context }) => {
+test('14 · card and delegated key: three legs in the request log', async ({ page, context, mode }) => {
   await autoApprove(context);
   await newLoggedInCustomer(page);
   await byTest(page, 'nav-actions').click();
@@ -54,34 +62,74 @@ test('14 · card and delegated key: three legs in the request log', async ({ pag
 
   await byTest(page, 'delegated-nickname').fill('Coffee card key');
   await byTest(page, 'delegated-create').click();
+  await approveDelegatedKey(page);
+  const legs = /\/auth\/delegated-keys$/;
   await expect(byTest(page, 'delegated-result')).toContainText('is ACTIVE');
   await expect(byTest(page, 'delegated-row').and(page.locator('[data-status="ACTIVE"]'))).toHaveCount(1);
   await expect(byTest(page, 'delegated-row')).toContainText('Coffee card key');
 
-  const legs = logLegs(page, 'POST', /\/auth\/delegated-keys$/);
-  await expect(legs).toHaveCount(3);
-  await expect(legs.and(page.locator('[data-leg="1"][data-status="202"][data-signed="false"]'))).toHaveCount(1);
-  await expect(legs.and(page.locator('[data-leg="2"][data-status="202"][data-signed="true"]'))).toHaveCount(1);
-  await expect(legs.and(page.locator('[data-leg="3"][data-status="201"][data-signed="true"]'))).toHaveCount(1);
-  // And the two payloads signed on the way, shown before signing.
-  await expect(byTest(page, 'log-row').and(page.locator('[data-kind="sign"][data-approved="true"]')).filter({ hasText: /delegated/i })).toHaveCount(2);
+  await expectLegs(page, 'POST', legs, {}, 3);
+  await expectLegs(page, 'POST', legs, { leg: 1, status: 202, signed: false }, 1);
+  await expectLegs(page, 'POST', legs, { leg: 2, status: 202, signed: true }, 1);
+  await expectLegs(page, 'POST', legs, { leg: 3, status: 201, signed: true }, 1);
+  // And the two payloads signed on the way, shown before signing (in-origin: the app's onBeforeSign
+  // writes them to the log; in frame mode they were the frame's two approvals above).
+  if (mode === 'in-origin') await expect(byTest(page, 'log-row').and(page.locator('[data-kind="sign"][data-approved="true"]')).filter({ hasText: /delegated/i })).toHaveCount(2);
 });
 
-test('15 · export shows a valid BIP-39 mnemonic, hidden again after a timeout', async ({ page, context }) => {
+/** A valid 12- or 24-word BIP-39 phrase. */
+function expectPhrase(words: readonly string[]): void {
+  expect([12, 24]).toContain(words.length);
+  for (const word of words) expect(wordlist).toContain(word);
+  expect(validateMnemonic(words.join(' '), wordlist)).toBe(true);
+}
+
+const EXPORT_PATH = /\/api\/internal-accounts\/[^/]+\/export$/;
+
+/** Frame mode: approved and shown in the signer frame (THREAT-MODEL P2); the app's page is told only that it was shown. */
+async function exportInFrame(page: Page): Promise<void> {
+  const frame = signerFrame(page);
+  const exportAnswer = page.waitForResponse((r) => EXPORT_PATH.test(new URL(r.url()).pathname) && r.status() === 200);
+  await byTest(page, 'export-reveal').click();
+  await expect(frame.getByRole('dialog', { name: 'Reveal your recovery phrase' })).toBeVisible();
+  await approve(page);
+  await expect(frame.getByRole('dialog', { name: 'Your recovery phrase' })).toBeVisible();
+  await frame.getByRole('button', { name: 'Reveal' }).click();
+  const list = frame.getByTestId('signer-phrase-words').locator('li');
+  await expect(list).not.toHaveCount(0);
+  const words = (await list.allTextContents()).map((w) => w.trim());
+  expectPhrase(words);
+  const answer = await exportAnswer;
+  expect(await answer.text()).not.toContain(words.join(' '));
+  expect((answer.request().postDataJSON() as { clientPublicKey: string }).clientPublicKey).toMatch(/^04[0-9a-f]{128}$/);
+
+  await frame.getByRole('button', { name: 'Done' }).click();
+  await expect(byTest(page, 'export-status')).toContainText('shown in the wallet window');
+  await expect(byTest(page, 'mnemonic')).toBeHidden();
+  expect(await page.content()).not.toContain(words.slice(0, 3).join(' '));
+  await expect(byTest(page, 'export-reveal')).toBeVisible();
+}
+
+test('15 · export shows a valid BIP-39 mnemonic, hidden again after a timeout', async ({ page, context, mode }) => {
+  if (mode === 'frame') {
+    // The timeout is the app page's own (its clock is the test's); the frame's phrase is closed by the user.
+    await newLoggedInCustomer(page);
+    await byTest(page, 'nav-actions').click();
+    await exportInFrame(page);
+    return;
+  }
   // The page's clock is under the test's control (it runs normally until moved forward).
   await page.clock.install();
   await autoApprove(context);
   await newLoggedInCustomer(page);
   await byTest(page, 'nav-actions').click();
 
-  const exportAnswer = page.waitForResponse((r) => /\/api\/internal-accounts\/[^/]+\/export$/.test(new URL(r.url()).pathname) && r.status() === 200);
+  const exportAnswer = page.waitForResponse((r) => EXPORT_PATH.test(new URL(r.url()).pathname) && r.status() === 200);
   await byTest(page, 'export-reveal').click();
   const mnemonic = byTest(page, 'mnemonic');
   await expect(mnemonic).toBeVisible();
   const words = (await mnemonic.locator('li').allTextContents()).map((w) => w.trim());
-  expect([12, 24]).toContain(words.length);
-  for (const word of words) expect(wordlist).toContain(word);
-  expect(validateMnemonic(words.join(' '), wordlist)).toBe(true);
+  expectPhrase(words);
   await expect(byTest(page, 'mnemonic-countdown')).toHaveText(/^Hides in (30|29) s\.$/);
 
   // The phrase reached the page encrypted to its one-time key, never in clear.
@@ -105,11 +153,11 @@ test('16 · contact change (email) through the signed retry', async ({ page, con
   await byTest(page, 'contact-kind').selectOption('email');
   await byTest(page, 'contact-value').fill(next);
   await byTest(page, 'contact-submit').click();
+  await approve(page);
   await expect(byTest(page, 'contact-status')).toHaveText(`Email changed to ${next}; the matching login code now goes there.`);
   await expect(byTest(page, 'contact-current')).toContainText(next);
-  const legs = logLegs(page, 'PATCH', /\/customers\//);
-  await expect(legs.and(page.locator('[data-leg="1"][data-status="202"][data-signed="false"]'))).toHaveCount(1);
-  await expect(legs.and(page.locator('[data-leg="2"][data-status="200"][data-signed="true"]'))).toHaveCount(1);
+  await expectLegs(page, 'PATCH', /\/customers\//, { leg: 1, status: 202, signed: false }, 1);
+  await expectLegs(page, 'PATCH', /\/customers\//, { leg: 2, status: 200, signed: true }, 1);
 
   // The email-code credential moved with it: the next login code goes to the new address.
   await byTest(page, 'nav-credentials').click();

@@ -3,12 +3,12 @@
  * during a journey that touches each kind of call (pages, scripts, the demo backend, the proxy, the
  * sandbox's sign-in page) is recorded, and its headers and body are searched for the secret and
  * for the `Authorization: Basic` token the proxy adds upstream. The browser's own requests must
- * not carry them either.
+ * not carry them either. Both modes: in frame mode the signer page and its own calls are searched too.
  */
 import type { Page, Response } from '@playwright/test';
-import { autoApprove, byTest, credentialRows, expect, newLoggedInCustomer, OTP, signPrivateToggle, test } from './fixtures.js';
+import { approve, approveDelegatedKey, autoApprove, byTest, credentialRows, expect, newLoggedInCustomer, OTP, signerFrame, signPrivateToggle, test, typeCodeInFrame } from './fixtures.js';
 
-test('18 · the platform secret appears in no page, script or response the browser receives', async ({ page, context }) => {
+test('18 · the platform secret appears in no page, script or response the browser receives', async ({ page, context, mode }) => {
   const clientId = process.env.E2E_CLIENT_ID;
   const secret = process.env.E2E_CLIENT_SECRET;
   if (!clientId || !secret) throw new Error('E2E_CLIENT_ID / E2E_CLIENT_SECRET are not set (e2e/global-setup.ts)');
@@ -56,24 +56,37 @@ test('18 · the platform secret appears in no page, script or response the brows
   // Credentials: SMS code, and OAuth through the sandbox's sign-in page (another origin).
   await byTest(page, 'nav-credentials').click();
   await byTest(page, 'add-sms').click();
-  await byTest(page, 'add-sms-code').fill(OTP);
-  await byTest(page, 'add-sms-verify').click();
+  if (mode === 'frame') {
+    await approve(page);
+    await typeCodeInFrame(page, OTP);
+  } else {
+    await byTest(page, 'add-sms-code').fill(OTP);
+    await byTest(page, 'add-sms-verify').click();
+  }
   await expect(credentialRows(page, 'SMS_OTP')).toHaveCount(1);
   await byTest(page, 'add-oauth').click();
   await page.locator('#sandbox-sign-in').click();
+  await approve(page);
   await expect(credentialRows(page, 'OAUTH')).toHaveCount(1);
   // Actions: fund, transfer, card + delegated key, export.
   await byTest(page, 'nav-actions').click();
   await byTest(page, 'fund-submit').click();
   await expect(byTest(page, 'fund-status')).toContainText('Added');
   await byTest(page, 'transfer-submit').click();
+  await approve(page);
   await expect(byTest(page, 'transfer-result')).toContainText('Sent');
   await byTest(page, 'card-create').click();
   await expect(byTest(page, 'card-result')).toContainText('Card ••••');
   await byTest(page, 'delegated-create').click();
+  await approveDelegatedKey(page);
   await expect(byTest(page, 'delegated-result')).toContainText('ACTIVE');
   await byTest(page, 'export-reveal').click();
-  await expect(byTest(page, 'mnemonic')).toBeVisible();
+  await approve(page);
+  if (mode === 'frame') {
+    // Shown in the signer frame; the app's page is told that it was shown (THREAT-MODEL P2).
+    await signerFrame(page).getByRole('button', { name: 'Done' }).click();
+    await expect(byTest(page, 'export-status')).toContainText('shown in the wallet window');
+  } else await expect(byTest(page, 'mnemonic')).toBeVisible();
   // Home: refresh, sessions, logout.
   await byTest(page, 'nav-home').click();
   await byTest(page, 'session-refresh').click();

@@ -4,7 +4,7 @@
  * one — which would replace the first on the device and strand the service's credential — and the
  * demo shows PASSKEY_CREDENTIAL_ALREADY_EXISTS; nothing is sent to the service.
  */
-import { addVirtualAuthenticator, autoApprove, byTest, credentialRows, expect, newLoggedInCustomer, registerPasskey, test } from './fixtures.js';
+import { addVirtualAuthenticator, approve, autoApprove, byTest, credentialRows, expect, newLoggedInCustomer, registerPasskey, startPasskeyAdd, test } from './fixtures.js';
 
 test('22 · passkeys: the same authenticator twice is refused with PASSKEY_CREDENTIAL_ALREADY_EXISTS', async ({ page, context }) => {
   await autoApprove(context);
@@ -22,8 +22,7 @@ test('22 · passkeys: the same authenticator twice is refused with PASSKEY_CREDE
   page.on('request', (r) => {
     if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/auth/credentials') adds.push(r.postData() ?? '');
   });
-  await byTest(page, 'passkey-nickname').fill('Laptop again');
-  await byTest(page, 'add-passkey').click();
+  await startPasskeyAdd(page, 'Laptop again');
   await expect(byTest(page, 'cred-status')).toContainText('[PASSKEY_CREDENTIAL_ALREADY_EXISTS]');
   await expect(byTest(page, 'cred-status')).toContainText('already registered');
   expect(adds).toEqual([]);
@@ -33,7 +32,7 @@ test('22 · passkeys: the same authenticator twice is refused with PASSKEY_CREDE
   // Another authenticator (another device) still registers.
   await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
   await addVirtualAuthenticator(context, page);
-  await byTest(page, 'passkey-nickname').fill('Phone');
-  await byTest(page, 'add-passkey').click();
+  await startPasskeyAdd(page, 'Phone');
+  await approve(page);
   await expect(credentialRows(page, 'PASSKEY')).toHaveCount(2);
 });

@@ -4,7 +4,7 @@
  * signed retry of a private-mode toggle. The wallet waits, resends the identical request, and the
  * user sees the change go through once; the request log shows every attempt.
  */
-import { autoApprove, byTest, expect, logLegs, newLoggedInCustomer, signPrivateToggle, test } from './fixtures.js';
+import { autoApprove, byTest, expect, expectLegs, newLoggedInCustomer, signPrivateToggle, test } from './fixtures.js';
 
 test('30 · faults: a 429 and two PROCESSING answers are ridden out; the toggle goes through once', async ({ page, context, faults }) => {
   await autoApprove(context);
@@ -16,8 +16,8 @@ test('30 · faults: a 429 and two PROCESSING answers are ridden out; the toggle 
   await expect(byTest(page, 'private-state')).toHaveText('privateEnabled is ON.');
   // Every armed answer was used: one 429, two PROCESSING.
   expect(await faults.list()).toEqual([]);
-  const patches = logLegs(page, 'PATCH', /\/internal-accounts\//);
-  await expect(patches.and(page.locator('[data-status="429"]'))).toHaveCount(1);
-  await expect(patches.and(page.locator('[data-leg="1"][data-status="202"]'))).toHaveCount(1);
-  await expect(patches.and(page.locator('[data-leg="2"][data-signed="true"]'))).toHaveCount(3);
+  const patches = /\/internal-accounts\//;
+  await expectLegs(page, 'PATCH', patches, { status: 429 }, 1);
+  await expectLegs(page, 'PATCH', patches, { leg: 1, status: 202 }, 1);
+  await expectLegs(page, 'PATCH', patches, { leg: 2, signed: true }, 3);
 });

@@ -10,9 +10,13 @@
  * Each test gets Playwright's default fresh browser context (its own cookies, IndexedDB and
  * localStorage), so no state leaks from one journey to the next.
  */
-import { test as base, expect, type BrowserContext, type Locator, type Page, type Route } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type FrameLocator, type Locator, type Page, type Route } from '@playwright/test';
 import { SANDBOX_OTP, SandboxClient, addVirtualPasskey, withWalletSandbox, type SandboxTarget } from '../src/testing/index.js';
 import { shiftableClock } from './portable/page-faults.js';
+import { approveInFrame } from './frame/helpers.js';
+import { expectLegs, recordFrameLegs } from './legs.js';
+
+export { expectLegs };
 
 /** The sandbox's embedded-wallet login code (wire reference §10). */
 export const OTP = SANDBOX_OTP;
@@ -35,18 +39,44 @@ export async function isolateFromDevServer(context: BrowserContext): Promise<voi
   await context.routeWebSocket(/.*/, () => {});
 }
 
-export const test = withWalletSandbox(base, { target: e2eSandbox }).extend({
-  baseURL: async ({}, use) => {
+/**
+ * The two modes every journey runs in (issue 32): `in-origin` (the wallet in the demo's page,
+ * `playwright.config.ts`) and `frame` (keys, codes and approvals in the signer frame on another
+ * origin, `playwright.modes.config.ts`, Chromium with third-party storage partitioning on). The
+ * helpers below do what differs (where a code is typed, how a signature is approved, where a
+ * passkey ceremony runs); a journey that cannot exist in frame mode skips it there, saying why.
+ */
+export type DemoMode = 'in-origin' | 'frame';
+
+const contextModes = new WeakMap<BrowserContext, DemoMode>();
+
+/** The mode the page's journey runs in (set by the `context` fixture; other contexts: in-origin). */
+export function modeOf(page: Page): DemoMode {
+  return contextModes.get(page.context()) ?? 'in-origin';
+}
+
+export const test = withWalletSandbox(base, { target: e2eSandbox }).extend<{ mode: DemoMode }>({
+  mode: ['in-origin', { option: true }],
+  baseURL: async ({ mode }, use) => {
+    // The stack the global setup started must be of this mode (E2E_DEMO_MODE, e2e/global-setup.ts).
+    const started = process.env.E2E_DEMO_MODE ?? 'in-origin';
+    if (started !== mode) throw new Error(`The demo stack runs in ${started} mode, this project in ${mode} mode: run frame mode with -c playwright.modes.config.ts.`);
     const url = process.env.DEMO_URL;
     if (!url) throw new Error('DEMO_URL is not set: run the suite with `npx playwright test` (e2e/global-setup.ts starts the demo).');
     await use(url);
   },
-  context: async ({ context }, use) => {
+  context: async ({ context, mode }, use) => {
+    contextModes.set(context, mode);
+    if (mode === 'frame') recordFrameLegs(context);
     await isolateFromDevServer(context);
     await use(context);
   },
-  page: async ({ page }, use) => {
-    page.setDefaultTimeout(10_000);
+  page: async ({ page, mode }, use) => {
+    // Frame mode loads a second page (the signer's) and waits for its approve guard: more time per step.
+    page.setDefaultTimeout(mode === 'frame' ? 20_000 : 10_000);
+    // A load is the dev server transforming the app's modules: 10 s failed page.goto on this
+    // machine at load 20 (2 shared cores) in both modes.
+    page.setDefaultNavigationTimeout(30_000);
     // Browser-side errors fail the test: a journey that "passes" with an exception in the page is not green.
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -85,9 +115,51 @@ export async function signUp(page: Page): Promise<{ email: string; phone: string
   return contact;
 }
 
+/** The signer frame of the demo in frame mode (absent in in-origin mode). */
+export function signerFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe[title="Wallet signer"]');
+}
+
+/** Frame mode: types `code` in the signer frame's code entry and submits it (trusted input). */
+export async function typeCodeInFrame(page: Page, code: string): Promise<void> {
+  const frame = signerFrame(page);
+  await frame.getByTestId('signer-otp-input').fill(code);
+  await frame.getByTestId('signer-otp-submit').click();
+}
+
+/**
+ * Approves the signature the journey just asked for. In-origin: nothing to do (the demo's
+ * `onBeforeSign` auto-approves, {@link autoApprove}). Frame: a user's click on the frame's Approve
+ * once it is armed and the pointer has rested on it (src/signer/frame/approve-guard.ts).
+ */
+export async function approve(page: Page): Promise<void> {
+  if (modeOf(page) !== 'frame') return;
+  // After a full-page round trip (OAuth) the app and its frame load again before the prompt shows.
+  await expect(signerFrame(page).getByTestId('signer-approve')).toBeVisible({ timeout: 45_000 });
+  await approveInFrame(signerFrame(page));
+}
+
+/**
+ * Approves a delegated key's creation, whose two challenges are two signatures: one approval each
+ * in frame mode, the second asked once the leg the first signed was answered (a 202).
+ */
+export async function approveDelegatedKey(page: Page): Promise<void> {
+  await approve(page);
+  if (modeOf(page) !== 'frame') return;
+  await expectLegs(page, 'POST', /\/auth\/delegated-keys$/, { leg: 2, status: 202, signed: true }, 1);
+  await approve(page);
+}
+
 /** From the login screen: an OTP login (email or SMS) with `code`; stops after submitting. */
 export async function submitOtp(page: Page, tab: 'email' | 'sms', code: string): Promise<void> {
   await byTest(page, `login-tab-${tab}`).click();
+  if (modeOf(page) === 'frame') {
+    // The code is typed in the signer frame (THREAT-MODEL P3), never in the app's page.
+    if (!(await byTest(page, 'login-in-frame').isVisible())) await byTest(page, `login-${tab}-send`).click();
+    await expect(byTest(page, 'login-in-frame')).toBeVisible();
+    await typeCodeInFrame(page, code);
+    return;
+  }
   if (!(await byTest(page, 'otp-code').isVisible())) await byTest(page, `login-${tab}-send`).click();
   await byTest(page, 'otp-code').fill(code);
   await byTest(page, 'otp-verify').click();
@@ -168,12 +240,25 @@ export async function logout(page: Page): Promise<void> {
   await expect(byTest(page, 'screen-login')).toBeVisible();
 }
 
+/**
+ * On the Credentials screen: asks for a passkey named `nickname`; in frame mode the ceremony runs in
+ * the signer frame (THREAT-MODEL P3), where the user continues. Not approved yet.
+ */
+export async function startPasskeyAdd(page: Page, nickname: string): Promise<void> {
+  await byTest(page, 'passkey-nickname').fill(nickname);
+  await byTest(page, 'add-passkey').click();
+  if (modeOf(page) === 'frame') {
+    await expect(signerFrame(page).getByTestId('signer-passkey')).toContainText('Add a passkey');
+    await signerFrame(page).getByTestId('signer-passkey-continue').click();
+  }
+}
+
 /** Registers a passkey on the page's virtual authenticator (Credentials screen). */
 export async function registerPasskey(page: Page, nickname = 'E2E passkey'): Promise<void> {
   await byTest(page, 'nav-credentials').click();
   await expect(byTest(page, 'cred-row').first()).toBeVisible();
-  await byTest(page, 'passkey-nickname').fill(nickname);
-  await byTest(page, 'add-passkey').click();
+  await startPasskeyAdd(page, nickname);
+  await approve(page);
   await expect(credentialRows(page, 'PASSKEY').filter({ hasText: nickname })).toBeVisible();
 }
 
@@ -189,6 +274,10 @@ export async function loginWithPasskey(page: Page, options: { legacy?: boolean }
   if (options.legacy) await byTest(page, 'login-legacy').check();
   await expect(byTest(page, 'passkey-state')).toHaveText(/^Ready/);
   await byTest(page, 'login-passkey').click();
+  if (modeOf(page) === 'frame') {
+    await expect(signerFrame(page).getByTestId('signer-passkey')).toContainText('Sign in with your passkey');
+    await signerFrame(page).getByTestId('signer-passkey-continue').click();
+  }
   await expect(byTest(page, 'screen-home')).toBeVisible();
   await expect(byTest(page, 'session-credential')).toHaveText('Passkey');
 }
@@ -199,6 +288,7 @@ export async function signPrivateToggle(page: Page): Promise<void> {
   const state = byTest(page, 'private-state');
   const before = (await state.textContent()) ?? '';
   await byTest(page, 'private-toggle').click();
+  await approve(page);
   await expect(state).toHaveText(before.includes('ON') ? 'privateEnabled is OFF.' : 'privateEnabled is ON.');
 }
 

@@ -43,12 +43,18 @@ async function answeredProfile(sandboxUrl: string, clientId: string, clientSecre
   return 'message' in body ? 'sandbox' : 'service';
 }
 
-export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
-  // The Next.js example's journeys need its build: made once here, before the workers start.
-  ensureNextAppBuilt();
+/**
+ * Starts the stack in `mode`: `frame` serves the signer page on a second port of localhost as well
+ * (demo/server/stack.ts; e2e/global-setup-frame.ts, playwright.modes.config.ts). The mode is handed
+ * to the tests as `E2E_DEMO_MODE`; the fixtures refuse a project of the other mode.
+ */
+export async function setUpDemo(mode: 'in-origin' | 'frame'): Promise<() => Promise<void>> {
+  // The Next.js example's journeys need its build: made once here, before the workers start
+  // (in-origin only: the example is an in-origin wallet, its journeys skip frame mode).
+  if (mode === 'in-origin') ensureNextAppBuilt();
   const clientId = `e2e-client-${randomBytes(6).toString('hex')}`;
   const clientSecret = `e2e-secret-${randomBytes(24).toString('hex')}`;
-  const stack = await startDemoStack({ port: 0, sandboxPort: 0, quiet: true, watch: false, sandboxClientId: clientId, sandboxClientSecret: clientSecret });
+  const stack = await startDemoStack({ port: 0, sandboxPort: 0, quiet: true, watch: false, sandboxClientId: clientId, sandboxClientSecret: clientSecret, ...(mode === 'frame' ? { signer: { port: 0 } } : {}) });
   try {
     const wanted = process.env.SANDBOX_PROFILE || 'sandbox';
     const profile = await answeredProfile(stack.sandboxUrl, clientId, clientSecret);
@@ -60,6 +66,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     throw e;
   }
   process.env.DEMO_URL = stack.url;
+  process.env.E2E_DEMO_MODE = mode;
   // The journeys that check what the service lists (session races) ask the sandbox directly.
   process.env.E2E_SANDBOX_URL = stack.sandboxUrl;
   process.env.E2E_CLIENT_ID = clientId;
@@ -67,4 +74,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   return async () => {
     await stack.close();
   };
+}
+
+export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  return setUpDemo('in-origin');
 }
