@@ -35,6 +35,23 @@ async function storageProblem(): Promise<'SIGNER_STORAGE_UNAVAILABLE' | undefine
   }
 }
 
+/**
+ * The user's locale as `Intl` accepts it, or undefined (Intl's default). A browser may report a tag
+ * Intl refuses (WebKitGTK under an environment without a locale); with it every amount and date
+ * failed to format, and the words fell back to the request's raw fields.
+ */
+function userLocale(): string | undefined {
+  for (const tag of [...(navigator.languages ?? []), navigator.language]) {
+    try {
+      const [canonical] = Intl.getCanonicalLocales(tag);
+      if (canonical !== undefined && Intl.NumberFormat.supportedLocalesOf(canonical).length > 0) return canonical;
+    } catch {
+      // not a tag Intl takes: the next one
+    }
+  }
+  return undefined;
+}
+
 function start(port: MessagePort, config: SignerConfig): void {
   applyBranding(config);
   const screensChanged = () => port.postMessage({ type: 'ui', visible: screensOpen() });
@@ -43,7 +60,8 @@ function start(port: MessagePort, config: SignerConfig): void {
   const strings = stringsWith(config.strings);
   // A screen reader reads the prompts in the host's language when it pins one.
   if (config.locale !== undefined) document.documentElement.lang = config.locale;
-  const words = inWordsWith({ strings, locale: config.locale ?? navigator.language, ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}) });
+  const locale = config.locale ?? userLocale();
+  const words = inWordsWith({ strings, ...(locale !== undefined ? { locale } : {}), ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}) });
   const policy = createSigningPolicy(approvalRenderer(strings), screensChanged, { popup: popupApproval, tracksVisibility: tracksVisibility(), highValue: config.highValue });
   const wallet = createWallet({
     baseUrl: config.baseUrl,
