@@ -89,6 +89,8 @@ async function journey(tab: Tab, engine: string, j: Journey, breakLayout = false
   expect(where === frame, `${j.name}: approved in the frame in Chromium only`).toBe(engine === 'chromium');
   await untilArmed(where);
   await where.evaluate(standInsInPage, j.standIns ?? []);
+  // From the top, whatever arming scrolled (a prompt taller than the frame): the same picture each run.
+  await where.evaluate(() => window.scrollTo(0, 0));
   keptPicture(await where.screenshot('signer-approval'), `${j.name}.png`);
   if (breakLayout) {
     expect(await where.evaluate(breakLayoutInPage)).toBe('12px');
