@@ -69,6 +69,15 @@ import { World } from './model/world.js';
 
 const HOUR = 60 * MINUTE;
 const RUNS = Number(process.env.SESSION_MODEL_RUNS ?? 1000);
+/**
+ * `npm test` runs the model with a fixed seed, so a run on any clone is the same run: a new seed
+ * found a new case in about one CI in two (stop 36, CI3 of 2026-11-28), and a suite that fails at
+ * random is a bug of its own. New cases are looked for on purpose: `npm run test:model:explore`
+ * (a random seed each run; a failure prints its seed and path, SESSION_MODEL_SEED/PATH replay it, and
+ * the case becomes an example below once understood). The cases found and not yet understood are
+ * listed in test/session/MODEL-FINDINGS.md.
+ */
+const SEED = process.env.SESSION_MODEL_SEED ?? (process.env.SESSION_MODEL_EXPLORE === '1' ? undefined : '1');
 
 let pool: SessionKey[] = [];
 const download = changesChunk.load;
@@ -438,7 +447,7 @@ describe('session model: tabs, a scripted service, random interleavings', () => 
       }),
       {
         numRuns: RUNS,
-        ...(process.env.SESSION_MODEL_SEED !== undefined && { seed: Number(process.env.SESSION_MODEL_SEED) }),
+        ...(SEED !== undefined && { seed: Number(SEED) }),
         // A failure's seed and path (SESSION_MODEL_SEED, SESSION_MODEL_PATH) replay it, with the same example runs.
         ...(process.env.SESSION_MODEL_PATH !== undefined && { path: process.env.SESSION_MODEL_PATH }),
         // Run first: a tab closed between storing its refresh's key and committing (the section busy),
@@ -460,6 +469,9 @@ describe('session model: tabs, a scripted service, random interleavings', () => 
           // then a logout in another tab whose nonce is refused too (no channel: no tab can hear of it);
           // the first nonce, flushed as the login commits, is no logout requested during it (seed 100).
           [{ locks: 'web', channel: false }, 'login on the wire', [step('storageFails(2)', (w) => void ((w.backend.failWrites = 2), (w.failedWrite = true))), onTab('logout(a)', 0, (w, t) => logout(w, t, ACCOUNTS[0]!)), closeCmd(1, false), onTab('login(a,1)', 0, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:1')), onTab('logout(a)', 1, (w, t) => logout(w, t, ACCOUNTS[0]!))]],
+          // I1: a tab on the memory store logs in and signs out the other devices: the shared tabs'
+          // session is another device's to it (CI, seed 409707934).
+          [{ locks: 'web', channel: true }, 'login on the wire', [openMemoryTabCmd(), closeCmd(335479193, false), onTab('login(a,1)', 921584633, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:1')), onTab('signOutOtherDevices(a)', 775732979, (w, t) => void w.track(t, 'signOut', t.manager.signOutOtherDevices(ACCOUNTS[0]!)))]],
           // I2 (issue 31): a logout while storage refuses writes, after another: the action started in
           // another tab between them is cancelled at its prompt (S5b).
           [{ locks: 'web', channel: true }, 'logged in', [refreshCmd(85451014, ACCOUNTS[0]), logoutStorageFullCmd(0, ACCOUNTS[0]), logoutThenCloseCmd(808032395, ACCOUNTS[0], false), onTab('action(a)', 294128799, (w, t) => action(w, t, ACCOUNTS[0]!)), logoutStorageFullCmd(0, ACCOUNTS[0]), answerCmd(284500132, 'deliver')]],

@@ -163,7 +163,7 @@ export class ScriptedService {
           // Not active (unknown, expired, ended): 404, as the wire reference says (and the sandbox, on either leg).
           if (!s || !this.active(s)) throw new WalletError('SESSION_NOT_FOUND', 'not active', { status: 404 });
           if (!this.signerOk(s.accountId, p.signedBy!)) throw new WalletError('WALLET_SIGNATURE_INVALID', 'no active session has this key', { status: 401 });
-          s.ended = { by: 'browser', at: this.clock.now };
+          s.ended = { by: 'browser', at: this.clock.now, tab };
           // A refresh undone (its commit could not happen): refreshing that session again is no double refresh.
           if (s.refreshedFrom !== undefined && this.refreshState.get(s.refreshedFrom) === 'done') this.refreshState.delete(s.refreshedFrom);
           return true;

@@ -13,7 +13,8 @@ export interface ServiceSession {
   origin: Origin;
   createdAt: number;
   expiresAt: number;
-  ended?: { by: 'browser' | 'elsewhere'; at: number };
+  /** Who ended it: a tab of this browser (which one), or another device. */
+  ended?: { by: 'browser' | 'elsewhere'; at: number; tab?: number };
   /** The tab whose request made it. */
   tab: number;
   /** The answer that created it reached the browser. */
