@@ -59,7 +59,7 @@ test('a script of the app\'s origin cannot log in, refresh or sign through the p
   await page.evaluate(([accountId, oidcToken]) => {
     window.t.added = (window.t.wallet as { addOAuthCredential(a: object): Promise<unknown> }).addOAuthCredential({ accountId, oidcToken }).then(() => 'ok', (e: { code?: string }) => e.code);
   }, [accountId, registration] as const);
-  await expect(signer(page).getByTestId('signer-approval')).toContainText('Add a Google or Apple sign-in');
+  await expect(signer(page).getByTestId('signer-approval')).toContainText('Add a sign-in method');
   await approveInFrame(signer(page));
   expect(await page.evaluate(() => window.t.added)).toBe('ok');
 

@@ -77,7 +77,8 @@ export function standInsInPage(labels: readonly (readonly [string, 'id' | 'time'
     const dd = dt.nextElementSibling;
     if (kind === undefined || dd === null) continue;
     const value = dd.textContent ?? '';
-    if (kind === 'time') dd.textContent = value.replace(/[0-9]/g, '0').replace(/\b[A-Z][a-z]{2}\b/g, 'Jan').replace(/\b[AP]M\b/g, 'AM');
+    // Every number of a time as two zeros or four (an hour or a day of one digit is as wide as one of two).
+    if (kind === 'time') dd.textContent = value.replace(/[0-9]/g, '0').replace(/\b0{1,2}\b/g, '00').replace(/\b[A-Z][a-z]{2}\b/g, 'Jan').replace(/\b[AP]M\b/g, 'AM');
     else {
       const at = value.lastIndexOf(':') + 1;
       dd.textContent = value.slice(0, at) + value.slice(at).replace(/[0-9a-zA-Z]/g, '0');
