@@ -126,15 +126,18 @@ export function parseSignerConfig(raw: unknown): SignerConfig {
   return config;
 }
 
-/** `raw` as a canonical BCP 47 tag (`fr-fr` → `fr-FR`). */
-function checkedLocale(raw: unknown, fail: (field: string, expected: string) => never): string {
+/** `raw` as a canonical BCP 47 tag (`fr-fr` → `fr-FR`), or undefined when Intl does not take it. */
+export function canonicalLocale(raw: unknown): string | undefined {
   try {
     const [tag] = typeof raw === 'string' && raw !== '' ? Intl.getCanonicalLocales(raw) : [];
-    if (tag !== undefined) return tag;
+    return tag;
   } catch {
-    // RangeError: not a well-formed tag
+    return undefined; // RangeError: not a well-formed tag
   }
-  return fail('locale', 'a BCP 47 language tag such as fr-FR');
+}
+
+function checkedLocale(raw: unknown, fail: (field: string, expected: string) => never): string {
+  return canonicalLocale(raw) ?? fail('locale', 'a BCP 47 language tag such as fr-FR');
 }
 
 function isTimeZone(name: string): boolean {

@@ -8,7 +8,7 @@ import { createWallet } from '../../wallet.js';
 import { createSigningPolicy } from './approval.js';
 import { APPROVAL_HASH, popupApproval, runApprovalWindow } from './approval-popup.js';
 import { tracksVisibility } from './approve-button.js';
-import { loadSignerConfig, type SignerConfig } from './config.js';
+import { canonicalLocale, loadSignerConfig, type SignerConfig } from './config.js';
 import { listenForParent } from './handshake.js';
 import { POPUP_HASH, runCeremonyWindow } from './popup.js';
 import type { FrameContext } from './methods.js';
@@ -41,15 +41,7 @@ async function storageProblem(): Promise<'SIGNER_STORAGE_UNAVAILABLE' | undefine
  * failed to format, and the words fell back to the request's raw fields.
  */
 function userLocale(): string | undefined {
-  for (const tag of [...(navigator.languages ?? []), navigator.language]) {
-    try {
-      const [canonical] = Intl.getCanonicalLocales(tag);
-      if (canonical !== undefined && Intl.NumberFormat.supportedLocalesOf(canonical).length > 0) return canonical;
-    } catch {
-      // not a tag Intl takes: the next one
-    }
-  }
-  return undefined;
+  return [...(navigator.languages ?? []), navigator.language].map(canonicalLocale).find((tag) => tag !== undefined && Intl.NumberFormat.supportedLocalesOf(tag).length > 0);
 }
 
 function start(port: MessagePort, config: SignerConfig): void {
