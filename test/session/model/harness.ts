@@ -125,14 +125,18 @@ export class Locks {
 export class Bus {
   private readonly open = new Set<ChannelLike>();
   sent = 0;
+  /** The logouts each tab announced as its user's (`loggedOut`), in the order posted (I1: memory tabs). */
+  readonly userLogouts: Array<{ tab: number; account: string }> = [];
 
-  channel(): ChannelLike {
+  channel(tab = -1): ChannelLike {
     const bus = this;
     const ch: ChannelLike = {
       onmessage: null,
       postMessage(message) {
         bus.sent++;
         const data = structuredClone(message);
+        const m = data as { account?: unknown; loggedOut?: unknown };
+        if (m.loggedOut === true && typeof m.account === 'string') bus.userLogouts.push({ tab, account: m.account });
         for (const other of bus.open) if (other !== ch) logoutCall.exit(() => queueMicrotask(() => other.onmessage?.({ data })));
       },
       close() {
@@ -242,7 +246,7 @@ export function tabHost(
       : undefined;
   return {
     locks: () => lease ?? world.locks.forTab(tab),
-    openChannel: () => (coordination.channel ? world.bus.channel() : undefined),
+    openChannel: () => (coordination.channel ? world.bus.channel(tab) : undefined),
     setTimer: (fn, ms) => clock.set(tab, fn, ms),
     clearTimer: (id) => clock.clear(id),
     onWake: (wake) => {

@@ -79,14 +79,14 @@ export class World extends Browser {
    * Logouts a user asked for while a channel reached tabs on the memory store: the account, the step
    * it was called at, the memory tab and the sessions that tab held then (I1: it logs them out itself).
    */
-  readonly memoryLogouts: Array<{ account: string; at: number; tab: number; held: Set<string> }> = [];
+  readonly memoryLogouts: Array<{ account: string; at: number; tab: number; held: Set<string>; from: number; postsBefore: number }> = [];
 
   /** A logout of `account` called in `tab`: the memory tabs a channel reaches must carry it out (I1). */
   noteLogout(account: string, tab: Tab): void {
     if (!this.coordination.channel) return;
     for (const t of this.tabs) {
       if (t === tab || !t.memory || !t.open || !t.loaded) continue;
-      this.memoryLogouts.push({ account, at: this.service.step, tab: t.id, held: new Set(t.manager.all().filter((x) => x.accountId === account).map((x) => x.id)) });
+      this.memoryLogouts.push({ account, at: this.service.step, tab: t.id, held: new Set(t.manager.all().filter((x) => x.accountId === account).map((x) => x.id)), from: tab.id, postsBefore: this.bus.userLogouts.length });
     }
   }
 
@@ -105,7 +105,10 @@ export class World extends Browser {
     }
     for (const l of this.memoryLogouts) {
       const t = this.tabs[l.tab]!;
-      if (!t.open) continue;
+      // Posted by the logout's tab: one closed before it loaded (seed 309), or before its nonce was
+      // written, announced nothing and ended nothing; no tab can carry it out (I1: outside).
+      const posted = this.bus.userLogouts.slice(l.postsBefore).some((p) => p.tab === l.from && p.account === l.account);
+      if (!t.open || !posted) continue;
       const held = new Set(this.stored(l.account, t.memory).sessions.map((x) => x.id));
       for (const s of this.service.sessions.values()) {
         if (s.tab !== l.tab || s.accountId !== l.account) continue;
