@@ -453,6 +453,12 @@ describe('session model: tabs, a scripted service, random interleavings', () => 
         // Run first: a tab closed between storing its refresh's key and committing (the section busy),
         // then the next tab that loads (settling opens one), or a logout, must end that session (I8).
         examples: process.env.SESSION_MODEL_NO_EXAMPLES === '1' ? [] : [
+          // S14: a memory tab's signOutOtherDevices() ends the shared tabs' session (another device's to it);
+          // a shared tab's logout then sends its own DELETE of it, answered 404 (seed 409707934, lease locks).
+          [{ locks: 'lease', channel: true }, 'logged in', [openMemoryTabCmd(), logoutCmd(0, ACCOUNTS[0]!), closeCmd(335479193, false), onTab('login(a,1)', 921584633, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:1')), onTab('signOutOtherDevices(a)', 775732979, (w, t) => void w.track(t, 'signOut', t.manager.signOutOtherDevices(ACCOUNTS[0]!)))]],
+          // Settling's first uses (I6 after a storage-full logout whose tab closed holding its records) come
+          // after the faults still scheduled: a chunk failure and two refused writes left took all four (seed 306).
+          [{ locks: 'web', channel: false }, 'login on the wire', [answerCmd(0, 'deliver'), logoutStorageFullCmd(0, ACCOUNTS[0]!), step('chunkFails(3)', (w) => void (w.chunkFailures = 3)), closeBusyCmd(0, true), step('storageFails(2)', (w) => void ((w.backend.failWrites = 2), (w.failedWrite = true))), refreshAnsweredCmd(0, ACCOUNTS[0]!, false)]],
           // I1 (memory tabs): a logout called in a tab still loading, closed before it loaded, asked for
           // nothing (no nonce, no message): the memory tab's login in flight may keep its session (seed 309).
           [{ locks: 'web', channel: true }, 'logged in', [closeCmd(0, false), openMemoryTabCmd(), refreshAnsweredCmd(0, ACCOUNTS[0]!, false), onTab('login(b,1)', 42812741, (w, t) => login(w, t, ACCOUNTS[1]!, 'AuthMethod:1')), step('openTab', (w) => w.tabs.filter((t) => t.open).length < 4 && w.openTab()), logoutThenCloseCmd(796319151, ACCOUNTS[1]!, false), deliverAllCmd()]],

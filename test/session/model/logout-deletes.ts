@@ -9,7 +9,10 @@
  * The first half (one DELETE of each session per call) holds whatever storage does.
  * The DELETEs are the scripted service's (`endsSent`), each named by the `logout()` call whose work
  * asked for it (harness.ts `logoutCall`); work of a refresh, a load or a background finish is not a
- * call's, and is not counted against it.
+ * call's, and is not counted against it. A tab on the memory store is a wallet of its own (I1): an
+ * end it was answered is another device's to the shared tabs, and theirs to it (seed 409707934, lease
+ * locks: a memory tab's signOutOtherDevices() ended the shared session, then a shared tab's logout
+ * sent its own DELETE, answered 404), so only an answer to a tab of the same store is known.
  */
 import type { EndSent } from './service-records.js';
 
@@ -21,7 +24,7 @@ export interface LogoutRun {
 }
 
 /** The violations of S14 among the DELETEs sent so far. */
-export function logoutDeleteViolations(ends: readonly EndSent[], runs: ReadonlyMap<number, LogoutRun>, refusedWrites: readonly number[]): string[] {
+export function logoutDeleteViolations(ends: readonly EndSent[], runs: ReadonlyMap<number, LogoutRun>, refusedWrites: readonly number[], storeOf: (tab: number) => string): string[] {
   const violations: string[] = [];
   const sent = new Map<string, number>();
   for (const e of ends) {
@@ -32,7 +35,7 @@ export function logoutDeleteViolations(ends: readonly EndSent[], runs: ReadonlyM
     const n = (sent.get(key) ?? 0) + 1;
     sent.set(key, n);
     if (n > 1) violations.push(`S14: ${name} sent DELETE #${n} of ${e.sessionId}`);
-    const known = ends.find((f) => f.sessionId === e.sessionId && f.answer !== undefined && f.answer.seq < e.seq && (f.answer.outcome === 'ended' || f.answer.outcome === 'gone') && !refusedWrites.some((w) => w < e.seq));
+    const known = ends.find((f) => f.sessionId === e.sessionId && storeOf(f.tab) === storeOf(e.tab) && f.answer !== undefined && f.answer.seq < e.seq && (f.answer.outcome === 'ended' || f.answer.outcome === 'gone') && !refusedWrites.some((w) => w < e.seq));
     if (known) violations.push(`S14: ${name} sent a DELETE of ${e.sessionId} after one of tab ${known.tab} was answered ${known.answer?.outcome}`);
   }
   return violations;
