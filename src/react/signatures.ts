@@ -3,7 +3,8 @@
  * Signatures waiting for the user, as state the app renders in its own confirmation UI.
  *
  * `createSignatureRequests()` makes the queue whose `onBeforeSign` the wallet is created with;
- * `usePendingSignature()` shows its first entry. Invariants (test/react/signatures.browser.test.ts):
+ * `usePendingSignature()` shows its first entry. Invariants (test/react/signatures.test.ts, the
+ * remount case in test/react/defects.browser.test.ts):
  * 1. Every request is answered exactly once: approve → true, reject → false, its `signal` aborted
  *    (the wallet stopped waiting) → it leaves the queue unanswered by the app.
  * 2. Deny by default: a request that arrives while no `usePendingSignature()` is mounted, and every

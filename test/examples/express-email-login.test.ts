@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { createWallet } from '../../src/wallet.js';
 import { createKeyStore, createMemoryBackend } from '../../src/keys/index.js';
+import { cookieJarFetch } from '../helpers/cookie-jar.js';
 
 // The example imports the package by name, as an app would; here that name is the source.
 vi.mock('embedded-wallet-signer/proxy', () => import('../../src/proxy/index.js'));
@@ -21,25 +22,8 @@ let sandbox: RunningSandbox;
 let server: Server;
 let base: string;
 
-/** A browser's cookie jar over fetch: keeps what the app sets (Max-Age=0 removes), sends it back. */
-function browser(): { fetch: typeof globalThis.fetch; jar: Map<string, string> } {
-  const jar = new Map<string, string>();
-  const fetchWithJar: typeof globalThis.fetch = async (input, init) => {
-    const request = new Request(input, init);
-    const headers = new Headers(request.headers);
-    if (jar.size > 0) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    const response = await globalThis.fetch(new Request(request, { headers }));
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const eq = pair.indexOf('=');
-      const name = pair.slice(0, eq);
-      if (/max-age=0/i.test(line)) jar.delete(name);
-      else jar.set(name, pair.slice(eq + 1));
-    }
-    return response;
-  };
-  return { fetch: fetchWithJar, jar };
-}
+/** A browser: a cookie jar over the network's fetch. */
+const browser = () => cookieJarFetch();
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, log: false });

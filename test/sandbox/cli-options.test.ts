@@ -1,7 +1,9 @@
 // The sandbox bin's command line (src/sandbox/cli-options.ts): named options over their
 // environment variables, the enclave key's default (a kept file in development, new in
 // production), and refusals with a message naming the option.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defaultEnclaveKeyFile, parseCli, USAGE } from '../../src/sandbox/cli-options.js';
 
@@ -48,6 +50,14 @@ describe('sandbox command line', () => {
     expect(() => parsed(['--origin', ','])).toThrow(/--origin/);
     expect(() => parsed(['--enclave-seed', 'a', '--new-enclave-key'])).toThrow(/one of/);
     expect(() => parsed(['--what'])).toThrow(/--what/);
+  });
+
+  it('every option --help names is in the README (issue 35: the bin’s options, all in the README) and is accepted', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const options = [...new Set([...USAGE.matchAll(/^\s+(?:-[a-z], )?(--[a-z-]+)/gm)].map((m) => m[1] as string))];
+    expect(options.length).toBeGreaterThanOrEqual(12);
+    for (const option of options) expect(new RegExp(`${option}(?![a-z-])`).test(readme), option).toBe(true);
+    for (const option of options.filter((o) => o !== '--help')) expect(() => parseCli([option, ...(['--new-enclave-key', '--quiet'].includes(option) ? [] : ['x'])], {}, cwd), option).not.toThrow(/Unknown option/);
     expect(() => parsed(['positional'])).toThrow();
   });
 });

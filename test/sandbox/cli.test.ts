@@ -1,12 +1,17 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-function runCli(env: Record<string, string>, args: string[] = ['--new-enclave-key']): Promise<{ out: string; stop: () => void; exit: Promise<number | null> }> {
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The bin under tsx, from `cwd` (default: the repository), with the repository's tsx and cli.ts. */
+function runCli(env: Record<string, string>, args: string[] = ['--new-enclave-key'], cwd = REPO): Promise<{ out: string; stop: () => void; exit: Promise<number | null> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const tsx = new URL('node_modules/tsx/dist/loader.mjs', `file://${REPO}`).href;
+    const child = spawn(process.execPath, ['--import', tsx, join(REPO, 'src/sandbox/cli.ts'), ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const onData = (d: Buffer) => {
@@ -77,6 +82,27 @@ describe('npm run sandbox (cli.ts)', () => {
     expect(keys[0]).toMatch(/^04/);
     expect(keys[1]).toBe(keys[0]);
   }, 90_000); // two starts of the bin under tsx: ~9 s each on a busy machine
+
+  it('with no enclave option (development), the key is kept under the project’s node_modules/.cache: the same after a restart', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'ews-cli-default-'));
+    mkdirSync(join(project, 'node_modules'));
+    const file = join(project, 'node_modules/.cache/embedded-wallet-signer/sandbox-enclave-key.pem');
+    const keys: string[] = [];
+    try {
+      for (let i = 0; i < 2; i++) {
+        const { out, stop, exit } = await runCli({ SANDBOX_LOG: 'off', NODE_ENV: 'development' }, ['--port', '0'], project);
+        stop();
+        expect(await exit).toBe(0);
+        expect(out).toContain(`enclave key: kept in ${file}`);
+        keys.push(/enclave public key: (04[0-9a-f]{128})/.exec(out)?.[1] ?? '');
+      }
+      expect(existsSync(file)).toBe(true);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+    expect(keys[0]).toMatch(/^04/);
+    expect(keys[1]).toBe(keys[0]);
+  }, 90_000); // two starts of the bin under tsx, as above
 
   it('refuses an unknown option, naming it', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--prot', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
