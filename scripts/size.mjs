@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { measureConsumers } from './size-consumers.mjs';
 import { BUNDLERS, SCENARIOS } from './size-scenarios.mjs';
 import { breakdown, bundle, classify, fmt, gz, KB, measure, printBreakdown, printTable, sumOf } from './size-esbuild.mjs';
-import { measureReactEntry, REACT_BUDGET_GZ } from './size-react.mjs';
+import { measureReactEntry, quickstartImports, REACT_BUDGET_GZ, REACT_QUICKSTART_BUDGET_GZ } from './size-react.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -167,6 +167,11 @@ const react = await measureReactEntry();
 console.log(`\nreact (src/react/index.ts, React external): ${react.minBytes} B min, ${react.gzipBytes} B gz (budget ${REACT_BUDGET_GZ} B gz)`);
 for (const [path, bytes] of Object.entries(react.inputs).sort((a, b) => b[1] - a[1])) console.log(`  ${String(bytes).padStart(6)} B  ${path}`);
 if (react.gzipBytes > REACT_BUDGET_GZ) failures.push(`react entry: ${react.gzipBytes} B gz, over its ${REACT_BUDGET_GZ} B budget`);
+// What the README's React quickstart imports, tree-shaken as an app's bundler does (issue 35: within 3 KB gz).
+const quickstartNames = quickstartImports();
+const reactQuickstart = await measureReactEntry(quickstartNames);
+console.log(`react, the README quickstart's imports (${quickstartNames.join(', ')}): ${reactQuickstart.minBytes} B min, ${reactQuickstart.gzipBytes} B gz (budget ${REACT_QUICKSTART_BUDGET_GZ} B gz)`);
+if (reactQuickstart.gzipBytes > REACT_QUICKSTART_BUDGET_GZ) failures.push(`react quickstart: ${reactQuickstart.gzipBytes} B gz, over its ${REACT_QUICKSTART_BUDGET_GZ} B budget`);
 
 mkdirSync(join(root, 'bench'), { recursive: true });
 writeFileSync(
@@ -186,6 +191,7 @@ writeFileSync(
         timings: consumers.timings,
       },
       react: { tool: 'esbuild (minify, esm, platform browser, React external) + gzip level 9 (scripts/size-react.mjs)', budgetGzipBytes: REACT_BUDGET_GZ, ...react },
+      reactQuickstart: { imports: quickstartNames, budgetGzipBytes: REACT_QUICKSTART_BUDGET_GZ, minBytes: reactQuickstart.minBytes, gzipBytes: reactQuickstart.gzipBytes, inputs: reactQuickstart.inputs },
     },
     null,
     2,
