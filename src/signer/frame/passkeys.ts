@@ -21,7 +21,8 @@ import type { Wallet } from '../../wallet-api.js';
 import { aborted, approveAction, type ApprovalDescription, type SigningPolicy } from './approval.js';
 import { ceremonyInPopup } from './popup.js';
 import { el, mount } from './views.js';
-import type { InWords } from './words-hookup.js';
+import type { Strings } from '../words/strings.js';
+import { inWords, type InWords } from './words-hookup.js';
 
 /** What the passkey handlers use of the frame's context (methods.ts' FrameContext has it). */
 export interface PasskeyFrameContext {
@@ -31,6 +32,9 @@ export interface PasskeyFrameContext {
   /** The words in the host's strings and locale (config.ts); default the table's. */
   readonly words?: InWords;
 }
+
+/** The words of `ctx`: the host's table, locale and time zone; default the table's. */
+const wordsOf = (ctx: PasskeyFrameContext): InWords => ctx.words ?? inWords;
 
 type PasskeyHandler = (ctx: PasskeyFrameContext, args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
 
@@ -62,6 +66,7 @@ function refusalName(error: unknown): string {
 
 /** A screen with a title, lines, Cancel and a primary button; `onGo` gets only trusted clicks. */
 function renderPrompt(
+  strings: Strings,
   testId: string,
   description: ApprovalDescription,
   goLabel: string,
@@ -71,7 +76,7 @@ function renderPrompt(
   const list = el('dl', { className: 'lines' });
   for (const [label, value] of description.lines) list.append(el('dt', { text: label }), el('dd', { text: value }));
   const go = el('button', { text: goLabel, className: 'primary', testId: `${testId}-continue` });
-  const cancel = el('button', { text: 'Cancel', testId: `${testId}-cancel` });
+  const cancel = el('button', { text: strings.cancel, testId: `${testId}-cancel` });
   go.type = 'button';
   cancel.type = 'button';
   go.addEventListener('click', (event) => {
@@ -91,7 +96,7 @@ function renderPrompt(
   return {
     waiting(on) {
       go.disabled = on;
-      status.textContent = on ? 'Waiting for your passkey…' : '';
+      status.textContent = on ? strings.passkeyWaiting : '';
     },
     close: remove,
   };
@@ -113,6 +118,7 @@ function onClick<T>(ctx: PasskeyFrameContext, testId: string, description: Appro
     };
     const onAbort = () => finish(() => reject(aborted()));
     const prompt = renderPrompt(
+      wordsOf(ctx).strings,
       testId,
       description,
       goLabel,
@@ -142,8 +148,9 @@ function frameCeremonies(ctx: PasskeyFrameContext): PasskeyCeremonies {
       const name = refusalName(error);
       if (allowed === true || (name !== 'NotAllowedError' && name !== 'SecurityError')) throw error;
       // The browser does not say why: offer the window; a new click opens it.
-      const description = { title: 'Use your passkey in a new window', lines: [['Why', 'This browser did not let the passkey run inside this page.'] as const] };
-      return onClick(ctx, 'signer-passkey-window', description, 'Open window', new AbortController().signal, there).catch((declined: unknown) => {
+      const s = wordsOf(ctx).strings;
+      const description = { title: s.passkeyWindowTitle, lines: [[s.passkeyWindowWhy, s.passkeyWindowReason] as const] };
+      return onClick(ctx, 'signer-passkey-window', description, s.passkeyWindowOpen, new AbortController().signal, there).catch((declined: unknown) => {
         throw isWalletError(declined, 'SIGNER_DECLINED') ? error : declined;
       });
     }
@@ -199,8 +206,9 @@ export const PASSKEY_HANDLERS: Readonly<Record<'preparePasskeyLogin' | 'passkey.
     const handle = args[0];
     const entry = typeof handle === 'string' ? k.logins.get(handle) : undefined;
     if (entry === undefined) return Promise.reject(new WalletError('INVALID_ARGUMENT', 'no passkey login prepared with this handle in the signer frame'));
-    const description = { title: 'Sign in with your passkey', lines: [['Account', entry.accountId] as const] };
-    return onClick(ctx, 'signer-passkey', description, 'Continue', signal, async () => {
+    const s = wordsOf(ctx).strings;
+    const description = { title: s.passkeyLoginTitle, lines: [[s.account, entry.accountId] as const] };
+    return onClick(ctx, 'signer-passkey', description, s.continue, signal, async () => {
       const session = await entry.login.login();
       k.logins.delete(handle as string);
       return session;
@@ -217,7 +225,8 @@ export const PASSKEY_HANDLERS: Readonly<Record<'preparePasskeyLogin' | 'passkey.
     const { registerPasskey, preparePasskeyRegistration } = await flows();
     // Fetched now, so that the ceremony starts at once on the click.
     await preparePasskeyRegistration(k.passkeys, { accountId });
-    const description: ApprovalDescription = { title: 'Add a passkey as a sign-in method', lines: [['Account', accountId], ['Name', show(nickname)]] };
-    return onClick(ctx, 'signer-passkey', description, 'Continue', signal, () => addCredential(ctx, description, signal, () => registerPasskey(k.passkeys, { accountId, nickname: nickname as string })));
+    const s = wordsOf(ctx).strings;
+    const description: ApprovalDescription = { title: s.addPasskeyTitle, lines: [[s.account, accountId], [s.nickname, show(nickname)]] };
+    return onClick(ctx, 'signer-passkey', description, s.continue, signal, () => addCredential(ctx, description, signal, () => registerPasskey(k.passkeys, { accountId, nickname: nickname as string })));
   },
 };
