@@ -49,7 +49,7 @@ describe('each signed action in words', () => {
 
   it('removing a listed credential: its type and its own email or phone, masked; a passkey by its name', () => {
     const path = '/auth/credentials/AuthMethod%3A7';
-    const remove = (credential: KnownFacts['credential']) => lines({ method: 'DELETE', path }, { credential }).lines;
+    const remove = (credential: NonNullable<KnownFacts['credential']>) => lines({ method: 'DELETE', path }, { credential }).lines;
     expect(remove({ type: 'SMS_OTP', nickname: '+15557654321' })).toEqual(['Type: Codes sent by text message', 'Phone: •••• ••21', 'Sign-in method: AuthMethod:7']);
     expect(remove({ type: 'EMAIL_OTP', nickname: 'bob@example.com' })).toEqual(['Type: Codes sent by email', 'Email: b•••@example.com', 'Sign-in method: AuthMethod:7']);
     expect(remove({ type: 'OAUTH', nickname: 'carol@gmail.com' })).toEqual(['Type: Sign-in with an identity provider', 'Email: c•••@gmail.com', 'Sign-in method: AuthMethod:7']);
