@@ -100,6 +100,8 @@ export const DEFAULT_STRINGS = {
   guardHold: 'On a touch screen, touch and hold {button} until it fills, then lift your finger.',
   guardHolding: 'Keep holding {button}…',
   guardHeld: 'Lift your finger now.',
+  /** The header's name when the host's configuration gives no `name` (src/signer/frame/config.ts). */
+  walletName: 'Wallet',
   // Buttons and words shared by the screens below.
   cancel: 'Cancel',
   continue: 'Continue',
