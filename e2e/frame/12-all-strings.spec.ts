@@ -203,3 +203,30 @@ test("every text of the frame's screens and windows comes from the host's table"
   process.stdout.write(`[12-all-strings] tag ${TAG}: ${textsRead} texts read, ${seenKeys.size} of ${keys} keys seen, ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   test.info().annotations.push({ type: 'strings', description: `tag ${TAG}: ${textsRead} texts, ${seenKeys.size}/${keys} keys seen` });
 });
+
+test("the passkey window's ceremony screen comes from the host's table", async ({ page, context }) => {
+  // The app's iframe delegates no WebAuthn (no `allow`): Chromium says so, and the ceremony moves to a window of the signer origin.
+  await page.addInitScript(() => {
+    Object.defineProperty(HTMLIFrameElement.prototype, 'allow', { configurable: true, get: () => '', set: () => undefined });
+  });
+  const frame = signer(page);
+  const accountId = await newCustomer(page, frameStack());
+  await frameWallet(page);
+  await startLogin(page, accountId);
+  await typeCode(page, OTP);
+  expect(await page.evaluate(() => window.t.verifying as Promise<{ ok: boolean }>)).toMatchObject({ ok: true });
+  await call(page, 'registerPasskey', { accountId, nickname: 'Laptop' });
+  await expect(frame.getByRole('dialog', { name: m('addPasskeyTitle') })).toBeVisible();
+  const opened = context.waitForEvent('page');
+  await frame.getByTestId('signer-passkey-continue').click();
+  const popup = await opened;
+  await expect(popup.getByRole('heading', { name: m('passkeyCreateTitle') })).toBeVisible();
+  await expectOnlyHostTexts(popup, 'passkey window');
+  // Waiting, the frame's prompt says so in the host's words.
+  await expect(frame.getByTestId('signer-passkey')).toContainText(m('passkeyWaiting'));
+  await expectOnlyHostTexts(frame, 'passkey prompt, waiting');
+  const closed = popup.waitForEvent('close');
+  await popup.getByTestId('signer-popup-cancel').click();
+  await closed;
+  expect(await outcome(page)).toMatchObject({ ok: false });
+});
