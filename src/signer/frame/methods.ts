@@ -18,7 +18,7 @@ import { EXPORT_CLEAR_AFTER_MS } from './config.js';
 import { DESCRIBE } from './describe.js';
 import { OAUTH_HANDLERS } from './oauth.js';
 import { PASSKEY_HANDLERS } from './passkeys.js';
-import { inWords, type InWords } from './words-hookup.js';
+import { wordsOf, type InWords } from './words-hookup.js';
 import { exportInFrame } from './export.js';
 import { phraseRenderer } from './export-view.js';
 import { renderCodeEntry } from './views.js';
@@ -47,9 +47,6 @@ function userAction(method: FrameMethod, purposes: readonly string[], run: (ctx:
   if (describe === undefined) throw new Error(`no description for ${method}`);
   return (ctx, args, signal) => approveAction(ctx.policy, describe(args, wordsOf(ctx)), purposes, signal, () => run(ctx, args));
 }
-
-/** The words of `ctx`: the host's strings, locale and time zone (its configuration); default the table's. */
-const wordsOf = (ctx: FrameContext): InWords => ctx.words ?? inWords;
 
 /** Keeps `login` under a fresh handle; the parent gets the handle and the public facts. */
 function keepLogin(ctx: FrameContext, login: OtpLogin): { handle: string; credentialId: string; type: string } {

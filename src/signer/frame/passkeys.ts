@@ -22,7 +22,7 @@ import { aborted, approveAction, type ApprovalDescription, type SigningPolicy } 
 import { ceremonyInPopup } from './popup.js';
 import { el, mount } from './views.js';
 import type { Strings } from '../words/strings.js';
-import { inWords, type InWords } from './words-hookup.js';
+import { wordsOf, type InWords } from './words-hookup.js';
 
 /** What the passkey handlers use of the frame's context (methods.ts' FrameContext has it). */
 export interface PasskeyFrameContext {
@@ -32,9 +32,6 @@ export interface PasskeyFrameContext {
   /** The words in the host's strings and locale (config.ts); default the table's. */
   readonly words?: InWords;
 }
-
-/** The words of `ctx`: the host's table, locale and time zone; default the table's. */
-const wordsOf = (ctx: PasskeyFrameContext): InWords => ctx.words ?? inWords;
 
 type PasskeyHandler = (ctx: PasskeyFrameContext, args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
 

@@ -108,3 +108,6 @@ export type InWords = ReturnType<typeof inWordsWith>;
 
 /** The words in the default strings and the runtime's locale. */
 export const inWords: InWords = inWordsWith({});
+
+/** The words of a frame's context: the host's strings, locale and time zone (its configuration); default the table's. */
+export const wordsOf = (ctx: { readonly words?: InWords | undefined }): InWords => ctx.words ?? inWords;
