@@ -1,12 +1,13 @@
 /**
  * The host's wording and locale (issue 33; src/signer/frame/config.ts `strings`, `locale`,
  * `timeZone`), Chromium: a signer whose configuration is in French (its strings, `fr-FR`,
- * Europe/Paris) shows a payment's prompt in those words — title, labels, buttons — with the amount
- * and the offer's end formatted by `Intl` in French. Nothing in the parent's call chooses them.
- * Declined by its French button: nothing signed.
+ * Europe/Paris) shows its code entry and a payment's prompt in those words — title, labels, buttons,
+ * the field's label for screen readers — with the amount and the offer's end formatted by `Intl`
+ * in French. Nothing in the parent's call chooses them. Declined by its French button: nothing
+ * signed. (Every screen in a table that marks every key: 12-all-strings.spec.ts.)
  */
 import { expect, test } from '@playwright/test';
-import { frameWallet, loginInFrame, newCustomer, signer } from './helpers.js';
+import { frameWallet, newCustomer, OTP, signer, startLogin, typeCode } from './helpers.js';
 import { useFrameStack } from './stack.js';
 
 const FRENCH = {
@@ -19,13 +20,27 @@ const FRENCH = {
   quote: 'Devis',
   approve: 'Approuver',
   decline: 'Refuser',
+  otpTitle: 'Saisissez votre code',
+  otpSentTo: 'Nous avons envoyé un code à {where}.',
+  otpWhereEmail: 'votre adresse e-mail',
+  otpCode: 'Code reçu',
+  continue: 'Continuer',
+  cancel: 'Annuler',
 };
 const frameStack = useFrameStack({ signerConfig: { strings: FRENCH, locale: 'fr-FR', timeZone: 'Europe/Paris' } });
 
-test("a payment's prompt in the host's French strings, amounts and dates in fr-FR; declined by its French button", async ({ page }) => {
+test("the code entry and a payment's prompt in the host's French strings, amounts and dates in fr-FR; declined by its French button", async ({ page }) => {
   const accountId = await newCustomer(page, frameStack());
   await frameWallet(page);
-  await loginInFrame(page, accountId);
+  await startLogin(page, accountId);
+  const entry = signer(page).getByRole('form', { name: 'Saisissez votre code' });
+  await expect(entry).toContainText('Nous avons envoyé un code à votre adresse e-mail.');
+  await expect(entry.getByRole('textbox', { name: 'Code reçu' })).toBeVisible();
+  await expect(entry.getByRole('button', { name: 'Continuer' })).toBeVisible();
+  await expect(entry.getByRole('button', { name: 'Annuler' })).toBeVisible();
+  await expect(entry).not.toContainText('Enter your code');
+  await typeCode(page, OTP);
+  expect(await page.evaluate(() => window.t.verifying as Promise<{ ok: boolean }>)).toMatchObject({ ok: true });
   const quote = await page.evaluate(async (accountId) => {
     const me = (await (await fetch('/demo/me')).json()) as { payees: { accountId: string }[] };
     const payee = me.payees[0]?.accountId as string;

@@ -88,3 +88,12 @@ describe('the host configuration: locale and time zone', () => {
     for (const bad of ['', 'Mars/Olympus', 42]) expect(() => parseSignerConfig({ ...GOOD, timeZone: bad })).toThrow(/timeZone must be an IANA time zone/);
   });
 });
+
+describe("the host's name", () => {
+  it("a host that names no wallet shows its table's walletName (default: the table's); a name given wins", () => {
+    const { name: _given, ...unnamed } = GOOD;
+    expect(parseSignerConfig(unnamed).name).toBe(DEFAULT_STRINGS.walletName);
+    expect(parseSignerConfig({ ...unnamed, strings: { walletName: 'Portefeuille' } }).name).toBe('Portefeuille');
+    expect(parseSignerConfig({ ...GOOD, strings: { walletName: 'Portefeuille' } }).name).toBe('Acme');
+  });
+});

@@ -53,14 +53,18 @@ const addCredential = fc
     return { kind: 'add-credential', request: { method: 'POST', path: '/auth/credentials', body }, facts: { customer: { email: e, phoneNumber: p } }, shown };
   });
 
-const removeCredential = fc
-  .record({ credentialId: id('AuthMethod'), type: fc.constantFrom('EMAIL_OTP', 'SMS_OTP', 'OAUTH', 'PASSKEY'), email, phone })
-  .map(({ credentialId, type, email: e, phone: p }): Case => ({
-    kind: 'remove-credential',
-    request: { method: 'DELETE', path: `/auth/credentials/${enc(credentialId)}` },
-    facts: { credential: { type }, customer: { email: e, phoneNumber: p } },
-    shown: [credentialId],
-  }));
+/** Removing a credential, as the frame listed it or not: its `nickname` is the email, the phone, the OIDC email or the passkey's name (wire reference §3). */
+export const removeCredential = fc
+  .record({ credentialId: id('AuthMethod'), type: fc.constantFrom('EMAIL_OTP', 'SMS_OTP', 'OAUTH', 'PASSKEY'), email, phone, name: text, listed: fc.boolean() })
+  .map(({ credentialId, type, email: e, phone: p, name, listed }): Case => {
+    const nickname = type === 'SMS_OTP' ? p : type === 'PASSKEY' ? name : e;
+    return {
+      kind: 'remove-credential',
+      request: { method: 'DELETE', path: `/auth/credentials/${enc(credentialId)}` },
+      facts: { credential: listed ? { type, nickname } : { type }, customer: { email: e, phoneNumber: p } },
+      shown: [credentialId, ...(listed && type === 'PASSKEY' ? [name] : [])],
+    };
+  });
 
 /** Ending sessions: how many, "all other devices" or not, and (as the frame lists it) the one this request ends. */
 export const endSessions = fc

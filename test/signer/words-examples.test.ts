@@ -47,6 +47,15 @@ describe('each signed action in words', () => {
     });
   });
 
+  it('removing a listed credential: its type and its own email or phone, masked; a passkey by its name', () => {
+    const path = '/auth/credentials/AuthMethod%3A7';
+    const remove = (credential: NonNullable<KnownFacts['credential']>) => lines({ method: 'DELETE', path }, { credential }).lines;
+    expect(remove({ type: 'SMS_OTP', nickname: '+15557654321' })).toEqual(['Type: Codes sent by text message', 'Phone: •••• ••21', 'Sign-in method: AuthMethod:7']);
+    expect(remove({ type: 'EMAIL_OTP', nickname: 'bob@example.com' })).toEqual(['Type: Codes sent by email', 'Email: b•••@example.com', 'Sign-in method: AuthMethod:7']);
+    expect(remove({ type: 'OAUTH', nickname: 'carol@gmail.com' })).toEqual(['Type: Sign-in with an identity provider', 'Email: c•••@gmail.com', 'Sign-in method: AuthMethod:7']);
+    expect(remove({ type: 'PASSKEY', nickname: 'Laptop' })).toEqual(['Type: Passkey', 'Name: Laptop', 'Sign-in method: AuthMethod:7']);
+  });
+
   it('signing out the other devices: how many', () => {
     expect(lines({ method: 'DELETE', path: '/auth/sessions/Session%3A9' }, { sessions: { count: 3, allOtherDevices: true } })).toMatchObject({
       title: 'Sign out devices',
@@ -113,6 +122,12 @@ describe('each signed action in words', () => {
       'Email: alice@example.com → new@example.com',
       'Customer: Customer:3',
     ]);
+  });
+
+  it('a contact change whose old value the frame could not read says so; one the customer never had is only the new', () => {
+    const request = { method: 'PATCH', path: '/customers/Customer%3A3', body: { email: 'new@example.com' } };
+    expect(lines(request).lines[0]).toBe('Email: not known → new@example.com');
+    expect(lines(request, { customer: { phoneNumber: '+15551234567' } }).lines[0]).toBe('Email: → new@example.com');
   });
 
   it('the host may change the language', () => {

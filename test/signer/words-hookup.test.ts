@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DESCRIBE } from '../../src/signer/frame/describe.js';
 import { inWords } from '../../src/signer/frame/words-hookup.js';
+import { DEFAULT_STRINGS } from '../../src/signer/words/strings.js';
 
 describe('the frame describes its user actions in words', () => {
   it('each action whose request the frame builds from its arguments', () => {
@@ -10,14 +11,34 @@ describe('the frame describes its user actions in words', () => {
     expect(DESCRIBE.createDelegatedKey?.([{ cardId: 'Card:1', internalAccountId: 'InternalAccount:a', nickname: 'Groceries' }])?.lines).toContainEqual(['Valid', 'Until you revoke it']);
     expect(DESCRIBE.revokeDelegatedKey?.(['DelegatedKey:2'])?.lines).toEqual([['Card key', 'DelegatedKey:2']]);
     expect(DESCRIBE.changeContact?.(['Customer:3', { phoneNumber: '+15551234567' }])?.lines).toEqual([
-      ['Phone', '→ +15551234567'],
+      ['Phone', 'not known → +15551234567'],
       ['Customer', 'Customer:3'],
       ['Note', 'Your sign-in codes by text message go to the new number from now on.'],
     ]);
   });
 
+  it('removing a credential: the one the frame listed under this id names its type and masked contact; another id\'s never', () => {
+    const listed = [
+      { id: 'AuthMethod:1', type: 'SMS_OTP', nickname: '+15557654321' },
+      { id: 'AuthMethod:2', type: 'EMAIL_OTP', nickname: 'bob@example.com' },
+    ];
+    expect(inWords.deleteCredential('AuthMethod:1', 'InternalAccount:a', listed)?.lines).toEqual([
+      ['Type', 'Codes sent by text message'],
+      ['Phone', '•••• ••21'],
+      ['Sign-in method', 'AuthMethod:1'],
+      ['Wallet', 'InternalAccount:a'],
+      ['Note', 'Its sessions end with it.'],
+    ]);
+    expect(inWords.deleteCredential('AuthMethod:3', undefined, listed)?.lines.map((l) => l[0])).toEqual(['Sign-in method', 'Note']);
+  });
+
+  it('a contact change: old → new from the customer the frame read; not read, the old is "not known"', () => {
+    expect(inWords.changeContact('Customer:3', { email: 'new@example.com' }, undefined, { email: 'old@example.com' })?.lines[0]).toEqual(['Email', 'old@example.com → new@example.com']);
+    expect(inWords.changeContact('Customer:3', { email: 'new@example.com' })?.lines[0]).toEqual(['Email', 'not known → new@example.com']);
+  });
+
   it('arguments no action would send keep the plain description (the action refuses them before signing)', () => {
-    expect(DESCRIBE.updateAccount?.(['InternalAccount:a', { nickname: 'x' }])?.title).toBe('Change your account settings');
+    expect(DESCRIBE.updateAccount?.(['InternalAccount:a', { nickname: 'x' }])?.title).toBe(DEFAULT_STRINGS.updateAccountTitle);
     expect(DESCRIBE.changeContact?.(['Customer:3', { email: 'a@b.c', phoneNumber: '+1555' }])?.lines).toContainEqual(['email', 'a@b.c']);
   });
 });

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STRINGS, describeSignedRequest, maskEmail, maskPhone, toApprovalLines, type KnownFacts, type WordsDescription } from '../../src/signer/words/index.js';
-import { anyCase, email, endSessions, jwt, phone, quoteCase, refused } from './words-arbitraries.js';
+import { anyCase, email, endSessions, jwt, phone, quoteCase, refused, removeCredential } from './words-arbitraries.js';
 
 interface QuoteShape {
   sendingCurrency: { code: string; decimals: number };
@@ -168,6 +168,22 @@ describe('masking', () => {
         if (ours && (type === 'EMAIL_OTP' || type === 'SMS_OTP') && (s.ending?.nickname as string).indexOf('@') !== 1) expect(all(d)).not.toContain(s.ending?.nickname);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('a listed credential being removed: its type, and its own email or phone masked (never in full)', () => {
+    fc.assert(
+      fc.property(removeCredential, (c) => {
+        const d = describeSignedRequest(c.request, c.facts);
+        const { type, nickname } = c.facts.credential as { type: 'EMAIL_OTP' | 'SMS_OTP' | 'OAUTH' | 'PASSKEY'; nickname?: string };
+        expect(d.lines[0]).toEqual({ label: DEFAULT_STRINGS.credentialType, value: DEFAULT_STRINGS[type] });
+        if (nickname === undefined) return;
+        const contact = d.lines[1];
+        if (type === 'SMS_OTP') expect(contact).toEqual({ label: DEFAULT_STRINGS.phone, value: maskPhone(nickname) });
+        else if (type === 'PASSKEY') expect(contact).toEqual({ label: DEFAULT_STRINGS.nickname, value: nickname });
+        else expect(contact).toEqual({ label: DEFAULT_STRINGS.email, value: maskEmail(nickname) });
+        if (type !== 'PASSKEY' && nickname.indexOf('@') !== 1) expect(all(d)).not.toContain(nickname);
+      }),
     );
   });
 

@@ -164,12 +164,14 @@ test('every kind of prompt: its words, axe, its picture, approved, in effect', a
     const res = await fetch(`${frameStack().sandboxUrl}/sandbox/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'ada.oauth@example.com', nonce: 'registration' }) });
     expect(res.status).toBe(200);
     const { oidcToken } = (await res.json()) as { oidcToken: string };
-    const added = await journey(tab, engine, { name: 'add-credential-oauth', call: ['addOAuthCredential', [{ accountId, oidcToken }]], heading: 'Add a sign-in method', lines: [['Type', 'Sign-in with an identity provider'], ['Identity provider', /./], ['Email', 'ada.oauth@example.com'], ['Wallet', accountId]], standIns: [['Identity provider', 'id'], WALLET] });
+    // The provider's host is the token's issuer (the sandbox's IdP: https://accounts.google.com), the
+    // same on every run: in the picture as it is (a stand-in once wrote it as zeros).
+    const added = await journey(tab, engine, { name: 'add-credential-oauth', call: ['addOAuthCredential', [{ accountId, oidcToken }]], heading: 'Add a sign-in method', lines: [['Type', 'Sign-in with an identity provider'], ['Identity provider', 'accounts.google.com'], ['Email', 'ada.oauth@example.com'], ['Wallet', accountId]], standIns: [WALLET] });
     expect(await credentials()).toContain(`OAUTH ${idOf(added.value)}`);
   });
 
   await test.step('remove a sign-in method', async () => {
-    await journey(tab, engine, { name: 'remove-credential', call: ['deleteCredential', [sms, accountId]], heading: 'Remove a sign-in method', lines: [['Sign-in method', sms], ['Note', 'Its sessions end with it.']], standIns: [['Sign-in method', 'id'], WALLET] });
+    await journey(tab, engine, { name: 'remove-credential', call: ['deleteCredential', [sms, accountId]], heading: 'Remove a sign-in method', lines: [['Type', 'Codes sent by text message'], ['Phone', '•••• ••23'], ['Sign-in method', sms], ['Note', 'Its sessions end with it.']], standIns: [['Sign-in method', 'id'], WALLET] });
     expect(await credentials()).not.toContain(`SMS_OTP ${sms}`);
   });
 
@@ -240,7 +242,7 @@ test('every kind of prompt: its words, axe, its picture, approved, in effect', a
   });
 
   await test.step('change the contact email', async () => {
-    const changed = await journey(tab, engine, { name: 'change-contact', call: ['changeContact', [customerId, { email: NEW_EMAIL }, { accountId }]], heading: 'Change your contact details', lines: [['Email', new RegExp(`→ ${NEW_EMAIL.replace(/\./g, '\\.')}$`)], ['Customer', customerId]], standIns: [['Customer', 'id'], WALLET] });
+    const changed = await journey(tab, engine, { name: 'change-contact', call: ['changeContact', [customerId, { email: NEW_EMAIL }, { accountId }]], heading: 'Change your contact details', lines: [['Email', `${EMAIL} → ${NEW_EMAIL}`], ['Customer', customerId]], standIns: [['Customer', 'id'], WALLET] });
     expect(changed.value).toMatchObject({ email: NEW_EMAIL });
   });
   test.info().annotations.push({ type: 'timing', description: `${engine}: ${((Date.now() - started) / 1000).toFixed(1)} s for the prompts` });

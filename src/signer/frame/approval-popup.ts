@@ -14,7 +14,8 @@
  */
 import { WalletError } from '../../errors.js';
 import { userApproved, type ApprovalDescription, type PopupApproval, type RenderApproval } from './approval.js';
-import { el, mount, renderApproval } from './views.js';
+import { fill, type Strings } from '../words/strings.js';
+import { el, mount } from './views.js';
 
 /** The signer page in this fragment runs as the approval window. */
 export const APPROVAL_HASH = '#approval';
@@ -40,17 +41,17 @@ function blocked(): WalletError {
   });
 }
 
-/** The frame's side: its screen, the window it opens on a trusted click, the answer for this prompt only. */
-export const popupApproval: PopupApproval = (description, answers, onDecline, deadline) => {
+/** The frame's side in `strings` (the host's table): its screen, the window it opens on a trusted click, the answer for this prompt only. */
+export const popupApprovalIn = (strings: Strings): PopupApproval => (description, answers, onDecline, deadline) => {
   const id = crypto.randomUUID();
   let popup: Window | null = null;
   let watch: ReturnType<typeof setInterval> | undefined;
   const list = el('dl', { className: 'lines' });
   for (const [label, value] of description.lines) list.append(el('dt', { text: label }), el('dd', { text: value }));
-  const status = el('p', { className: 'hint', testId: 'signer-popup-status', text: `You approve this in a window of ${location.host}, which no page can cover.` });
+  const status = el('p', { className: 'hint', testId: 'signer-popup-status', text: fill(strings.popupWhere, { host: location.host }) });
   status.setAttribute('aria-live', 'polite');
-  const open = el('button', { text: 'Open the approval window', className: 'primary', testId: 'signer-open-popup' });
-  const decline = el('button', { text: 'Decline', testId: 'signer-decline' });
+  const open = el('button', { text: strings.popupOpen, className: 'primary', testId: 'signer-open-popup' });
+  const decline = el('button', { text: strings.decline, testId: 'signer-decline' });
   open.type = 'button';
   decline.type = 'button';
   const screen = el('section', { className: 'screen', testId: 'signer-approval' }, el('h1', { text: description.title }), list, status, el('div', { className: 'buttons' }, decline, open));
@@ -75,8 +76,8 @@ export const popupApproval: PopupApproval = (description, answers, onDecline, de
     url.hash = APPROVAL_HASH;
     popup = window.open(url.href, '_blank', 'popup,width=480,height=640');
     if (popup === null) return answers.failed(blocked());
-    open.textContent = 'Show the approval window';
-    status.textContent = 'Waiting for your answer in the approval window…';
+    open.textContent = strings.popupShow;
+    status.textContent = strings.popupWaiting;
     // The window's own close button: nothing posted, so watch it.
     watch = setInterval(() => {
       if (popup?.closed === true) answers.declined();
@@ -97,11 +98,11 @@ export const popupApproval: PopupApproval = (description, answers, onDecline, de
   };
 };
 
-/** The signer page as the approval window: shows one prompt for its opener (a frame of the same origin) and answers it, drawn by `render` (in the host's strings). */
-export function runApprovalWindow(render: RenderApproval = renderApproval): void {
+/** The signer page as the approval window: shows one prompt for its opener (a frame of the same origin) and answers it, drawn by `render`, its other words in `strings` (the host's table). */
+export function runApprovalWindow(render: RenderApproval, strings: Strings): void {
   const opener = window.opener as Window | null;
   if (opener === null) {
-    mount(el('section', { className: 'screen' }, el('h1', { text: 'Nothing to do here' }), el('p', { text: 'This window asks you to approve an action of the wallet that opened it.' })));
+    mount(el('section', { className: 'screen' }, el('h1', { text: strings.windowIdleTitle }), el('p', { text: strings.approvalWindowIdle })));
     return;
   }
   const post = (message: Record<string, unknown>) => opener.postMessage(message, location.origin);
@@ -132,7 +133,7 @@ export function runApprovalWindow(render: RenderApproval = renderApproval): void
     setTimeout(() => {
       answered = true;
       remove();
-      mount(el('section', { className: 'screen', testId: 'signer-popup-expired' }, el('h1', { text: 'This request expired' }), el('p', { text: 'Nothing was signed. Close this window.' })));
+      mount(el('section', { className: 'screen', testId: 'signer-popup-expired' }, el('h1', { text: strings.approvalExpiredTitle }), el('p', { text: strings.approvalExpired })));
     }, Math.max(0, deadline - Date.now()));
   });
   post({ type: 'approval-popup-ready' });

@@ -24,7 +24,7 @@
  *   movement of the finger.
  */
 import { createApproveGuard, type PointerKind } from './approve-guard.js';
-import { DEFAULT_STRINGS, fill } from '../words/strings.js';
+import { fill, type Strings } from '../words/strings.js';
 
 /** IntersectionObserver v2's options and entry field, not yet in TypeScript's DOM library. */
 interface VisibilityInit extends IntersectionObserverInit {
@@ -52,13 +52,13 @@ export interface GuardOptions {
 /**
  * Guards `button` (already in the document): `press` gets the trusted click, or the lifted touch
  * (`pointerup`) that ended a hold, that the guard let through; `hint` is where a press that did
- * not count is answered. Returns the function that stops the guard.
+ * not count is answered, in `strings` (the host's table). Returns the function that stops the guard.
  */
-export function guardButton(button: HTMLButtonElement, hint: HTMLElement, press: (event: Event) => void, options: GuardOptions = {}): () => void {
+export function guardButton(button: HTMLButtonElement, hint: HTMLElement, press: (event: Event) => void, strings: Pick<Strings, 'guardClickAgain' | 'guardKeyboard' | 'guardHold' | 'guardHolding' | 'guardHeld'>, options: GuardOptions = {}): () => void {
   const guard = createApproveGuard(() => performance.now());
   button.classList.add('guarded');
   const v2 = tracksVisibility();
-  const s = DEFAULT_STRINGS;
+  const s = strings;
   const say = (words: string) => {
     hint.textContent = fill(words, { button: button.textContent ?? '' });
   };

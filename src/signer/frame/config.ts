@@ -4,7 +4,7 @@
  * configuration accepts no parent at all (deny by default).
  */
 import type { TrustedKeys } from '../../crypto/index.js';
-import { checkStringOverrides, type Strings } from '../words/strings.js';
+import { checkStringOverrides, stringsWith, type Strings } from '../words/strings.js';
 import { HIGH_VALUE_KINDS, type HighValue, type HighValueKind } from './approval-route.js';
 
 /** The signer page's host configuration (`signer-config.json` beside the page). */
@@ -15,7 +15,7 @@ export interface SignerConfig {
   readonly baseUrl: string;
   /** Enclave keys trusted for OTP and export bundles (or 'skip-verification' for a test service). */
   readonly trustedKeys: TrustedKeys;
-  /** Shown in the frame's prompts. */
+  /** Shown in the frame's prompts (default: the table's `walletName`). */
   readonly name: string;
   /** A logo shown in the prompts (an URL on the signer's own origin or https). */
   readonly logoUrl?: string;
@@ -87,7 +87,9 @@ export function parseSignerConfig(raw: unknown): SignerConfig {
   if (keys !== 'skip-verification' && !(Array.isArray(keys) && keys.length > 0 && keys.every((k) => typeof k === 'string' && /^[0-9a-f]+$/i.test(k)))) {
     fail('trustedKeys', "an array of enclave public keys (hex) or 'skip-verification'");
   }
-  const name = c.name ?? 'Wallet';
+  // The host's table first: a host that names no wallet shows its table's `walletName`.
+  const strings = c.strings === undefined ? undefined : checkStringOverrides(c.strings);
+  const name = c.name ?? stringsWith(strings).walletName;
   if (typeof name !== 'string' || name === '' || name.length > 64) fail('name', 'a string of 1 to 64 characters');
   const config: { -readonly [K in keyof SignerConfig]: SignerConfig[K] } = {
     allowedParentOrigins: [...(origins as string[])],
@@ -117,7 +119,7 @@ export function parseSignerConfig(raw: unknown): SignerConfig {
     config.exportClearAfterMs = ms as number;
   }
   if (c.highValue !== undefined) config.highValue = parseHighValue(c.highValue, fail);
-  if (c.strings !== undefined) config.strings = checkStringOverrides(c.strings);
+  if (strings !== undefined) config.strings = strings;
   if (c.locale !== undefined) config.locale = checkedLocale(c.locale, fail);
   if (c.timeZone !== undefined) {
     if (typeof c.timeZone !== 'string' || !isTimeZone(c.timeZone)) fail('timeZone', 'an IANA time zone such as Europe/Paris');

@@ -8,7 +8,7 @@
  * reveal or copy the phrase. A click made by script (`element.click()`, `dispatchEvent`) reveals
  * and copies nothing. "Hide" and "Done" reveal nothing: a trusted click is enough.
  */
-import { DEFAULT_STRINGS, fill } from '../words/strings.js';
+import { fill, type Strings } from '../words/strings.js';
 import { guardButton } from './approve-button.js';
 import { el, mount } from './views.js';
 
@@ -23,8 +23,9 @@ export interface PhraseScreen {
  */
 export type RenderPhrase = (words: readonly string[], clearAfterMs: number, onClose: () => void) => PhraseScreen;
 
-export const renderPhrase: RenderPhrase = (phrase, clearAfterMs, onClose) => {
-  const s = DEFAULT_STRINGS;
+/** The phrase screen in `strings` (the host's table). */
+export const phraseRenderer = (strings: Strings): RenderPhrase => (phrase, clearAfterMs, onClose) => {
+  const s = strings;
   let words: readonly string[] | undefined = phrase;
   const list = el('ol', { className: 'phrase', testId: 'signer-phrase-words' });
   list.setAttribute('aria-label', s.phraseTitle);
@@ -91,7 +92,7 @@ export const renderPhrase: RenderPhrase = (phrase, clearAfterMs, onClose) => {
   // Focus on the dialog, never on a guarded button (a keyboard press needs the user's own Tab).
   screen.focus();
   // Guarded once in the document (the guard observes where they are); "Hide" needs no guard.
-  const stopGuards = [guardButton(reveal, hint, revealOrHide, { free: () => !list.hidden }), guardButton(copy, hint, copyWords)];
+  const stopGuards = [guardButton(reveal, hint, revealOrHide, s, { free: () => !list.hidden }), guardButton(copy, hint, copyWords, s)];
   return {
     close() {
       words = undefined;

@@ -19,7 +19,7 @@ import { aborted, approveAction, type SigningPolicy } from './approval.js';
 import type { RenderPhrase } from './export-view.js';
 import type { ExportShown } from '../protocol.js';
 import type { Wallet } from '../../wallet-api.js';
-import { inWords, type InWords } from './words-hookup.js';
+import { wordsOf, type InWords } from './words-hookup.js';
 
 /** What the export needs of the frame (its FrameContext, methods.ts). */
 export interface ExportContext {
@@ -45,7 +45,7 @@ export async function exportInFrame(ctx: ExportContext, args: readonly unknown[]
   const walletContext = ctx.wallet[WALLET_CONTEXT];
   const account = await accountOf(walletContext, args[0]);
   const recipient = await generateRecipientKey();
-  const description = (ctx.words ?? inWords).exportWallet(exportPath(account), recipient.publicKeyUncompressedHex);
+  const description = wordsOf(ctx).exportWallet(exportPath(account), recipient.publicKeyUncompressedHex);
   if (description === undefined) throw new WalletError('SIGNING_REFUSED', 'the signer cannot put this export in words');
   const mnemonic = await approveAction(ctx.policy, description, ['export-wallet'], signal, () => exportWalletTo(walletContext, account, recipient));
   if (signal.aborted) throw aborted();

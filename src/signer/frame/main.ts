@@ -6,7 +6,7 @@
  */
 import { createWallet } from '../../wallet.js';
 import { createSigningPolicy } from './approval.js';
-import { APPROVAL_HASH, popupApproval, runApprovalWindow } from './approval-popup.js';
+import { APPROVAL_HASH, popupApprovalIn, runApprovalWindow } from './approval-popup.js';
 import { tracksVisibility } from './approve-button.js';
 import { canonicalLocale, loadSignerConfig, type SignerConfig } from './config.js';
 import { listenForParent } from './handshake.js';
@@ -54,7 +54,7 @@ function start(port: MessagePort, config: SignerConfig): void {
   if (config.locale !== undefined) document.documentElement.lang = config.locale;
   const locale = config.locale ?? userLocale();
   const words = inWordsWith({ strings, ...(locale !== undefined ? { locale } : {}), ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}) });
-  const policy = createSigningPolicy(approvalRenderer(strings), screensChanged, { popup: popupApproval, tracksVisibility: tracksVisibility(), highValue: config.highValue });
+  const policy = createSigningPolicy(approvalRenderer(strings), screensChanged, { popup: popupApprovalIn(strings), tracksVisibility: tracksVisibility(), highValue: config.highValue });
   const wallet = createWallet({
     baseUrl: config.baseUrl,
     trustedKeys: config.trustedKeys,
@@ -71,17 +71,25 @@ function start(port: MessagePort, config: SignerConfig): void {
 const config = loadSignerConfig(location.href);
 if (location.hash === POPUP_HASH && window.parent === window) {
   // A window the frame opened for a passkey ceremony (popup.ts): it serves no parent.
-  void config.then(applyBranding, () => undefined);
-  runCeremonyWindow();
+  // Its words in the host's strings once the configuration is read (the frame waits for its ready message, sent once drawn).
+  void config.then(
+    (c) => {
+      applyBranding(c);
+      runCeremonyWindow(stringsWith(c.strings));
+    },
+    () => runCeremonyWindow(stringsWith()),
+  );
 } else if (location.hash === APPROVAL_HASH && window.parent === window) {
   // A window the frame opened for an approval (approval-popup.ts): it serves no parent.
   // Its prompt's buttons in the host's strings: the frame waits for its ready message, sent once drawn.
   void config.then(
     (c) => {
       applyBranding(c);
-      runApprovalWindow(approvalRenderer(stringsWith(c.strings)));
+      const strings = stringsWith(c.strings);
+      runApprovalWindow(approvalRenderer(strings), strings);
     },
-    () => runApprovalWindow(),
+    // No configuration: the table's defaults (nothing of the host to apply).
+    () => runApprovalWindow(approvalRenderer(stringsWith()), stringsWith()),
   );
 } else {
   config.catch((error: unknown) => console.error('signer frame: no parent is accepted:', error instanceof Error ? error.message : error));

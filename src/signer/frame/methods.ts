@@ -18,9 +18,9 @@ import { EXPORT_CLEAR_AFTER_MS } from './config.js';
 import { DESCRIBE } from './describe.js';
 import { OAUTH_HANDLERS } from './oauth.js';
 import { PASSKEY_HANDLERS } from './passkeys.js';
-import { inWords, type InWords } from './words-hookup.js';
+import { wordsOf, type InWords } from './words-hookup.js';
 import { exportInFrame } from './export.js';
-import { renderPhrase } from './export-view.js';
+import { phraseRenderer } from './export-view.js';
 import { renderCodeEntry } from './views.js';
 
 export interface FrameContext {
@@ -45,7 +45,7 @@ const MAX_LOGINS = 8;
 function userAction(method: FrameMethod, purposes: readonly string[], run: (ctx: FrameContext, args: readonly unknown[]) => Promise<unknown>): Handler {
   const describe = DESCRIBE[method];
   if (describe === undefined) throw new Error(`no description for ${method}`);
-  return (ctx, args, signal) => approveAction(ctx.policy, describe(args, ctx.words), purposes, signal, () => run(ctx, args));
+  return (ctx, args, signal) => approveAction(ctx.policy, describe(args, wordsOf(ctx)), purposes, signal, () => run(ctx, args));
 }
 
 /** Keeps `login` under a fresh handle; the parent gets the handle and the public facts. */
@@ -73,7 +73,8 @@ function loginOf(ctx: FrameContext, handle: unknown): OtpLogin {
 function enterCode(ctx: FrameContext, handle: string, login: OtpLogin, signal: AbortSignal): Promise<unknown> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(aborted());
-    const where = login.type === 'SMS_OTP' ? 'your phone' : 'your email';
+    const strings = wordsOf(ctx).strings;
+    const where = login.type === 'SMS_OTP' ? strings.otpWherePhone : strings.otpWhereEmail;
     const finish = (settle: () => void) => {
       signal.removeEventListener('abort', onAbort);
       entry.close();
@@ -82,6 +83,7 @@ function enterCode(ctx: FrameContext, handle: string, login: OtpLogin, signal: A
     };
     const onAbort = () => finish(() => reject(aborted()));
     const entry = renderCodeEntry(
+      strings,
       where,
       (code) => {
         login.verify(code).then(
@@ -91,7 +93,7 @@ function enterCode(ctx: FrameContext, handle: string, login: OtpLogin, signal: A
           },
           (error: unknown) => {
             if (signal.aborted) return;
-            if (isWalletError(error, 'OTP_CODE_INVALID')) entry.retry('That code is not right. Type it again.');
+            if (isWalletError(error, 'OTP_CODE_INVALID')) entry.retry(strings.otpWrong);
             else finish(() => reject(error));
           },
         );
@@ -104,6 +106,8 @@ function enterCode(ctx: FrameContext, handle: string, login: OtpLogin, signal: A
 }
 
 const arg = <T>(args: readonly unknown[], i: number): T => args[i] as T;
+
+type Describe = (args: readonly unknown[], words: InWords) => ApprovalDescription;
 
 /** The longest email, phone, id or type `startOtpLogin` takes (an email address is at most 254). */
 const MAX_START_FIELD = 320;
@@ -132,6 +136,18 @@ function quoteId(value: unknown): string {
   return id;
 }
 
+/** The customer `id` as the service answers the frame's own read, or undefined when it cannot be read. */
+async function readCustomer(ctx: FrameContext, id: unknown): Promise<{ email?: string; phoneNumber?: string } | undefined> {
+  if (typeof id !== 'string' || id === '') return undefined;
+  try {
+    const customer = await ctx.wallet[WALLET_CONTEXT].client.request<unknown>({ method: 'GET', path: `/customers/${encodeURIComponent(id)}` });
+    if (!isRecord(customer) || customer.id !== id) return undefined;
+    return { ...(typeof customer.email === 'string' ? { email: customer.email } : {}), ...(typeof customer.phoneNumber === 'string' ? { phoneNumber: customer.phoneNumber } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
 export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
   restore: (ctx) => ctx.wallet.restore(),
   refresh: (ctx, args) => ctx.wallet.refresh(arg(args, 0)),
@@ -152,10 +168,18 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
     const accountId = arg<string | undefined>(args, 0);
     const mine = new Set(ctx.wallet.sessions().map((s) => s.id));
     const others = (await ctx.wallet.listSessions(accountId)).filter((s) => !mine.has(s.id));
-    const describe = (request: SignRequest) => (ctx.words ?? inWords).endSession(request.method, request.path, others);
-    return approveAction(ctx.policy, (DESCRIBE.signOutOtherDevices as (a: readonly unknown[]) => ApprovalDescription)(args), ['delete-session'], signal, () => ctx.wallet.signOutOtherDevices(accountId), { describe });
+    const describe = (request: SignRequest) => wordsOf(ctx).endSession(request.method, request.path, others);
+    return approveAction(ctx.policy, (DESCRIBE.signOutOtherDevices as Describe)(args, wordsOf(ctx)), ['delete-session'], signal, () => ctx.wallet.signOutOtherDevices(accountId), { describe });
   },
-  deleteCredential: userAction('deleteCredential', ['delete-credential'], (ctx, args) => ctx.wallet.deleteCredential(arg(args, 0), arg(args, 1))),
+  deleteCredential: async (ctx, args, signal) => {
+    // The frame lists the account's credentials itself (GET /auth/credentials, through the proxy),
+    // so that the words name the one removed: its type, its email or phone masked, a passkey's name.
+    // Decision: a list that cannot be read leaves the words with the id alone (the removal, signed
+    // or not, is the service's to refuse); never a label from the parent.
+    const listed = typeof args[0] === 'string' ? await ctx.wallet.listCredentials(arg(args, 1)).catch(() => []) : [];
+    const description = wordsOf(ctx).deleteCredential(args[0], args[1], listed) ?? (DESCRIBE.deleteCredential as Describe)(args, wordsOf(ctx));
+    return approveAction(ctx.policy, description, ['delete-credential'], signal, () => ctx.wallet.deleteCredential(arg(args, 0), arg(args, 1)));
+  },
   createDelegatedKey: userAction('createDelegatedKey', ['create-delegated-key'], (ctx, args) => ctx.wallet.createDelegatedKey(arg(args, 0))),
   revokeDelegatedKey: userAction('revokeDelegatedKey', ['revoke-delegated-key'], (ctx, args) => ctx.wallet.revokeDelegatedKey(arg(args, 0), arg(args, 1))),
   updateAccount: userAction('updateAccount', ['update-internal-account'], (ctx, args) => ctx.wallet.updateAccount(arg(args, 0), arg(args, 1))),
@@ -164,14 +188,20 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
     const id = quoteId(args[0]);
     const quote = await ctx.wallet[WALLET_CONTEXT].client.request<unknown>({ method: 'GET', path: `/quotes/${encodeURIComponent(id)}` });
     if (!isRecord(quote) || quote.id !== id) throw new WalletError('BAD_RESPONSE', `expected the Quote ${id}`);
-    const description = (ctx.words ?? inWords).executeQuote(id, quote, args[1]) ?? (DESCRIBE.executeQuote as (args: readonly unknown[]) => ApprovalDescription)(args);
+    const description = wordsOf(ctx).executeQuote(id, quote, args[1]) ?? (DESCRIBE.executeQuote as Describe)(args, wordsOf(ctx));
     // What it sends, for the host's high-value rule (approval-route.ts): from the quote the frame read.
     const currency = isRecord(quote.sendingCurrency) ? quote.sendingCurrency.code : undefined;
     const sending = typeof quote.totalSendingAmount === 'number' && typeof currency === 'string' ? { amount: quote.totalSendingAmount, currency } : undefined;
     return approveAction(ctx.policy, description, ['execute-quote'], signal, () => ctx.wallet.executeQuote(quote as unknown as Quote, arg(args, 1)), sending === undefined ? {} : { sending });
   },
-  changeContact: userAction('changeContact', ['change-contact'], (ctx, args) => ctx.wallet.changeContact(arg(args, 0), arg(args, 1), arg(args, 2))),
+  changeContact: async (ctx, args, signal) => {
+    // Old → new: the frame reads the customer itself (GET /customers/{id}, spec §4.2). Decision: a
+    // customer that cannot be read leaves the old value "not known" in the words (kinds.ts).
+    const customer = await readCustomer(ctx, args[0]);
+    const description = wordsOf(ctx).changeContact(args[0], args[1], args[2], customer) ?? (DESCRIBE.changeContact as Describe)(args, wordsOf(ctx));
+    return approveAction(ctx.policy, description, ['change-contact'], signal, () => ctx.wallet.changeContact(arg(args, 0), arg(args, 1), arg(args, 2)));
+  },
   ...PASSKEY_HANDLERS,
   ...OAUTH_HANDLERS,
-  exportWallet: (ctx, args, signal) => exportInFrame(ctx, args, signal, { render: renderPhrase, clearAfterMs: ctx.exportClearAfterMs ?? EXPORT_CLEAR_AFTER_MS }),
+  exportWallet: (ctx, args, signal) => exportInFrame(ctx, args, signal, { render: phraseRenderer(wordsOf(ctx).strings), clearAfterMs: ctx.exportClearAfterMs ?? EXPORT_CLEAR_AFTER_MS }),
 };

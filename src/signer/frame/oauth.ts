@@ -9,7 +9,7 @@
 import { WalletError } from '../../errors.js';
 import type { PasskeyFrameContext } from './passkeys.js';
 import { addCredential } from './passkeys.js';
-import { inWords } from './words-hookup.js';
+import { wordsOf } from './words-hookup.js';
 
 type OAuthHandler = (ctx: PasskeyFrameContext, args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
 
@@ -30,7 +30,7 @@ export const OAUTH_HANDLERS: Readonly<Record<'prepareOAuth' | 'completeOAuth' | 
   addOAuthCredential: (ctx, args, signal) => {
     accountOf(args[0]);
     // In words from the request the action sends, with whom its token names (security review C3).
-    const description = (ctx.words ?? inWords).addOAuth(args[0]);
+    const description = wordsOf(ctx).addOAuth(args[0]);
     if (description === undefined) throw new WalletError('INVALID_ARGUMENT', 'args.oidcToken must be an ID token (a JWT) naming its issuer and an email or a subject');
     return addCredential(ctx, description, signal, () => ctx.wallet.addOAuthCredential(args[0] as { accountId: string; oidcToken: string }));
   },

@@ -21,7 +21,8 @@ import type { Wallet } from '../../wallet-api.js';
 import { aborted, approveAction, type ApprovalDescription, type SigningPolicy } from './approval.js';
 import { ceremonyInPopup } from './popup.js';
 import { el, mount } from './views.js';
-import type { InWords } from './words-hookup.js';
+import type { Strings } from '../words/strings.js';
+import { wordsOf, type InWords } from './words-hookup.js';
 
 /** What the passkey handlers use of the frame's context (methods.ts' FrameContext has it). */
 export interface PasskeyFrameContext {
@@ -62,6 +63,7 @@ function refusalName(error: unknown): string {
 
 /** A screen with a title, lines, Cancel and a primary button; `onGo` gets only trusted clicks. */
 function renderPrompt(
+  strings: Strings,
   testId: string,
   description: ApprovalDescription,
   goLabel: string,
@@ -71,7 +73,7 @@ function renderPrompt(
   const list = el('dl', { className: 'lines' });
   for (const [label, value] of description.lines) list.append(el('dt', { text: label }), el('dd', { text: value }));
   const go = el('button', { text: goLabel, className: 'primary', testId: `${testId}-continue` });
-  const cancel = el('button', { text: 'Cancel', testId: `${testId}-cancel` });
+  const cancel = el('button', { text: strings.cancel, testId: `${testId}-cancel` });
   go.type = 'button';
   cancel.type = 'button';
   go.addEventListener('click', (event) => {
@@ -91,7 +93,7 @@ function renderPrompt(
   return {
     waiting(on) {
       go.disabled = on;
-      status.textContent = on ? 'Waiting for your passkey…' : '';
+      status.textContent = on ? strings.passkeyWaiting : '';
     },
     close: remove,
   };
@@ -113,6 +115,7 @@ function onClick<T>(ctx: PasskeyFrameContext, testId: string, description: Appro
     };
     const onAbort = () => finish(() => reject(aborted()));
     const prompt = renderPrompt(
+      wordsOf(ctx).strings,
       testId,
       description,
       goLabel,
@@ -142,8 +145,9 @@ function frameCeremonies(ctx: PasskeyFrameContext): PasskeyCeremonies {
       const name = refusalName(error);
       if (allowed === true || (name !== 'NotAllowedError' && name !== 'SecurityError')) throw error;
       // The browser does not say why: offer the window; a new click opens it.
-      const description = { title: 'Use your passkey in a new window', lines: [['Why', 'This browser did not let the passkey run inside this page.'] as const] };
-      return onClick(ctx, 'signer-passkey-window', description, 'Open window', new AbortController().signal, there).catch((declined: unknown) => {
+      const s = wordsOf(ctx).strings;
+      const description = { title: s.passkeyWindowTitle, lines: [[s.passkeyWindowWhy, s.passkeyWindowReason] as const] };
+      return onClick(ctx, 'signer-passkey-window', description, s.passkeyWindowOpen, new AbortController().signal, there).catch((declined: unknown) => {
         throw isWalletError(declined, 'SIGNER_DECLINED') ? error : declined;
       });
     }
@@ -199,8 +203,9 @@ export const PASSKEY_HANDLERS: Readonly<Record<'preparePasskeyLogin' | 'passkey.
     const handle = args[0];
     const entry = typeof handle === 'string' ? k.logins.get(handle) : undefined;
     if (entry === undefined) return Promise.reject(new WalletError('INVALID_ARGUMENT', 'no passkey login prepared with this handle in the signer frame'));
-    const description = { title: 'Sign in with your passkey', lines: [['Account', entry.accountId] as const] };
-    return onClick(ctx, 'signer-passkey', description, 'Continue', signal, async () => {
+    const s = wordsOf(ctx).strings;
+    const description = { title: s.passkeyLoginTitle, lines: [[s.account, entry.accountId] as const] };
+    return onClick(ctx, 'signer-passkey', description, s.continue, signal, async () => {
       const session = await entry.login.login();
       k.logins.delete(handle as string);
       return session;
@@ -217,7 +222,8 @@ export const PASSKEY_HANDLERS: Readonly<Record<'preparePasskeyLogin' | 'passkey.
     const { registerPasskey, preparePasskeyRegistration } = await flows();
     // Fetched now, so that the ceremony starts at once on the click.
     await preparePasskeyRegistration(k.passkeys, { accountId });
-    const description: ApprovalDescription = { title: 'Add a passkey as a sign-in method', lines: [['Account', accountId], ['Name', show(nickname)]] };
-    return onClick(ctx, 'signer-passkey', description, 'Continue', signal, () => addCredential(ctx, description, signal, () => registerPasskey(k.passkeys, { accountId, nickname: nickname as string })));
+    const s = wordsOf(ctx).strings;
+    const description: ApprovalDescription = { title: s.addPasskeyTitle, lines: [[s.account, accountId], [s.nickname, show(nickname)]] };
+    return onClick(ctx, 'signer-passkey', description, s.continue, signal, () => addCredential(ctx, description, signal, () => registerPasskey(k.passkeys, { accountId, nickname: nickname as string })));
   },
 };

@@ -13,6 +13,7 @@
 import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
 import { WalletError } from '../../errors.js';
+import { fill, type Strings } from '../words/strings.js';
 import { el, mount } from './views.js';
 
 /** The signer page in this fragment runs as the ceremony window. */
@@ -84,30 +85,30 @@ export function ceremonyInPopup(kind: Kind, optionsJSON: object): Promise<unknow
 }
 
 /** The ceremony window's screen: what is asked, Cancel and Continue (the ceremony starts on a trusted click). */
-function renderCeremony(kind: Kind, onContinue: () => void, onCancel: () => void): (waiting: boolean) => void {
-  const title = kind === 'get' ? 'Sign in with your passkey' : 'Create a passkey';
-  const go = el('button', { text: 'Continue', className: 'primary', testId: 'signer-popup-continue' });
-  const cancel = el('button', { text: 'Cancel', testId: 'signer-popup-cancel' });
+function renderCeremony(strings: Strings, kind: Kind, onContinue: () => void, onCancel: () => void): (waiting: boolean) => void {
+  const title = kind === 'get' ? strings.passkeyLoginTitle : strings.passkeyCreateTitle;
+  const go = el('button', { text: strings.continue, className: 'primary', testId: 'signer-popup-continue' });
+  const cancel = el('button', { text: strings.cancel, testId: 'signer-popup-cancel' });
   go.type = 'button';
   cancel.type = 'button';
   go.addEventListener('click', (event) => {
     if (event.isTrusted) onContinue();
   });
   cancel.addEventListener('click', () => onCancel());
-  const status = el('p', { text: `${location.host} asks your device for your passkey.` });
+  const status = el('p', { text: fill(strings.passkeyAsks, { host: location.host }) });
   mount(el('section', { className: 'screen', testId: 'signer-popup' }, el('h1', { text: title }), status, el('div', { className: 'buttons' }, cancel, go)));
   return (waiting) => {
     go.disabled = waiting;
     cancel.disabled = waiting;
-    if (waiting) status.textContent = 'Waiting for your passkey…';
+    if (waiting) status.textContent = strings.passkeyWaiting;
   };
 }
 
-/** The signer page as the ceremony window: serves one ceremony for its opener (a frame of the same origin). */
-export function runCeremonyWindow(): void {
+/** The signer page as the ceremony window: serves one ceremony for its opener (a frame of the same origin), in `strings` (the host's table). */
+export function runCeremonyWindow(strings: Strings): void {
   const opener = window.opener as Window | null;
   if (opener === null) {
-    mount(el('section', { className: 'screen' }, el('h1', { text: 'Nothing to do here' }), el('p', { text: 'This window runs a passkey for the wallet that opened it.' })));
+    mount(el('section', { className: 'screen' }, el('h1', { text: strings.windowIdleTitle }), el('p', { text: strings.passkeyWindowIdle })));
     return;
   }
   const post = (message: Record<string, unknown>) => opener.postMessage(message, location.origin);
@@ -118,6 +119,7 @@ export function runCeremonyWindow(): void {
     if (type !== 'passkey-popup-run' || (kind !== 'get' && kind !== 'create') || !isObject(optionsJSON)) return;
     started = true;
     const waiting = renderCeremony(
+      strings,
       kind,
       () => {
         waiting(true);

@@ -5,7 +5,7 @@
  * {@link renderCodeEntry}. Every screen is drawn into the page's `#signer` element.
  */
 import type { ApprovalDescription, RenderApproval } from './approval.js';
-import { DEFAULT_STRINGS, type Strings } from '../words/strings.js';
+import { fill, type Strings } from '../words/strings.js';
 import { guardButton } from './approve-button.js';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { text?: string; className?: string; testId?: string } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
@@ -45,8 +45,8 @@ export function screensOpen(): boolean {
   return open.length > 0;
 }
 
-/** The approval screen with its buttons in `strings` (the host's table). */
-export const approvalRenderer = (strings: Pick<Strings, 'approve' | 'decline'>): RenderApproval => (description: ApprovalDescription, onApprove, onDecline) => {
+/** The approval screen with its buttons and hints in `strings` (the host's table). */
+export const approvalRenderer = (strings: Strings): RenderApproval => (description: ApprovalDescription, onApprove, onDecline) => {
   const list = el('dl', { className: 'lines' });
   for (const [label, value] of description.lines) list.append(el('dt', { text: label }), el('dd', { text: value }));
   const approve = el('button', { text: strings.approve, className: 'primary', testId: 'signer-approve' });
@@ -63,7 +63,7 @@ export const approvalRenderer = (strings: Pick<Strings, 'approve' | 'decline'>):
   const remove = mount(screen);
   // Focus on the dialog: never on "Approve" (a keyboard approval needs the user's own Tab: approve-guard.ts).
   screen.focus();
-  const stopGuard = guardButton(approve, hint, onApprove);
+  const stopGuard = guardButton(approve, hint, onApprove, strings);
   decline.addEventListener('click', onDecline);
   // Escape declines (a trusted key press in the frame, as a click on "Decline" would).
   const onKey = (event: KeyboardEvent) => {
@@ -77,9 +77,6 @@ export const approvalRenderer = (strings: Pick<Strings, 'approve' | 'decline'>):
   };
 };
 
-/** The approval screen in the table's default strings. */
-export const renderApproval: RenderApproval = approvalRenderer(DEFAULT_STRINGS);
-
 export interface CodeEntry {
   /** Shows a message under the field (e.g. the code was wrong) and lets the user type again. */
   retry(message: string): void;
@@ -88,26 +85,27 @@ export interface CodeEntry {
 }
 
 /**
- * The one-time-code entry: `submit` gets what the user typed (never sent to the parent),
+ * The one-time-code entry in `strings` (the host's table); `where` is the code's destination in
+ * words (`otpWhereEmail`, `otpWherePhone`): `submit` gets what the user typed (never sent to the parent),
  * `cancel` the user's "Cancel". Not a `<form>`: a frame embedded with a `sandbox` attribute that
  * leaves out `allow-forms` never fires a form's submit event, and the login would wait forever.
  * "Continue" is a plain button, and Enter in the field does what it does, with or without forms.
  */
-export function renderCodeEntry(where: string, submit: (code: string) => void, cancel: () => void): CodeEntry {
+export function renderCodeEntry(strings: Strings, where: string, submit: (code: string) => void, cancel: () => void): CodeEntry {
   const input = el('input', { testId: 'signer-otp-input' });
   input.autocomplete = 'one-time-code';
   input.inputMode = 'numeric';
   input.required = true;
-  input.setAttribute('aria-label', 'Code');
+  input.setAttribute('aria-label', strings.otpCode);
   const error = el('p', { className: 'error', testId: 'signer-otp-error' });
   error.setAttribute('role', 'alert');
-  const ok = el('button', { text: 'Continue', className: 'primary', testId: 'signer-otp-submit' });
+  const ok = el('button', { text: strings.continue, className: 'primary', testId: 'signer-otp-submit' });
   ok.type = 'button';
-  const back = el('button', { text: 'Cancel', testId: 'signer-otp-cancel' });
+  const back = el('button', { text: strings.cancel, testId: 'signer-otp-cancel' });
   back.type = 'button';
-  const form = el('section', { className: 'screen', testId: 'signer-otp' }, el('h1', { text: 'Enter your code' }), el('p', { text: `We sent a code to ${where}.` }), input, error, el('div', { className: 'buttons' }, back, ok));
+  const form = el('section', { className: 'screen', testId: 'signer-otp' }, el('h1', { text: strings.otpTitle }), el('p', { text: fill(strings.otpSentTo, { where }) }), input, error, el('div', { className: 'buttons' }, back, ok));
   form.setAttribute('role', 'form');
-  form.setAttribute('aria-label', 'Enter your code');
+  form.setAttribute('aria-label', strings.otpTitle);
   let busy = false;
   const send = () => {
     if (busy || input.value.trim() === '') return;

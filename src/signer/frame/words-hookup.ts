@@ -10,7 +10,7 @@
  * the request's own path and the session list the frame read itself ({@link inWords.endSession}).
  */
 import { isRecord } from '../../types.js';
-import { describeSignedRequest, toApprovalLines, type KnownFacts, type SignedRequest, type WordsOptions } from '../words/index.js';
+import { describeSignedRequest, stringsWith, toApprovalLines, type KnownFacts, type SignedRequest, type WordsOptions } from '../words/index.js';
 import type { ApprovalDescription } from './approval.js';
 
 const seg = (id: unknown): string | undefined => (typeof id === 'string' && id !== '' ? encodeURIComponent(id) : undefined);
@@ -32,14 +32,22 @@ export function inWordsWith(options: WordsOptions) {
     }
   };
   return {
+    /** The host's whole table (the defaults with its overrides): every other screen's words. */
+    strings: stringsWith(options.strings),
     updateAccount: (id: unknown, patch: unknown) => {
       const at = seg(id);
       return words(at === undefined ? undefined : { method: 'PATCH', path: `/internal-accounts/${at}`, body: patch });
     },
-    /** `accountId`: the wallet whose session signs, when the caller names it. */
-    deleteCredential: (credentialId: unknown, accountId?: unknown) => {
+    /**
+     * `accountId`: the wallet whose session signs, when the caller names it; `listed`: the
+     * credentials the frame read itself (GET /auth/credentials): the one of this id names its type
+     * and contact.
+     */
+    deleteCredential: (credentialId: unknown, accountId?: unknown, listed: readonly { readonly id: string; readonly type?: string; readonly nickname?: string }[] = []) => {
       const at = seg(credentialId);
-      return words(at === undefined ? undefined : { method: 'DELETE', path: `/auth/credentials/${at}` }, signing(accountId));
+      const found = listed.find((c) => c.id === credentialId);
+      const credential = found === undefined ? {} : { credential: { ...(found.type !== undefined ? { type: found.type } : {}), ...(found.nickname !== undefined ? { nickname: found.nickname } : {}) } };
+      return words(at === undefined ? undefined : { method: 'DELETE', path: `/auth/credentials/${at}` }, { ...signing(accountId), ...credential });
     },
     createDelegatedKey: (args: unknown) =>
       words(isRecord(args) ? { method: 'POST', path: '/auth/delegated-keys', body: { cardId: args.cardId, internalAccountId: args.internalAccountId, nickname: args.nickname } } : undefined),
@@ -47,10 +55,14 @@ export function inWordsWith(options: WordsOptions) {
       const at = seg(keyId);
       return words(at === undefined ? undefined : { method: 'DELETE', path: `/auth/delegated-keys/${at}` }, signing(accountId));
     },
-    /** `options.accountId`: the wallet whose session signs, when the caller names it. */
-    changeContact: (customerId: unknown, change: unknown, options?: unknown) => {
+    /**
+     * `options.accountId`: the wallet whose session signs, when the caller names it; `customer`:
+     * the customer as the frame read it itself (GET /customers/{id}), for old → new (undefined: not read).
+     */
+    changeContact: (customerId: unknown, change: unknown, options?: unknown, customer?: { readonly email?: string; readonly phoneNumber?: string }) => {
       const at = seg(customerId);
-      return words(at === undefined ? undefined : { method: 'PATCH', path: `/customers/${at}`, body: change }, signing(isRecord(options) ? options.accountId : undefined));
+      const read = customer === undefined ? {} : { customer: { ...(typeof customer.email === 'string' ? { email: customer.email } : {}), ...(typeof customer.phoneNumber === 'string' ? { phoneNumber: customer.phoneNumber } : {}) } };
+      return words(at === undefined ? undefined : { method: 'PATCH', path: `/customers/${at}`, body: change }, { ...signing(isRecord(options) ? options.accountId : undefined), ...read });
     },
     /**
      * Ending one of the other devices' sessions: `path` is the request the library is about to sign
@@ -96,3 +108,6 @@ export type InWords = ReturnType<typeof inWordsWith>;
 
 /** The words in the default strings and the runtime's locale. */
 export const inWords: InWords = inWordsWith({});
+
+/** The words of a frame's context: the host's strings, locale and time zone (its configuration); default the table's. */
+export const wordsOf = (ctx: { readonly words?: InWords | undefined }): InWords => ctx.words ?? inWords;

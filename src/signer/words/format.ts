@@ -32,6 +32,11 @@ export function decimalString(units: number, decimals: number): string {
 /**
  * An amount in smallest units as money in `locale`. A code `Intl` cannot format as a currency
  * (e.g. `USDC`) is written as the number followed by the code.
+ * Decision (issue 33, USDC): the precision is `currency.decimals` as the service sends it (spec
+ * §2.1: amounts are integers in the smallest unit; a currency object carries `code` and `decimals`),
+ * never Intl's minor units for the code: Intl knows no USDC (the service gives 6), and would give
+ * USD 2 and JPY 0 whatever the service says. So a USDC amount shows its six decimals, every digit
+ * exactly (test/signer/amounts.test.ts).
  */
 export function formatAmount(units: number, currency: { code: string; decimals: number }, locale: string | undefined): string {
   const exact = decimalString(units, currency.decimals) as unknown as number; // Intl formats decimal strings exactly

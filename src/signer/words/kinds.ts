@@ -88,6 +88,19 @@ const addCredential: Describer = (request, _ids, facts, env) => {
   };
 };
 
+/**
+ * The credential being removed by what the service lists as its `nickname` (wire reference §3: the
+ * email, the E.164 phone, the OIDC email claim, or the passkey's name): an email or a phone partly
+ * masked, a passkey's name as it is. Without one, the customer's contact for its type (masked).
+ */
+function listedLines(type: CredentialType | undefined, nickname: string | undefined, facts: KnownFacts, env: Env): Line[] {
+  if (!nonEmpty(nickname)) return contactLine(type, facts, env);
+  if (type === 'EMAIL_OTP' || (type === 'OAUTH' && nickname.includes('@'))) return [line(env.s.email, maskEmail(nickname))];
+  if (type === 'SMS_OTP') return [line(env.s.phone, maskPhone(nickname))];
+  // A passkey's name (or an OAUTH credential listed by its subject): the user chose it, or it names no contact.
+  return [line(env.s.nickname, nickname)];
+}
+
 const removeCredential: Describer = (request, [id], facts, env) => {
   if (request.body !== undefined) return undefined;
   const known = facts.credential;
@@ -97,8 +110,7 @@ const removeCredential: Describer = (request, [id], facts, env) => {
     title: env.s.removeCredentialTitle,
     lines: [
       ...(type !== undefined ? [line(env.s.credentialType, env.s[type])] : []),
-      ...contactLine(type, facts, env),
-      ...(nonEmpty(known?.nickname) ? [line(env.s.nickname, known.nickname)] : []),
+      ...listedLines(type, known?.nickname, facts, env),
       line(env.s.credential, id as string),
       ...signerLine(facts, env),
     ],
@@ -263,9 +275,12 @@ const changeContact: Describer = (request, [id], facts, env) => {
   const field = keys[0] as 'email' | 'phoneNumber';
   const value = body[field];
   if (!nonEmpty(value)) return undefined;
-  // Shown in full: the user must see exactly where their codes will go.
-  const old = facts.customer?.[field];
-  const shown = nonEmpty(old) ? fill(env.s.change, { old, new: value }) : fill(env.s.setTo, { new: value });
+  // Shown in full: the user must see exactly where their codes will go. The old value is the one
+  // the frame read itself (GET /customers/{id}, spec §4.2): a customer read without it had none
+  // (only the new); no customer read, the words say the old one is not known.
+  const known = facts.customer;
+  const old = known?.[field];
+  const shown = nonEmpty(old) ? fill(env.s.change, { old, new: value }) : known === undefined ? fill(env.s.change, { old: env.s.unknownValue, new: value }) : fill(env.s.setTo, { new: value });
   return {
     kind: 'change-contact',
     title: env.s.changeContactTitle,

@@ -1,7 +1,11 @@
 /**
- * Every word the approval screen shows, in one table the signer's host can override (its language,
- * its wording): `{name}` placeholders are filled by the describers. Only the host's configuration
- * supplies overrides (never the parent).
+ * Every word the signer frame and its windows show — the approval screen, the code entry, the
+ * phrase screen, the approval and passkey windows, the plain fallbacks, their labels for screen
+ * readers — in one table the signer's host can override (its language, its wording): `{name}`
+ * placeholders are filled by the code that shows them. Only the host's configuration supplies
+ * overrides (never the parent). No screen reads this default table itself: each is given the
+ * host's merged table (`stringsWith(config.strings)`, main.ts); e2e/frame/12-all-strings.spec.ts
+ * checks that every visible text comes from it.
  */
 export const DEFAULT_STRINGS = {
   unknownTitle: 'Unknown action',
@@ -72,7 +76,8 @@ export const DEFAULT_STRINGS = {
   changeContactEmailWarning: 'Your sign-in codes by email go to the new address from now on.',
   changeContactPhoneWarning: 'Your sign-in codes by text message go to the new number from now on.',
   customer: 'Customer',
-  unknownValue: 'unknown',
+  /** The old value of a contact change the frame could not read: `{old}` of `change` (kinds.ts). */
+  unknownValue: 'not known',
   notShown: 'not shown',
   // The approval screen's buttons (src/signer/frame/views.ts).
   approve: 'Approve',
@@ -95,6 +100,44 @@ export const DEFAULT_STRINGS = {
   guardHold: 'On a touch screen, touch and hold {button} until it fills, then lift your finger.',
   guardHolding: 'Keep holding {button}…',
   guardHeld: 'Lift your finger now.',
+  /** The header's name when the host's configuration gives no `name` (src/signer/frame/config.ts). */
+  walletName: 'Wallet',
+  // Buttons and words shared by the screens below.
+  cancel: 'Cancel',
+  continue: 'Continue',
+  /** A line's label when a value has no field name (describe.ts' plain fallback). */
+  value: 'Value',
+  // The plain descriptions (src/signer/frame/describe.ts) where the words module cannot describe the call.
+  addSmsOtpTitle: 'Add SMS codes as a sign-in method',
+  addEmailOtpTitle: 'Add email codes as a sign-in method',
+  signOutOthersTitle: 'Sign out your other devices',
+  // The one-time-code entry (src/signer/frame/views.ts renderCodeEntry; methods.ts); {where} is otpWhereEmail or otpWherePhone.
+  otpTitle: 'Enter your code',
+  otpSentTo: 'We sent a code to {where}.',
+  otpWhereEmail: 'your email',
+  otpWherePhone: 'your phone',
+  otpCode: 'Code',
+  otpWrong: 'That code is not right. Type it again.',
+  // The approval window (src/signer/frame/approval-popup.ts): the frame's side ({host}: the signer's host), then the window's.
+  popupWhere: 'You approve this in a window of {host}, which no page can cover.',
+  popupOpen: 'Open the approval window',
+  popupShow: 'Show the approval window',
+  popupWaiting: 'Waiting for your answer in the approval window…',
+  windowIdleTitle: 'Nothing to do here',
+  approvalWindowIdle: 'This window asks you to approve an action of the wallet that opened it.',
+  approvalExpiredTitle: 'This request expired',
+  approvalExpired: 'Nothing was signed. Close this window.',
+  // Passkeys (src/signer/frame/passkeys.ts in the frame; popup.ts in the ceremony window, {host}: the signer's host).
+  passkeyLoginTitle: 'Sign in with your passkey',
+  passkeyCreateTitle: 'Create a passkey',
+  addPasskeyTitle: 'Add a passkey as a sign-in method',
+  passkeyWaiting: 'Waiting for your passkey…',
+  passkeyAsks: '{host} asks your device for your passkey.',
+  passkeyWindowIdle: 'This window runs a passkey for the wallet that opened it.',
+  passkeyWindowTitle: 'Use your passkey in a new window',
+  passkeyWindowWhy: 'Why',
+  passkeyWindowReason: 'This browser did not let the passkey run inside this page.',
+  passkeyWindowOpen: 'Open window',
 } as const;
 
 /** The key of a text of the table. */
