@@ -13,6 +13,9 @@
 // restarts the arm; the generated timelines kill it in some runs only) and four equivalents (a
 // `!== undefined` guard before `t - x >= bound`: NaN is never >= a bound). At ab13bd7: 96.04 %
 // (97 killed, 4 survived — those four equivalents —, 0 no coverage; 2 min 31 s).
+// d-journeys, `--mutate src/signer/frame/approval.ts:138-197` (the policy's ask, with the new
+// refused scope and host lifetime), load ~20 on 2 cores: stopped by a 22 min cap at 69 of 71
+// tested, 15 survived, 17 timed out; no report written (killed), survivors not examined.
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.approval-mutation.config.ts' },

@@ -94,6 +94,12 @@ export interface FrameStackOptions {
   readonly signerConfig?: Readonly<Record<string, unknown>>;
   /** Also a proxy in in-origin mode (no `signerOrigins`) under `/in-origin-api`: the benchmark's in-origin wallet. */
   readonly inOriginProxy?: boolean;
+  /**
+   * The service's answer to the signer's `GET /quotes/{id}` rewritten by this function (a quote the
+   * frame's words cannot read: e2e/frame/portable/10-unknown-action.spec.ts); everything else as the
+   * proxy answers it.
+   */
+  readonly signerQuoteAnswer?: (quote: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export async function startFrameStack(options: FrameStackOptions = {}): Promise<FrameStack> {
@@ -190,6 +196,14 @@ export async function startFrameStack(options: FrameStackOptions = {}): Promise<
     const fromASigner = req.headers.origin === signerOrigin || (emailSigner !== undefined && req.headers.origin === new URL(emailSigner.url).origin);
     // (Not the in-origin proxy's: recording reads the request body in flowing mode, ahead of the proxy.)
     if (!fromASigner && !path.startsWith('/in-origin-api/')) recordExchange(req, res, parentTraffic);
+    const rewrite = options.signerQuoteAnswer;
+    if (rewrite !== undefined && req.method === 'GET' && req.headers.origin === signerOrigin && /^\/api\/quotes\/[^/]+$/.test(path)) {
+      void upstream.call('GET', path.slice('/api'.length)).then((answer) => {
+        const body = answer.status === 200 ? rewrite(answer.body as Record<string, unknown>) : answer.body;
+        res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': signerOrigin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' }).end(JSON.stringify(body));
+      });
+      return;
+    }
     if (path === '/api' || path.startsWith('/api/')) return api(req, res);
     if (loginApi && path.startsWith('/login-api/')) return loginApi(req, res);
     if (inOriginApi && path.startsWith('/in-origin-api/')) return inOriginApi(req, res);

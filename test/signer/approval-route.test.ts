@@ -80,6 +80,30 @@ describe('signer-config.json highValue', () => {
   });
 });
 
+describe('the host\'s approval lifetime and unknown actions (signer-config.json)', () => {
+  const base = { allowedParentOrigins: ['https://app.example'], baseUrl: 'https://app.example/api', trustedKeys: 'skip-verification' };
+  it('approvalLifetimeMs: a whole number from 5 000 to 60 000 ms (it only shortens); allowUnknown: a boolean, absent by default', () => {
+    expect(parseSignerConfig(base).approvalLifetimeMs).toBeUndefined();
+    expect(parseSignerConfig(base).allowUnknown).toBeUndefined();
+    expect(parseSignerConfig({ ...base, approvalLifetimeMs: 5_000 }).approvalLifetimeMs).toBe(5_000);
+    expect(parseSignerConfig({ ...base, approvalLifetimeMs: APPROVAL_MAX_MS }).approvalLifetimeMs).toBe(APPROVAL_MAX_MS);
+    for (const bad of [4_999, APPROVAL_MAX_MS + 1, 10_000.5, '10000', null]) expect(() => parseSignerConfig({ ...base, approvalLifetimeMs: bad })).toThrow(/approvalLifetimeMs/);
+    expect(parseSignerConfig({ ...base, allowUnknown: true }).allowUnknown).toBe(true);
+    expect(parseSignerConfig({ ...base, allowUnknown: false }).allowUnknown).toBe(false);
+    for (const bad of ['true', 1, null]) expect(() => parseSignerConfig({ ...base, allowUnknown: bad })).toThrow(/allowUnknown/);
+  });
+
+  it('approvalDeadline: the host\'s lifetime, never more than 60 s, and expiresAt if sooner', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 * APPROVAL_MAX_MS }), fc.option(fc.integer({ min: -5_000, max: 120_000 }), { nil: undefined }), (lifetime, expiresIn) => {
+        const t = Date.parse('2026-11-28T09:00:00Z');
+        const expiresAt = expiresIn === undefined ? undefined : new Date(t + expiresIn).toISOString();
+        expect(approvalDeadline(t, expiresAt, lifetime)).toBe(Math.min(t + Math.min(lifetime, APPROVAL_MAX_MS), expiresIn === undefined ? Infinity : t + expiresIn));
+      }),
+    );
+  });
+});
+
 function request(purpose: string, expiresAt?: string): SignRequest {
   return { payloadToSign: '{}', method: 'PATCH', path: '/x', purpose, leg: 2, automatic: false, signal: new AbortController().signal, ...(expiresAt !== undefined ? { expiresAt } : {}) };
 }
@@ -145,6 +169,31 @@ describe('the prompt expires', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('the host\'s approvalLifetimeMs: a click before it signs, at or after it SIGNER_APPROVAL_EXPIRED', async () => {
+    for (const [clickAt, expected] of [[9_999, 'signed'], [10_000, 'SIGNER_APPROVAL_EXPIRED']] as const) {
+      const user = holding();
+      const policy = createSigningPolicy(user.render, () => undefined, { approvalLifetimeMs: 10_000 });
+      const outcome = signOnce(policy, 'update-internal-account');
+      await vi.advanceTimersByTimeAsync(0);
+      vi.setSystemTime(Date.now() + clickAt);
+      user.click();
+      await vi.runAllTimersAsync();
+      expect(await outcome).toBe(expected);
+    }
+  });
+
+  it('a scope the frame cannot put in words is refused without a prompt, with its reason', async () => {
+    const user = holding();
+    const policy = createSigningPolicy(user.render, () => undefined);
+    const reason = new WalletError('SIGNING_REFUSED', 'not in words');
+    const outcome = approveAction(policy, { title: 'T', lines: [] }, ['execute-quote'], new AbortController().signal, async () => {
+      if (!(await policy.onBeforeSign(request('execute-quote')))) throw new WalletError('SIGNING_REFUSED', 'refused');
+      return 'signed';
+    }, { refused: reason });
+    await expect(outcome).rejects.toBe(reason);
+    expect(user.shown).toBe(0);
   });
 
   it('one prompt per signature: an approval is not remembered for the next one, which expires unanswered', async () => {

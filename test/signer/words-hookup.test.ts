@@ -1,7 +1,7 @@
 /** The frame's approval descriptions of the actions it can build the request for are the words module's. */
 import { describe, expect, it } from 'vitest';
 import { DESCRIBE } from '../../src/signer/frame/describe.js';
-import { inWords } from '../../src/signer/frame/words-hookup.js';
+import { inWords, inWordsWith } from '../../src/signer/frame/words-hookup.js';
 import { DEFAULT_STRINGS } from '../../src/signer/words/strings.js';
 
 describe('the frame describes its user actions in words', () => {
@@ -84,6 +84,30 @@ describe('adding an OTP credential and executing a quote, in words', () => {
     expect(inWords.executeQuote('Quote:2', quote)).toBeUndefined();
     expect(inWords.executeQuote('Quote:1', { ...quote, totalSendingAmount: -1 })).toBeUndefined();
     expect(inWords.executeQuote('Quote:1', 'Quote:1')).toBeUndefined();
+  });
+});
+
+describe('a quote the words cannot read: "Unknown action" only where the host allows it', () => {
+  // The service names the destination in a way the words do not know (not an UMA address, account or address).
+  const odd = {
+    id: 'Quote:9',
+    sendingCurrency: { code: 'USD', decimals: 2 },
+    receivingCurrency: { code: 'USD', decimals: 2 },
+    totalSendingAmount: 100,
+    totalReceivingAmount: 100,
+    source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:payer' },
+    destination: { destinationType: 'SOMEWHERE' },
+  };
+  it('not allowed (the default): no words (methods.ts refuses the signature)', () => {
+    expect(inWords.executeQuote('Quote:9', odd)).toBeUndefined();
+    expect(inWordsWith({ allowUnknown: false }).executeQuote('Quote:9', odd)).toBeUndefined();
+  });
+  it('allowed: "Unknown action", the request, the warning and the raw request', () => {
+    const shown = inWordsWith({ allowUnknown: true }).executeQuote('Quote:9', odd, { idempotencyKey: 'k-1' });
+    expect(shown?.title).toBe('Unknown action');
+    expect(shown?.lines[0]).toEqual(['Request', 'POST /quotes/Quote%3A9/execute']);
+    expect(shown?.lines.map(([label]) => label)).toEqual(['Request', 'Note', 'Body']);
+    expect(JSON.parse(shown?.lines[2]?.[1] ?? '')).toEqual({ method: 'POST', path: '/quotes/Quote%3A9/execute' });
   });
 });
 

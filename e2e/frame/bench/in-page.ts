@@ -61,23 +61,37 @@ export async function refreshPairsInPage(n: number): Promise<{ frame: number[]; 
  * "Open the approval window" (the window's own "Approve" then arms after its 700 ms).
  */
 export function watchApprovalInFrame(): void {
-  const marks: { shown?: number; armed?: number } = {};
+  const marks: ApprovalMarks = {};
   (window as unknown as { __marks: typeof marks }).__marks = marks;
-  const look = () => {
+  const look = (atInstall: boolean) => {
     const button = (document.querySelector('[data-testid="signer-approve"]') ?? document.querySelector('[data-testid="signer-open-popup"]')) as HTMLButtonElement | null;
-    if (button !== null) marks.shown ??= Date.now();
+    if (button !== null) {
+      marks.shown ??= Date.now();
+      if (button.dataset.testid !== undefined) marks.button ??= button.dataset.testid;
+    }
     if (button !== null && !button.disabled) {
       marks.armed ??= Date.now();
+      // Already pressable when the watch began (the approval window found late): an upper bound.
+      if (atInstall) marks.late = true;
       observer.disconnect();
     }
   };
-  const observer = new MutationObserver(look);
+  const observer = new MutationObserver(() => look(false));
   observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });
+  look(true);
+}
+
+/** When the prompt's button appeared and became pressable (Date.now()), which button, and whether it was pressable before the watch began. */
+export interface ApprovalMarks {
+  shown?: number;
+  armed?: number;
+  button?: string;
+  late?: boolean;
 }
 
 /** What `watchApprovalInFrame` recorded. */
-export function approvalMarksInFrame(): { shown?: number; armed?: number } {
-  return (window as unknown as { __marks?: { shown?: number; armed?: number } }).__marks ?? {};
+export function approvalMarksInFrame(): ApprovalMarks {
+  return (window as unknown as { __marks?: ApprovalMarks }).__marks ?? {};
 }
 
 /** Starts `updateAccount` in the frame-mode wallet; returns when it was called (Date.now()). */

@@ -11,18 +11,19 @@
  *
  * Revoking a card's key is described too, but the sandbox revokes it on the platform's credentials
  * alone (no signature asked, so no prompt): the journey checks it is revoked and nothing signed.
- * Not here: adding a passkey (a WebAuthn ceremony: Chromium's virtual authenticator only,
- * 05-passkey.spec.ts), adding a second EMAIL_OTP (the customer has its one), and "unknown action"
- * (the frame never asks the words module to allow it: a call it cannot put in words gets describe.ts'
- * plain lines instead, and a request nobody declared is refused).
+ * Not here: adding a passkey (its words before the WebAuthn ceremony in every engine, and adding
+ * email codes again: 07-more-prompts.spec.ts; the ceremony and its approval, Chromium's virtual
+ * authenticator only: 05-passkey.spec.ts), "unknown action" (refused, or shown where the host's
+ * configuration allows it: 10-unknown-action.spec.ts), the high-value quote limit (08-quote-limit)
+ * and the prompt's expiry (09-expiry).
  */
 import { randomUUID } from 'node:crypto';
-import type { Scope, Tab } from '../../drivers/driver.js';
+import type { Tab } from '../../drivers/driver.js';
 import { accountPrivateInPage, makeFrameWallet, signUpInPage, startLoginInPage } from '../in-page.js';
 import { useFrameStack } from '../stack.js';
-import { differsFromKept, keptPicture, seriousViolations } from './prompt-checks.js';
-import { appRequestInPage, breakLayoutInPage, callInPage, callSettled, mendLayoutInPage, promptInPage, standInsInPage, type PromptSeen } from './prompt-in-page.js';
-import { approveIn, approveOn, expect, openApp, openApprovalWindow, OTP, outcome, signerIn, test, typeCode, untilArmed, visibleIn } from './steps.js';
+import { appRequestInPage } from './prompt-in-page.js';
+import { idOf, journey, promptShown, walletCall } from './prompt-journey.js';
+import { expect, openApp, OTP, outcome, signerIn, test, typeCode, visibleIn } from './steps.js';
 
 const frameStack = useFrameStack();
 // Eleven prompts, a login on each of two devices, on a machine shared by many: each step waits for
@@ -32,93 +33,6 @@ test.setTimeout(300_000);
 /** One stack per engine: fixed emails keep the pictures the same from run to run. */
 const EMAIL = 'ada@example.com';
 const NEW_EMAIL = 'ada.lovelace@example.com';
-
-type Expected = readonly (readonly [label: string, value: string | RegExp])[];
-type Outcome = { ok: boolean; value?: unknown; code?: string; message?: string };
-
-interface Journey {
-  /** The picture's name (docs/prompts/<engine>/<name>.png). */
-  readonly name: string;
-  readonly call: readonly [method: string, args: unknown[]];
-  readonly heading: string;
-  /** Labelled lines the prompt must show, in this order (among others). */
-  readonly lines: Expected;
-  /** Values that change from run to run, given stand-ins in the picture (prompt-in-page.ts). */
-  readonly standIns?: readonly (readonly [string, 'id' | 'time'])[];
-  /** Once approved, before the call answers (export: the phrase screen's "Done"). */
-  readonly afterApproval?: (tab: Tab) => Promise<void>;
-}
-
-function expectWords(seen: PromptSeen | null, journey: Journey, where: string): void {
-  expect(seen, `${journey.name}: a dialog in ${where}`).not.toBeNull();
-  const prompt = seen as PromptSeen;
-  expect(prompt.dialog, `${journey.name}: the dialog's name in ${where}`).toBe(journey.heading);
-  expect(prompt.heading).toBe(journey.heading);
-  let from = 0;
-  for (const [label, value] of journey.lines) {
-    const at = prompt.lines.findIndex(([l, v], i) => i >= from && l === label && (typeof value === 'string' ? v === value : value.test(v)));
-    expect(at, `${journey.name} in ${where}: "${label}: ${String(value)}" after line ${from}, in ${JSON.stringify(prompt.lines)}`).toBeGreaterThanOrEqual(from);
-    from = at + 1;
-  }
-}
-
-async function noSeriousViolations(scope: Scope, what: string): Promise<void> {
-  expect(await seriousViolations(scope), `axe in ${what}`).toEqual([]);
-}
-
-/** Whether a prompt is on the frame's screen (its Approve, or its "Open the approval window"). */
-const promptShown = async (frame: Scope) => (await visibleIn(frame, 'signer-approve')) || (await visibleIn(frame, 'signer-open-popup'));
-
-/**
- * The journey of one kind: called by the app, read, checked, pictured, approved; resolves to the
- * call's outcome. `breakLayout`: the picture of a layout broken on purpose must fail the comparison.
- */
-async function journey(tab: Tab, engine: string, j: Journey, breakLayout = false): Promise<Outcome> {
-  const frame = signerIn(tab);
-  await tab.evaluate(callInPage, [j.call[0], j.call[1]] as const);
-  await expect.poll(async () => (await promptShown(frame)) || (await tab.evaluate(callSettled)), { message: `${j.name}: a prompt in the frame`, timeout: 20_000 }).toBe(true);
-  if (!(await promptShown(frame))) expect(await tab.evaluate(() => window.t.call), `${j.name}: answered without a prompt`).toBe('a prompt');
-  expectWords(await frame.evaluate(promptInPage), j, 'the frame');
-  await noSeriousViolations(frame, `the frame (${j.name})`);
-  let where: Scope = frame;
-  if (await visibleIn(frame, 'signer-open-popup')) {
-    where = await openApprovalWindow(tab);
-    expectWords(await where.evaluate(promptInPage), j, 'the approval window');
-    await noSeriousViolations(where, `the approval window (${j.name})`);
-  }
-  expect(where === frame, `${j.name}: approved in the frame in Chromium only`).toBe(engine === 'chromium');
-  await untilArmed(where);
-  await where.evaluate(standInsInPage, j.standIns ?? []);
-  // From the top, whatever arming scrolled (a prompt taller than the frame): the same picture each run.
-  await where.evaluate(() => window.scrollTo(0, 0));
-  keptPicture(await where.screenshot('signer-approval'), `${j.name}.png`);
-  if (breakLayout) {
-    expect(await where.evaluate(breakLayoutInPage)).toBe('12px');
-    differsFromKept(await where.screenshot('signer-approval'), `${j.name}.png`);
-    await where.evaluate(mendLayoutInPage);
-  }
-  await approveOn(where);
-  await j.afterApproval?.(tab);
-  // Actions of more than one signature ask once per signature (a delegated key: two).
-  for (;;) {
-    await expect.poll(async () => (await tab.evaluate(callSettled)) || (await promptShown(frame)), { message: `${j.name}: answered or asking again`, timeout: 20_000 }).toBe(true);
-    if (await tab.evaluate(callSettled)) break;
-    await approveIn(tab);
-  }
-  const result = await tab.evaluate(() => window.t.call as Promise<Outcome>);
-  expect(result, `${j.name}: ${JSON.stringify(result)}`).toMatchObject({ ok: true });
-  return result;
-}
-
-const idOf = (value: unknown) => (value as { id: string }).id;
-
-/** The app's own call to the wallet (no prompt): its answer. */
-async function walletCall<T>(tab: Tab, method: string, ...args: unknown[]): Promise<T> {
-  await tab.evaluate(callInPage, [method, args] as const);
-  const result = await tab.evaluate(() => window.t.call as Promise<Outcome>);
-  expect(result, `${method}: ${JSON.stringify(result)}`).toMatchObject({ ok: true });
-  return result.value as T;
-}
 
 /** A device of the same customer, logged in by a code typed in its frame; resolves to its session's id. */
 async function secondDevice(tab: Tab, accountId: string): Promise<string> {

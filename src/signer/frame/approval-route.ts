@@ -9,8 +9,8 @@
  *   than the host's `highValue.quoteAbove` (or sending another currency than the one it names: the
  *   frame cannot compare them, so it asks in the window), and for a purpose it does not know. In the
  *   frame otherwise (the guarded button, approve-guard.ts).
- * - **Until when**: {@link APPROVAL_MAX_MS} after the prompt opened, or when the service's challenge
- *   expires (`expiresAt`), whichever comes first. An unreadable `expiresAt` counts as not given.
+ * - **Until when**: {@link APPROVAL_MAX_MS} (or the host's shorter `approvalLifetimeMs`) after the
+ *   prompt opened, or when the service's challenge expires (`expiresAt`), whichever comes first. An unreadable `expiresAt` counts as not given.
  */
 
 /** A kind of signed action the host can mark high-value (the words' kinds: src/signer/words). */
@@ -93,9 +93,12 @@ export function approvalPlace(input: PlaceInput): ApprovalPlace {
 /** How long an approval prompt can be answered at most: 60 s. */
 export const APPROVAL_MAX_MS = 60_000;
 
-/** When the prompt opened at `openedAt` (ms since the epoch) stops accepting an approval. */
-export function approvalDeadline(openedAt: number, expiresAt: string | undefined): number {
-  const limit = openedAt + APPROVAL_MAX_MS;
+/**
+ * When the prompt opened at `openedAt` (ms since the epoch) stops accepting an approval; `lifetimeMs`
+ * is the host's `approvalLifetimeMs` (never more than {@link APPROVAL_MAX_MS}).
+ */
+export function approvalDeadline(openedAt: number, expiresAt: string | undefined, lifetimeMs: number = APPROVAL_MAX_MS): number {
+  const limit = openedAt + Math.min(lifetimeMs, APPROVAL_MAX_MS);
   const service = Date.parse(expiresAt ?? ''); // NaN when absent or unreadable
   return Number.isFinite(service) ? Math.min(limit, service) : limit;
 }

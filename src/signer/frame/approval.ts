@@ -64,6 +64,8 @@ export interface PolicyOptions {
   readonly highValue?: HighValue | undefined;
   /** The clock (ms since the epoch), default Date.now. */
   readonly now?: () => number;
+  /** The host's `approvalLifetimeMs` (config.ts): how long a prompt can be answered, at most 60 s. */
+  readonly approvalLifetimeMs?: number | undefined;
 }
 
 /**
@@ -89,6 +91,8 @@ interface Scope {
   declined: boolean;
   /** Why the last prompt approved nothing other than a decline: expired, window blocked. */
   failure?: WalletError | undefined;
+  /** {@link ScopeFacts.refused}. */
+  readonly refused?: WalletError;
 }
 
 export interface SigningPolicy {
@@ -114,6 +118,11 @@ export interface ScopeFacts {
   readonly sending?: Sending;
   /** The words of each signature from its own request (signing out other devices: one prompt per session ended). */
   readonly describe?: (request: SignRequest) => ApprovalDescription | undefined;
+  /**
+   * Why every signature of this scope is refused without a prompt: the frame cannot put it in words
+   * and the host does not allow unknown actions (a quote the words cannot read: methods.ts).
+   */
+  readonly refused?: WalletError;
 }
 
 /** The prompt's deadline passed. */
@@ -130,7 +139,7 @@ export function createSigningPolicy(render: RenderApproval, show: (visible: bool
     new Promise<boolean>((resolve) => {
       let remove: (() => void) | undefined;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const deadline = approvalDeadline(now(), request.expiresAt);
+      const deadline = approvalDeadline(now(), request.expiresAt, options.approvalLifetimeMs);
       let done = false;
       const finish = (approved: boolean) => {
         // One answer per prompt: whatever comes after the first changes nothing.
@@ -159,6 +168,8 @@ export function createSigningPolicy(render: RenderApproval, show: (visible: bool
       };
       scope.failure = undefined;
       if (request.signal.aborted || scope.signal.aborted) return resolve(false);
+      // Deny by default: a signature the frame cannot put in words is not shown in other words.
+      if (scope.refused !== undefined) return fail(scope.refused);
       if (now() >= deadline) return fail(expired());
       timer = setTimeout(() => fail(expired()), deadline - now());
       request.signal.addEventListener('abort', stop, { once: true });

@@ -5,7 +5,7 @@
  */
 import type { TrustedKeys } from '../../crypto/index.js';
 import { checkStringOverrides, stringsWith, type Strings } from '../words/strings.js';
-import { HIGH_VALUE_KINDS, type HighValue, type HighValueKind } from './approval-route.js';
+import { APPROVAL_MAX_MS, HIGH_VALUE_KINDS, type HighValue, type HighValueKind } from './approval-route.js';
 
 /** The signer page's host configuration (`signer-config.json` beside the page). */
 export interface SignerConfig {
@@ -32,6 +32,17 @@ export interface SignerConfig {
    * "quoteAbove": { "amount": 10000, "currency": "USD" } }` (amount in the currency's smallest unit).
    */
   readonly highValue?: HighValue;
+  /**
+   * How long a prompt can be answered, in ms: 5 000 to 60 000, default 60 000 (approval-route.ts
+   * `APPROVAL_MAX_MS`). It can only shorten the 60 s; the service's `expiresAt` still ends it sooner.
+   */
+  readonly approvalLifetimeMs?: number;
+  /**
+   * Show a signature the frame cannot put in words as "Unknown action" with its raw request, for the
+   * user to approve or decline (src/signer/words: `allowUnknown`). Default false: such a signature is
+   * refused (SIGNING_REFUSED) and no prompt is shown. Only this file can turn it on, never the parent.
+   */
+  readonly allowUnknown?: boolean;
   /**
    * The host's wording (its language, its words): texts of the signer's table (DEFAULT_STRINGS in
    * src/signer/words/strings.ts) by key, each holding exactly the `{placeholders}` of the default.
@@ -119,6 +130,15 @@ export function parseSignerConfig(raw: unknown): SignerConfig {
     config.exportClearAfterMs = ms as number;
   }
   if (c.highValue !== undefined) config.highValue = parseHighValue(c.highValue, fail);
+  if (c.approvalLifetimeMs !== undefined) {
+    const ms = c.approvalLifetimeMs;
+    if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 5_000 || ms > APPROVAL_MAX_MS) fail('approvalLifetimeMs', `a whole number of milliseconds from 5000 to ${APPROVAL_MAX_MS}`);
+    config.approvalLifetimeMs = ms as number;
+  }
+  if (c.allowUnknown !== undefined) {
+    if (typeof c.allowUnknown !== 'boolean') fail('allowUnknown', 'true or false');
+    config.allowUnknown = c.allowUnknown as boolean;
+  }
   if (strings !== undefined) config.strings = strings;
   if (c.locale !== undefined) config.locale = checkedLocale(c.locale, fail);
   if (c.timeZone !== undefined) {

@@ -53,8 +53,9 @@ function start(port: MessagePort, config: SignerConfig): void {
   // A screen reader reads the prompts in the host's language when it pins one.
   if (config.locale !== undefined) document.documentElement.lang = config.locale;
   const locale = config.locale ?? userLocale();
-  const words = inWordsWith({ strings, ...(locale !== undefined ? { locale } : {}), ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}) });
-  const policy = createSigningPolicy(approvalRenderer(strings), screensChanged, { popup: popupApprovalIn(strings), tracksVisibility: tracksVisibility(), highValue: config.highValue });
+  // "Unknown action" only where the host's configuration allows it (else refused: words-hookup.ts).
+  const words = inWordsWith({ strings, ...(locale !== undefined ? { locale } : {}), ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}), allowUnknown: config.allowUnknown === true });
+  const policy = createSigningPolicy(approvalRenderer(strings), screensChanged, { popup: popupApprovalIn(strings), tracksVisibility: tracksVisibility(), highValue: config.highValue, approvalLifetimeMs: config.approvalLifetimeMs });
   const wallet = createWallet({
     baseUrl: config.baseUrl,
     trustedKeys: config.trustedKeys,

@@ -188,11 +188,16 @@ export const HANDLERS: Readonly<Record<FrameMethod, Handler>> = {
     const id = quoteId(args[0]);
     const quote = await ctx.wallet[WALLET_CONTEXT].client.request<unknown>({ method: 'GET', path: `/quotes/${encodeURIComponent(id)}` });
     if (!isRecord(quote) || quote.id !== id) throw new WalletError('BAD_RESPONSE', `expected the Quote ${id}`);
-    const description = wordsOf(ctx).executeQuote(id, quote, args[1]) ?? (DESCRIBE.executeQuote as Describe)(args, wordsOf(ctx));
+    // A quote the words cannot read (the service's answer, not the call's arguments) is shown as
+    // "Unknown action" with its raw request where the host allows it (words-hookup.ts), else its
+    // signature is refused (an option the action refuses fails first, with INVALID_ARGUMENT).
+    const inWordsNow = wordsOf(ctx).executeQuote(id, quote, args[1]);
+    const description = inWordsNow ?? (DESCRIBE.executeQuote as Describe)(args, wordsOf(ctx));
+    const refused = inWordsNow === undefined ? new WalletError('SIGNING_REFUSED', `the signer cannot put quote ${id} in words, and its configuration does not allow unknown actions: nothing signed`) : undefined;
     // What it sends, for the host's high-value rule (approval-route.ts): from the quote the frame read.
     const currency = isRecord(quote.sendingCurrency) ? quote.sendingCurrency.code : undefined;
     const sending = typeof quote.totalSendingAmount === 'number' && typeof currency === 'string' ? { amount: quote.totalSendingAmount, currency } : undefined;
-    return approveAction(ctx.policy, description, ['execute-quote'], signal, () => ctx.wallet.executeQuote(quote as unknown as Quote, arg(args, 1)), sending === undefined ? {} : { sending });
+    return approveAction(ctx.policy, description, ['execute-quote'], signal, () => ctx.wallet.executeQuote(quote as unknown as Quote, arg(args, 1)), { ...(sending === undefined ? {} : { sending }), ...(refused === undefined ? {} : { refused }) });
   },
   changeContact: async (ctx, args, signal) => {
     // Old → new: the frame reads the customer itself (GET /customers/{id}, spec §4.2). Decision: a
