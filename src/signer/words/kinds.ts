@@ -150,6 +150,10 @@ const endSession: Describer = (request, [id], facts, env) => {
 
 const BOOLEAN_FIELDS: Readonly<Record<string, StringKey>> = { privateEnabled: 'privateEnabled' };
 
+// Old → new where known: the frame reads no old value here. The spec's InternalAccount (§2.6) has no
+// `privateEnabled`, and its only read is a list by customer (GET /internal-account), so nothing the
+// service guarantees says the current setting: the words say "set to" the new one. `facts.account`
+// shows old → new for a caller that knows it.
 const updateAccount: Describer = (request, [id], facts, env) => {
   const body = fieldsOf(request.body, [], Object.keys(BOOLEAN_FIELDS));
   if (body === undefined || Object.keys(body).length === 0) return undefined;
