@@ -76,7 +76,9 @@ export interface FrameWallet extends SharedWallet {
 
 const INITIAL: SessionSnapshot = Object.freeze({ status: 'initializing', reason: null, accountId: null, session: null, expiresAt: null, origin: null });
 
-const EVENT_NAMES: ReadonlySet<string> = new Set(['session', 'expiring', 'expired', 'refreshed', 'refresh-failed', 'logged-out', 'key-evicted', 'storage-fallback', 'refreshing', 'changed']);
+const EVENT_NAMES: ReadonlySet<string> = new Set(['session', 'expiring', 'expired', 'refreshed', 'refresh-failed', 'end-refused', 'logged-out', 'key-evicted', 'storage-fallback', 'refreshing', 'changed']);
+/** The events whose payload carries an error (sent in its wire form). */
+const WITH_ERROR: ReadonlySet<string> = new Set(['refresh-failed', 'end-refused']);
 
 /** Makes the wallet of an app whose keys live in the signer frame. Nothing is opened until the first call. */
 export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
@@ -102,7 +104,7 @@ export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
               for (const listener of [...listeners]) listener();
             }
           } else if (message.type === 'event' && EVENT_NAMES.has(message.name)) {
-            const payload = message.name === 'refresh-failed' ? { ...(message.payload as object), error: fromWire((message.payload as { error: never }).error) } : message.payload;
+            const payload = WITH_ERROR.has(message.name) ? { ...(message.payload as object), error: fromWire((message.payload as { error: never }).error) } : message.payload;
             events.emit(message.name as keyof SessionEvents, payload as never);
           }
         });
