@@ -6,53 +6,35 @@
 import { StrictMode, createElement as h, type ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
-import { WalletProvider, createSignatureRequests, useIsSignedIn, useLogout, useOtpLogin, useSession, useWallet, useWalletAction, type WalletProviderProps } from '../../src/react/index.js';
+import { WalletProvider, createSignatureRequests, type WalletProviderProps } from '../../src/react/index.js';
 import { createTestFrameWallet, createTestWallet } from '../../src/react/testing.js';
 import { mount as mountRoot, text } from './dom.js';
+import { frameApp } from './frame-app.js';
 
 const mount = (node: ReactNode): HTMLElement => mountRoot(node).el;
 
 describe('createTestFrameWallet: a frame-mode app’s component tests', () => {
   it('login by a code typed in the frame (cancelled, a wrong one, then the right one), an action approved and one declined in the frame, logout', async () => {
     const t = createTestFrameWallet();
-    let otp: ReturnType<typeof useOtpLogin> | undefined;
-    let update: ReturnType<typeof useWalletAction<[boolean], unknown>> | undefined;
-    let logout: ReturnType<typeof useLogout> | undefined;
-    let mode: string | undefined;
-    function App(): ReactNode {
-      otp = useOtpLogin({ resendAfterMs: 0 });
-      const signedIn = useIsSignedIn();
-      const status = useSession((s) => s.status);
-      update = useWalletAction((wallet, on: boolean) => wallet.updateAccount('InternalAccount:1', { privateEnabled: on }));
-      logout = useLogout();
-      const wallet = useWallet();
-      mode = 'mode' in wallet ? wallet.mode : 'in-origin';
-      return h(
-        'div',
-        null,
-        h('p', { 'data-id': 'otp' }, `${otp.step}:${otp.codeEntry ?? ''}:${otp.error?.code ?? ''}`),
-        h('p', { 'data-id': 'in' }, `${String(signedIn)}:${status}`),
-        h('p', { 'data-id': 'update' }, `${update.status}:${update.error?.code ?? ''}`),
-      );
-    }
+    const { App, hooks } = frameApp();
     const el = mount(h(StrictMode, null, h(WalletProvider, { wallet: t.wallet }, h(App))));
     await expect.poll(() => text(el, 'in')).toBe('false:signed-out');
     expect(t.restores).toBe(1);
-    expect(mode).toBe('frame');
+    expect(hooks.mode).toBe('frame');
 
-    await otp!.start({ accountId: 'InternalAccount:1' });
+    await hooks.otp!.start({ accountId: 'InternalAccount:1' });
     // The hook opens the frame's code entry itself.
     await expect.poll(() => t.codeEntryOpen).toBe(true);
     await expect.poll(() => text(el, 'otp')).toBe('awaiting-code:frame:');
     // A code given to the hook is refused; the frame's entry stays open.
-    expect(await otp!.verify('000000')).toBeUndefined();
+    expect(await hooks.otp!.verify('000000')).toBeUndefined();
     await expect.poll(() => text(el, 'otp')).toBe('awaiting-code:frame:INVALID_ARGUMENT');
     expect(t.codeEntryOpen).toBe(true);
     // The user cancels in the frame: still awaiting its code; verify() opens the entry again.
     t.cancelCode();
     await expect.poll(() => text(el, 'otp')).toBe('awaiting-code:frame:SIGNER_DECLINED');
     expect(t.codeEntryOpen).toBe(false);
-    void otp!.verify();
+    void hooks.otp!.verify();
     await expect.poll(() => t.codeEntryOpen).toBe(true);
     // A wrong code is told in the frame: the entry stays open, nobody is signed in.
     expect(t.typeCode('111111')).toBe(false);
@@ -64,19 +46,19 @@ describe('createTestFrameWallet: a frame-mode app’s component tests', () => {
     // The login's own verify was signed by the frame, without an approval.
     expect(t.approvals).toEqual([]);
 
-    const approved = update!.run(true);
+    const approved = hooks.update!.run(true);
     await expect.poll(() => t.approvals).toEqual([{ purpose: 'update-internal-account', payload: { privateEnabled: true } }]);
     await expect.poll(() => text(el, 'update')).toBe('pending:');
     t.approve();
     expect(await approved).toEqual({ id: 'InternalAccount:1', privateEnabled: true });
     await expect.poll(() => text(el, 'update')).toBe('success:');
-    const declined = update!.run(false);
+    const declined = hooks.update!.run(false);
     await expect.poll(() => t.approvals.length).toBe(1);
     t.decline();
     expect(await declined).toBeUndefined();
     await expect.poll(() => text(el, 'update')).toBe('error:SIGNER_DECLINED');
 
-    await logout!.run();
+    await hooks.logout!.run();
     await expect.poll(() => text(el, 'in')).toBe('false:signed-out');
   });
 
