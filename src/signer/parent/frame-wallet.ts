@@ -88,7 +88,10 @@ export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
   const listeners = new Set<() => void>();
   let snapshot: SessionSnapshot = INITIAL;
   let sessions: Session[] = [];
-  let serverOffsetMs = 0;
+  // The server's time as the frame's last state gave it (its offset from the wall clock, which the
+  // frame and this page share), carried on from there on this page's monotonic clock: a change of
+  // the local clock after that state moves it no more than it moves the frame's estimate (I6).
+  let server: { readonly ms: number; readonly at: number } | null = null;
   let channel: Promise<FrameChannel> | undefined;
 
   const connect = () => {
@@ -97,7 +100,7 @@ export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
         open.onMessage((message) => {
           if (message.type === 'state') {
             sessions = message.sessions as unknown as Session[];
-            serverOffsetMs = message.serverOffsetMs;
+            server = { ms: Date.now() + message.serverOffsetMs, at: performance.now() };
             const next = Object.freeze(message.snapshot) as unknown as SessionSnapshot;
             if (JSON.stringify(next) !== JSON.stringify(snapshot)) {
               snapshot = next;
@@ -145,7 +148,7 @@ export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
       return sessions.find((s) => s.accountId === id && snapshot.session?.id === s.id) ?? sessions.find((s) => s.accountId === id) ?? null;
     },
     sessions: () => [...sessions],
-    serverNow: () => Date.now() + serverOffsetMs,
+    serverNow: () => (server === null ? Date.now() : server.ms + (performance.now() - server.at)),
     subscribe: (listener) => {
       if (typeof listener !== 'function') throw new WalletError('INVALID_ARGUMENT', 'listener must be a function');
       listeners.add(listener);
