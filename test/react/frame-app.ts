@@ -3,7 +3,8 @@
 // action, logout, each hook's state on screen (`data-id` otp, in, update, logout) and the hooks
 // kept for the test to drive.
 import { createElement as h, type ReactNode } from 'react';
-import { useIsSignedIn, useLogout, useOtpLogin, useSession, useWallet, useWalletAction } from '../../src/react/index.js';
+import { WalletProvider, createSignatureRequests, useIsSignedIn, useLogout, useOtpLogin, useSession, useWallet, useWalletAction, type WalletProviderProps } from '../../src/react/index.js';
+import type { FrameWallet } from '../../src/signer/parent/frame-wallet.js';
 
 export interface FrameAppHooks {
   otp?: ReturnType<typeof useOtpLogin>;
@@ -33,4 +34,16 @@ export function frameApp(): { App: () => ReactNode; hooks: FrameAppHooks } {
     );
   }
   return { App, hooks };
+}
+
+/** What `<WalletProvider>` throws when given a frame wallet and the app's signature queue (called as a function: the check runs before any hook). */
+export function refusedWithSignatures(wallet: FrameWallet): unknown {
+  // @ts-expect-error -- a frame wallet takes no signature queue (the frame asks the user)
+  const props: WalletProviderProps = { wallet, signatures: createSignatureRequests() };
+  try {
+    WalletProvider(props);
+  } catch (error) {
+    return error;
+  }
+  return undefined;
 }

@@ -6,10 +6,10 @@
 import { StrictMode, createElement as h, type ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { isWalletError } from '../../src/errors.js';
-import { WalletProvider, createSignatureRequests, type WalletProviderProps } from '../../src/react/index.js';
+import { WalletProvider } from '../../src/react/index.js';
 import { createTestFrameWallet, createTestWallet } from '../../src/react/testing.js';
 import { mount as mountRoot, text } from './dom.js';
-import { frameApp } from './frame-app.js';
+import { frameApp, refusedWithSignatures } from './frame-app.js';
 
 const mount = (node: ReactNode): HTMLElement => mountRoot(node).el;
 
@@ -63,15 +63,7 @@ describe('createTestFrameWallet: a frame-mode app’s component tests', () => {
   });
 
   it('is refused with the app’s signature queue, as the real frame wallet is; the in-origin double is not', () => {
-    // @ts-expect-error -- a frame wallet takes no signature queue (the frame asks the user)
-    const props: WalletProviderProps = { wallet: createTestFrameWallet().wallet, signatures: createSignatureRequests() };
-    let refused: unknown;
-    try {
-      WalletProvider(props);
-    } catch (error) {
-      refused = error;
-    }
-    expect(isWalletError(refused, 'INVALID_ARGUMENT')).toBe(true);
+    expect(isWalletError(refusedWithSignatures(createTestFrameWallet().wallet), 'INVALID_ARGUMENT')).toBe(true);
     expect('mode' in createTestWallet().wallet).toBe(false);
   });
 });
