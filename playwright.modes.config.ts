@@ -5,7 +5,13 @@
  * approved by a click in the frame, passkey ceremonies there, legs read off the frame's network).
  * Chromium with third-party storage partitioning ON, as users have it, and its canary
  * (e2e/frame/00-partitioning.spec.ts) in the same run. In-origin mode is playwright.config.ts.
- * A journey that cannot exist in frame mode skips itself there, naming the property that rules it out.
+ * A step that cannot exist in frame mode skips itself there, naming the property of
+ * src/signer/THREAT-MODEL.md that rules it out; reads of the wallet's IndexedDB, localStorage and Web
+ * Locks run in the signer frame (e2e/fixtures.ts `walletFrame`), prompts are the frame's (e2e/prompts.ts).
+ * Only frame mode runs here: `npm test` runs in-origin mode with playwright.config.ts (test:e2e), so
+ * this config adds the frame-mode half (test:e2e:modes). Firefox ESR and WebKitGTK do not run these
+ * journeys (they are written against Playwright's Chromium page; the engines' frame journeys are
+ * e2e/frame/portable/, playwright.frame.config.ts).
  */
 import { defineConfig, devices } from '@playwright/test';
 import { partitionedLaunchOptions } from './scripts/chromium.mjs';
@@ -13,11 +19,8 @@ import type { DemoMode } from './e2e/fixtures.js';
 
 export default defineConfig<{ mode: DemoMode }>({
   testDir: 'e2e',
-  // The journeys that run in frame mode so far, and the canary. Not yet adapted: 07, 10, 13, 14,
-  // 15 (they read the app origin's Web Locks and IndexedDB, which in frame mode are the signer's)
-  // and 09 (its wait for the network to go idle after the login timed out in frame mode, 20 s;
-  // the cause is not found yet).
-  testMatch: /e2e\/((0[1-6]|08|1[12])-[^/]+|frame\/00-partitioning)\.spec\.ts$/,
+  // Every journey of e2e/ (01-… to 15-…) and the canary.
+  testMatch: /e2e\/((0\d|1[0-5])-[^/]+|frame\/00-partitioning)\.spec\.ts$/,
   outputDir: 'e2e/artifacts/modes',
   globalSetup: './e2e/global-setup-frame.ts',
   fullyParallel: false,

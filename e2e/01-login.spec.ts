@@ -133,7 +133,7 @@ test('5 · a wrong OTP shows a clear error, then the correct one works', async (
 });
 
 test('6 · legacy flow (uncompressed key, sealed session key) logs in and signs', async ({ page, context, mode }) => {
-  test.skip(mode === 'frame', 'THREAT-MODEL P3: the legacy entry unseals a session key in the app page; in frame mode every session key is generated in the frame');
+  test.skip(mode === 'frame', 'src/signer/THREAT-MODEL.md P3: the legacy entry unseals a session key in the app page; in frame mode every session key is generated in the frame');
   await autoApprove(context);
   await addVirtualAuthenticator(context, page);
   await newLoggedInCustomer(page);

@@ -5,6 +5,7 @@
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import type { Page } from '@playwright/test';
+import { pressInFrame } from './frame/helpers.js';
 import {
   approve,
   approveDelegatedKey,
@@ -94,7 +95,8 @@ async function exportInFrame(page: Page): Promise<void> {
   await expect(frame.getByRole('dialog', { name: 'Reveal your recovery phrase' })).toBeVisible();
   await approve(page);
   await expect(frame.getByRole('dialog', { name: 'Your recovery phrase' })).toBeVisible();
-  await frame.getByRole('button', { name: 'Reveal' }).click();
+  // Reveal is a guarded button (armed once visible long enough, a resting pointer): pressed as a person does.
+  await pressInFrame(frame, 'signer-phrase-reveal');
   const list = frame.getByTestId('signer-phrase-words').locator('li');
   await expect(list).not.toHaveCount(0);
   const words = (await list.allTextContents()).map((w) => w.trim());

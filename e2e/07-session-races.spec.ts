@@ -4,10 +4,12 @@
  * the same browser): the logout waits for it and the session the refresh made is ended too, so the
  * service lists no session of this browser and a reload stays logged out. Then five tabs reach the
  * refresh point together: exactly one refresh request. What the service lists is read from the
- * sandbox directly (with the platform credentials of the run), never through the page.
+ * sandbox directly (with the platform credentials of the run), never through the page. In frame mode
+ * (playwright.modes.config.ts) the same: the refresh is the signer frame's, its locks are the frame's.
  */
 import type { Page, Request } from '@playwright/test';
-import { REFRESH_PATH, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, holdRefreshAnswer, logLegs, newLoggedInCustomer, serviceSessions, test, walletAccountId } from './fixtures.js';
+import { REFRESH_PATH, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, holdRefreshAnswer, newLoggedInCustomer, serviceSessions, test, walletAccountId, walletFrame } from './fixtures.js';
+import { countLegs } from './legs.js';
 import { locksIdle, requestsInFlight } from './settled.js';
 
 /**
@@ -75,19 +77,24 @@ test('21 · five tabs near expiry (Chromium, Web Locks): exactly one refresh req
       if (r.method() === 'POST' && REFRESH_PATH.test(new URL(r.url()).pathname)) refreshes.push(r);
     });
   }
-  const listed = (tab: Page) => logLegs(tab, 'GET', /\/auth\/sessions(\?|$)/).and(tab.locator('[data-status="200"]'));
-  const listedBefore = await Promise.all(tabs.map((tab) => listed(tab).count()));
+  // The session lists each tab's wallet got (the demo's log in-origin, the signer frame's network in frame mode).
+  const listed = (tab: Page) => countLegs(tab, 'GET', /\/auth\/sessions(\?|$)/, { status: 200 });
+  const listedBefore = await Promise.all(tabs.map(listed));
   // 11 minutes on: every tab learns the new time from its own answer at once and sees the refresh point.
   await advanceSandboxClock(first, 11 * 60);
-  await Promise.all(tabs.map((tab) => byTest(tab, 'sessions-list').click()));
+  // The journey waits for the refresh below, not for Playwright's check for navigations after each
+  // click (five tabs, each with its signer frame in frame mode, missed its 15 s once the click was done).
+  await Promise.all(tabs.map((tab) => byTest(tab, 'sessions-list').click({ noWaitAfter: true })));
   for (const tab of tabs) await expect(byTest(tab, 'session-id')).not.toHaveAttribute('title', before, { timeout: 15_000 });
   const after = await currentSessionId(first);
   for (const tab of tabs) expect(await currentSessionId(tab)).toBe(after);
   // The window for a second refresh is closed once every tab has read the list that showed it the
   // refresh point (its answer logged), no tab has a request under way (a refresh, the code a refresh
   // loads first) and none holds or waits for the refresh lock (a refresh's request is sent holding it).
-  for (const [i, tab] of tabs.entries()) await expect.poll(() => listed(tab).count()).toBeGreaterThan(listedBefore[i]!);
-  await expect.poll(async () => inFlight.every((n) => n() === 0) && (await first.evaluate(locksIdle, ':refresh:'))).toBe(true);
+  // The locks are the wallet's origin's: the app's in-origin, the signer frame's in frame mode.
+  for (const [i, tab] of tabs.entries()) await expect.poll(() => listed(tab)).toBeGreaterThan(listedBefore[i]!);
+  const locks = await walletFrame(first);
+  await expect.poll(async () => inFlight.every((n) => n() === 0) && (await locks.evaluate(locksIdle, ':refresh:'))).toBe(true);
   expect(refreshes.filter((r) => r.headers()['service-wallet-signature'] !== undefined)).toHaveLength(1);
   expect(refreshes).toHaveLength(2); // the first call and its signed retry
   // The refresh ended the session it replaced: one slot for this browser.

@@ -8,7 +8,20 @@
  * again). The credentials screen then lists them once (its passkey preparation reuses that list).
  */
 import type { ConsoleMessage } from '@playwright/test';
-import { autoApprove, byTest, expect, loginWithOtp, signUp, test } from './fixtures.js';
+import type { Page } from '@playwright/test';
+import { autoApprove, byTest, expect, loginWithOtp, signUp, test, walletFrame } from './fixtures.js';
+import { locksIdle, requestsInFlight } from './settled.js';
+
+/**
+ * Settled: no request of the page (the signer frame's included) under way, and no wallet work in a
+ * section of the wallet's origin (the app's in-origin, the signer frame's in frame mode): what the
+ * screen started on render has been answered. (It replaces a wait for the network to go idle, which
+ * never came in frame mode: a wait for 500 ms of nothing, not for the state the journey needs.)
+ */
+async function settled(page: Page, inFlight: () => number): Promise<void> {
+  const wallet = await walletFrame(page);
+  await expect.poll(async () => inFlight() === 0 && (await wallet.evaluate(locksIdle, ':account:')) && (await wallet.evaluate(locksIdle, ':logins:'))).toBe(true);
+}
 
 test('23 · a first visit and a login: a clean console, one GET /auth/credentials', async ({ page, context }) => {
   await autoApprove(context);
@@ -17,6 +30,7 @@ test('23 · a first visit and a login: a clean console, one GET /auth/credential
     if (m.type() === 'error' || m.type() === 'warning') noisy.push(`${m.type()}: ${m.text()} (${m.location().url})`);
   });
   page.on('pageerror', (e) => noisy.push(`pageerror: ${e.message}`));
+  const inFlight = requestsInFlight(page);
   const listings: string[] = [];
   page.on('request', (r) => {
     const url = new URL(r.url());
@@ -26,14 +40,14 @@ test('23 · a first visit and a login: a clean console, one GET /auth/credential
   await signUp(page); // opens '/' (the first visit), signs up on the start screen, lands on the login screen
   await loginWithOtp(page, 'email');
   await expect(byTest(page, 'screen-home')).toBeVisible();
-  await page.waitForLoadState('networkidle'); // whatever the home screen loads after the login
+  await settled(page, inFlight); // whatever the home screen loads after the login
   expect(listings).toHaveLength(1);
 
   // The credentials screen lists them once more, and prepares the passkey registration from that
   // list (excludeCredentials) without a second GET.
   await byTest(page, 'nav-credentials').click();
   await expect(byTest(page, 'cred-list')).not.toHaveAttribute('aria-busy', 'true');
-  await page.waitForLoadState('networkidle');
+  await settled(page, inFlight);
   expect(listings).toHaveLength(2);
   expect(noisy).toEqual([]);
 });

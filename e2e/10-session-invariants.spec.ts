@@ -6,14 +6,13 @@
  * a new tab renders, and a logout goes through, while another tab's explicit refresh waits at its
  * prompt. 27 (I5): the code a login's commit needs cannot be downloaded: the login fails before the
  * service makes a session. 28 (I4): sign-out-other-devices at its prompt does not delay a logout.
- * 29 (I6): the local clock an hour slow at login, then corrected (and an hour fast at a reload):
+ * 29 (I6): the local clock an hour slow at login, then corrected; 29b: an hour fast at a reload:
  * the session stays live. What the service lists is read from the sandbox directly.
  */
 import type { Page, Request } from '@playwright/test';
 import { countIdbTransactions, idbTransactions } from './settled.js';
-import { OTP, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, setLocalClockOffset, shiftableLocalClock, signPrivateToggle, signUp, submitOtp, serviceSessions, test, walletAccountId } from './fixtures.js';
-
-
+import { OTP, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, inMode, initialLocalClockOffset, loginWithOtp, modeOf, newLoggedInCustomer, setLocalClockOffset, shiftableLocalClock, signPrivateToggle, signUp, submitOtp, serviceSessions, test, walletAccountId, walletFrame } from './fixtures.js';
+import { approvePrompt, askEverySignature, expectPrompt, promptShows } from './prompts.js';
 
 /** A second tab of the same browser on the home screen. */
 async function secondTab(page: Page): Promise<Page> {
@@ -34,10 +33,10 @@ function signedRequests(page: Page, method: string, path: RegExp): Request[] {
 
 /** Opens the private-mode action's prompt (auto-approve off): resolves once the dialog shows it. */
 async function openActionPrompt(page: Page): Promise<void> {
-  await byTest(page, 'auto-approve').uncheck();
+  await askEverySignature(page);
   await byTest(page, 'nav-actions').click();
   await byTest(page, 'private-toggle').click();
-  await expect(byTest(page, 'sign-purpose')).toHaveText('update-internal-account');
+  await expectPrompt(page, 'update-internal-account');
 }
 
 test('24 · a prompt open in tab A, logout in tab B with the proxy unreachable: approving signs nothing; the logout is finished once B is back', async ({ page: tabA, context }) => {
@@ -59,8 +58,7 @@ test('24 · a prompt open in tab A, logout in tab B with the proxy unreachable: 
   await expect(byTest(tabB, 'screen-login')).toBeVisible();
   // The prompt in A was cancelled by B's logout (its signal fired: the dialog closed); had it stayed
   // open, approving now would still sign nothing.
-  const approve = byTest(tabA, 'sign-approve');
-  if (await approve.isVisible()) await approve.click();
+  if (await promptShows(tabA)) await approvePrompt(tabA);
   await expect(byTest(tabA, 'screen-login')).toBeVisible();
   // The action's call has settled (its button is no longer busy): a PATCH it made would have been sent.
   await expect.poll(() => toggle?.getAttribute('aria-busy')).toBeNull();
@@ -90,13 +88,13 @@ test('25 · an approval that spans another tab’s refresh succeeds (signed with
   tabA.on('response', (r) => {
     if (r.request().method() === 'PATCH' && r.request().headers()['service-wallet-signature'] !== undefined) signed.push(r.status());
   });
-  await byTest(tabA, 'sign-approve').click();
+  await approvePrompt(tabA);
   // Eleven minutes also outlived the challenge the user was shown (its expiry is the service's):
   // the call starts over once, with a fresh challenge and prompt, and signs with the new session.
   await expect.poll(() => signed.length).toBeGreaterThan(0);
   if (signed[0] !== 200) {
-    await expect(byTest(tabA, 'sign-purpose')).toHaveText('update-internal-account');
-    await byTest(tabA, 'sign-approve').click();
+    await expectPrompt(tabA, 'update-internal-account');
+    await approvePrompt(tabA);
   }
   await expect(byTest(tabA, 'private-state')).toHaveText('privateEnabled is ON.');
   expect(signed.at(-1)).toBe(200);
@@ -105,7 +103,8 @@ test('25 · an approval that spans another tab’s refresh succeeds (signed with
   expect(await currentSessionId(tabA)).toBe(after);
 });
 
-test('26 · while tab A’s explicit refresh waits at its prompt, a new tab renders and a logout there goes through', async ({ page: tabA, context }) => {
+test('26 · while tab A’s explicit refresh waits at its prompt, a new tab renders and a logout there goes through', async ({ page: tabA, context, mode }) => {
+  test.skip(mode === 'frame', 'src/signer/THREAT-MODEL.md P1: the signer frame signs a refresh without a prompt (decided by the frame from what it knows), so no refresh waits at one');
   await autoApprove(context);
   await newLoggedInCustomer(tabA);
   const accountId = await walletAccountId(tabA);
@@ -125,22 +124,24 @@ test('26 · while tab A’s explicit refresh waits at its prompt, a new tab rend
   await expect.poll(() => serviceSessions(accountId)).toEqual([]);
 });
 
-test('27 · the login’s commit code cannot be downloaded: the login fails before verify, no session is made; it works once the code loads', async ({ page, context }) => {
+test('27 · the login’s commit code cannot be downloaded: the login fails before verify, no session is made; it works once the code loads', async ({ page, context, mode }) => {
   await autoApprove(context);
   await signUp(page);
-  // The session changes (the login's commit, refresh) are code loaded on first use.
-  await page.route(/session[-/]changes/, (route) => route.abort('internetdisconnected'));
+  // The session changes (the login's commit, refresh) are code loaded on first use: the module
+  // src/session/changes.ts in-origin (the dev server's), the signer bundle's chunk changes-<hash>.js in frame mode.
+  const changesCode = mode === 'frame' ? /\/chunks\/changes-[\w-]+\.js$/ : /session[-/]changes/;
+  await page.route(changesCode, (route) => route.abort('internetdisconnected'));
   const verifies: Request[] = [];
   page.on('request', (r) => {
     if (r.method() === 'POST' && /\/verify$/.test(new URL(r.url()).pathname)) verifies.push(r);
   });
-  const blocked = page.waitForEvent('requestfailed', (r) => /session[-/]changes/.test(r.url()));
+  const blocked = page.waitForEvent('requestfailed', (r) => changesCode.test(r.url()));
   await submitOtp(page, 'email', OTP);
   await blocked;
   await expect(byTest(page, 'login-status')).not.toBeEmpty();
   await expect(byTest(page, 'screen-home')).not.toBeVisible();
   expect(verifies).toEqual([]);
-  await page.unroute(/session[-/]changes/);
+  await page.unroute(changesCode);
   await loginWithOtp(page, 'email');
   await expect(byTest(page, 'screen-home')).toBeVisible();
   const accountId = await walletAccountId(page);
@@ -154,6 +155,7 @@ test('28 · sign-out-other-devices waiting at its prompt does not delay a logout
   const mine = await currentSessionId(tabA);
   // Another device of the same person: a browser profile of its own.
   const other = await browser.newContext();
+  await inMode(other, modeOf(tabA));
   await other.addInitScript(() => localStorage.setItem('demo.autoApprove', '1'));
   const device = await other.newPage();
   await device.goto('/');
@@ -164,9 +166,9 @@ test('28 · sign-out-other-devices waiting at its prompt does not delay a logout
   expect((await serviceSessions(accountId)).sort()).toEqual([mine, theirs].sort());
 
   const tabB = await secondTab(tabA);
-  await byTest(tabA, 'auto-approve').uncheck();
+  await askEverySignature(tabA);
   await byTest(tabA, 'sign-out-others').click();
-  await expect(byTest(tabA, 'sign-purpose')).toHaveText('delete-session');
+  await expectPrompt(tabA, 'delete-session');
   const started = Date.now();
   await byTest(tabB, 'logout').click();
   await expect(byTest(tabB, 'screen-login')).toBeVisible();
@@ -182,27 +184,41 @@ test('29 · the local clock one hour slow at login, then corrected: the session 
   // The page's wall clock (Date) runs with an offset the test sets; its monotonic clock does not.
   await shiftableLocalClock(context);
   await context.addInitScript(countIdbTransactions);
-  await page.goto('/');
-  await setLocalClockOffset(page, -60 * 60 * 1000);
+  // An hour slow from the first load, in the signer frame too (frame mode: its clock is the wallet's).
+  await initialLocalClockOffset(context, -60 * 60 * 1000);
   await newLoggedInCustomer(page);
   const accountId = await walletAccountId(page);
   const session = await currentSessionId(page);
   await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
   // The user corrects the clock (an hour forward), then the page comes back into view.
   await setLocalClockOffset(page, 0);
-  const begun = (await page.evaluate(idbTransactions)).begun;
-  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  // The wallet's storage and its wake are its origin's: the page in-origin, the signer frame in frame mode.
+  const wallet = await walletFrame(page);
+  const begun = (await wallet.evaluate(idbTransactions)).begun;
+  await wallet.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
   // The wake reads storage again and judges the session (src/session/tab.ts load: back): wait until
   // its reads have begun and ended (each next read begins before the one before it has ended).
   await expect.poll(async () => {
-    const idb = await page.evaluate(idbTransactions);
+    const idb = await wallet.evaluate(idbTransactions);
     return idb.begun > begun && idb.ended === idb.begun;
   }).toBe(true);
   await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
   expect(await currentSessionId(page)).toBe(session);
   await signPrivateToggle(page);
   expect(await serviceSessions(accountId)).toEqual([session]);
-  // And the other way: an hour ahead (the next reload reads storage with no server sample yet).
+});
+
+test('29b · the local clock one hour fast at a reload (storage read with no server sample yet): the session stays live and signs', async ({ page, context, mode }) => {
+  test.fixme(
+    mode === 'frame',
+    'frame mode, open (issue 32): after a load the app\'s serverNow() is the offset in the signer frame\'s last state, and the frame sends no new state when its server clock gets its first sample (src/signer/frame/serve.ts posts state on session changes and events only), so the app\'s countdown reads "expired" for a session the frame keeps live (src/session/INVARIANTS.md I6)',
+  );
+  await autoApprove(context);
+  await shiftableLocalClock(context);
+  await newLoggedInCustomer(page);
+  const accountId = await walletAccountId(page);
+  const session = await currentSessionId(page);
+  // An hour ahead (the next reload reads storage with no server sample yet).
   await setLocalClockOffset(page, 60 * 60 * 1000);
   await page.goto('/#/home');
   await page.reload();
@@ -210,4 +226,5 @@ test('29 · the local clock one hour slow at login, then corrected: the session 
   expect(await currentSessionId(page)).toBe(session);
   await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
   await signPrivateToggle(page);
+  expect(await serviceSessions(accountId)).toEqual([session]);
 });

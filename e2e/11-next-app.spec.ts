@@ -21,7 +21,7 @@ let sandbox: NextApp['sandbox'];
 
 // Not the demo: the example's own in-origin wallet (its own stack; the frame-mode run's stack is
 // the demo's, E2E_DEMO_MODE from e2e/global-setup.ts), whose signature is confirmed in the app's UI.
-test.skip(process.env.E2E_DEMO_MODE === 'frame', 'THREAT-MODEL P1: the example confirms signatures in its own UI (usePendingSignature), which frame mode takes from the app');
+test.skip(process.env.E2E_DEMO_MODE === 'frame', 'src/signer/THREAT-MODEL.md P1: the example confirms signatures in its own UI (usePendingSignature), which frame mode takes from the app');
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);

@@ -15,7 +15,7 @@
  * is read from the sandbox directly.
  */
 import type { Page } from '@playwright/test';
-import { autoApprove, byTest, currentSessionId, expect, holdRefreshAnswer, loginWithOtp, newLoggedInCustomer, serviceSessions, setLocalClockOffset, shiftableLocalClock, test, walletAccountId } from './fixtures.js';
+import { autoApprove, byTest, currentSessionId, expect, holdRefreshAnswer, loginWithOtp, modeOf, newLoggedInCustomer, serviceSessions, setLocalClockOffset, shiftableLocalClock, test, walletAccountId, walletFrame } from './fixtures.js';
 
 /** A second tab of the same browser on the home screen. */
 async function secondTab(page: Page): Promise<Page> {
@@ -28,9 +28,14 @@ async function secondTab(page: Page): Promise<Page> {
 /** The account's critical section (src/session/critical-section.ts, the wallet's default namespace). */
 const sectionName = (accountId: string): string => `embedded-wallet-signer:account:${accountId}`;
 
-/** Takes the account's section lock in `tab` (the Web Lock the tabs share) and keeps it until released. */
+/**
+ * Takes the account's section lock in `tab` (the Web Lock the tabs share) and keeps it until
+ * released. The lock is the wallet's origin's: taken in the page in-origin, in its signer frame in
+ * frame mode (every tab's frame shares the frame's origin and partition).
+ */
 async function holdSection(tab: Page, accountId: string): Promise<() => Promise<void>> {
-  await tab.evaluate(
+  const wallet = await walletFrame(tab);
+  await wallet.evaluate(
     (name) =>
       new Promise<void>((taken) => {
         void navigator.locks.request(name, { mode: 'exclusive' }, () => {
@@ -40,12 +45,12 @@ async function holdSection(tab: Page, accountId: string): Promise<() => Promise<
       }),
     sectionName(accountId),
   );
-  return () => tab.evaluate(() => (globalThis as { e2eReleaseSection?: () => void }).e2eReleaseSection?.());
+  return () => wallet.evaluate(() => (globalThis as { e2eReleaseSection?: () => void }).e2eReleaseSection?.());
 }
 
-/** Requests for the account's section lock waiting behind the one held (seen from `tab`: locks are per origin). */
+/** Requests for the account's section lock waiting behind the one held (seen from `tab`'s wallet origin: locks are per origin). */
 async function waitingForSection(tab: Page, accountId: string): Promise<number> {
-  return tab.evaluate(async (name) => ((await navigator.locks.query()).pending ?? []).filter((l) => l.name === name).length, sectionName(accountId));
+  return (await walletFrame(tab)).evaluate(async (name) => ((await navigator.locks.query()).pending ?? []).filter((l) => l.name === name).length, sectionName(accountId));
 }
 
 test('31 · a tab closed mid-refresh (new session made, its key stored, not committed), then logout in another tab: no session of the account is left on the service', async ({ page: tabA, context }) => {

@@ -10,7 +10,7 @@
  * and both tabs leave the wallet. What the service lists is read from the sandbox directly.
  */
 import type { Page } from '@playwright/test';
-import { autoApprove, byTest, currentSessionId, expect, newLoggedInCustomer, serviceSessions, setLocalClockOffset, shiftableLocalClock, test, walletAccountId } from './fixtures.js';
+import { autoApprove, byTest, currentSessionId, expect, newLoggedInCustomer, serviceSessions, setLocalClockOffset, shiftableLocalClock, test, walletAccountId, walletFrame } from './fixtures.js';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -95,7 +95,8 @@ test('42 · logout while IndexedDB refuses writes, two tabs: the session is ende
   const session = await currentSessionId(tabA);
   const tabB = await secondTab(tabA);
   expect(await currentSessionId(tabB)).toBe(session);
-  await tabA.evaluate(() => localStorage.setItem('e2e.storageFull', '1'));
+  // The disk is the wallet's origin's: the flag goes in its localStorage (the signer frame's in frame mode).
+  await (await walletFrame(tabA)).evaluate(() => localStorage.setItem('e2e.storageFull', '1'));
   await byTest(tabA, 'logout').click();
   await expect(byTest(tabA, 'screen-login')).toBeVisible();
   // Ended on the service although nothing could be written; B is told by message and stops signing.

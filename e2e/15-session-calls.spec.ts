@@ -10,8 +10,9 @@
  * journey needs happened (never a fixed sleep).
  */
 import type { Page, Route } from '@playwright/test';
-import { autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, serviceSessions, submitOtp, test, walletAccountId } from './fixtures.js';
+import { autoApprove, byTest, currentSessionId, expect, loginWithOtp, newLoggedInCustomer, serviceSessions, submitOtp, test, walletAccountId, walletFrame } from './fixtures.js';
 import { gateKeyGeneration, indexedDbUnavailable } from './portable/page-faults.js';
+import { approveUntil } from './prompts.js';
 
 // Two or three tabs each, on a machine shared by several runs: three times the default timeout.
 test.slow();
@@ -24,7 +25,8 @@ async function secondTab(page: Page): Promise<Page> {
   return tab;
 }
 
-test('43 · a tab whose IndexedDB cannot be opened (keys in memory) is logged out by a logout in another tab: nothing left on the service', async ({ page: tabA, context }) => {
+test('43 · a tab whose IndexedDB cannot be opened (keys in memory) is logged out by a logout in another tab: nothing left on the service', async ({ page: tabA, context, mode }) => {
+  test.skip(mode === 'frame', 'src/signer/THREAT-MODEL.md P3: a signer frame that cannot open IndexedDB refuses to serve (SIGNER_STORAGE_UNAVAILABLE) instead of keeping keys in memory, so no tab of frame mode holds its keys in memory');
   await autoApprove(context);
   await newLoggedInCustomer(tabA);
   const accountId = await walletAccountId(tabA);
@@ -70,7 +72,8 @@ test('44 · another tab refreshes while tab A’s signed leg is on a slow networ
   const state = byTest(tabA, 'private-state');
   const was = (await state.textContent()) ?? '';
   await byTest(tabA, 'private-toggle').click();
-  await expect(state).not.toHaveText(was);
+  // In frame mode each start over is a new payload: approved in the frame each time it asks.
+  await approveUntil(tabA, state, was);
   expect(statuses).toEqual([401, 401, 200]);
   expect(held).toBe(2);
   await byTest(tabA, 'nav-home').click();
@@ -86,18 +89,20 @@ test('45 · a login whose verify was clicked loses against a logout made in anot
   const tabB = await context.newPage();
   await tabB.goto('/#/login');
   await expect(byTest(tabB, 'screen-login')).toBeVisible();
-  // Tab B's next key generation (the login's session key) waits until the test lets it go: a slow machine.
-  await tabB.evaluate(gateKeyGeneration);
+  // Tab B's next key generation (the login's session key) waits until the test lets it go: a slow
+  // machine. The key is made where the wallet is: the page in-origin, its signer frame in frame mode.
+  const wallet = await walletFrame(tabB);
+  await wallet.evaluate(gateKeyGeneration);
   const verifies: string[] = [];
   tabB.on('request', (r) => {
     if (r.method() === 'POST' && /\/verify$/.test(new URL(r.url()).pathname)) verifies.push(r.url());
   });
   await submitOtp(tabB, 'email', '000000');
-  await expect.poll(() => tabB.evaluate(() => (globalThis as { e2eKeyAsked?: boolean }).e2eKeyAsked === true)).toBe(true);
+  await expect.poll(() => wallet.evaluate(() => (globalThis as { e2eKeyAsked?: boolean }).e2eKeyAsked === true)).toBe(true);
   await byTest(tabA, 'logout').click();
   await expect(byTest(tabA, 'screen-login')).toBeVisible();
   await expect.poll(() => serviceSessions(accountId)).toEqual([]);
-  await tabB.evaluate(() => (globalThis as { e2eKeyGate?: () => void }).e2eKeyGate?.());
+  await wallet.evaluate(() => (globalThis as { e2eKeyGate?: () => void }).e2eKeyGate?.());
   await expect(byTest(tabB, 'login-status')).toContainText('NOT_LOGGED_IN');
   expect(verifies).toEqual([]);
   await expect(byTest(tabB, 'screen-login')).toBeVisible();

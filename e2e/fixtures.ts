@@ -10,7 +10,7 @@
  * Each test gets Playwright's default fresh browser context (its own cookies, IndexedDB and
  * localStorage), so no state leaks from one journey to the next.
  */
-import { test as base, expect, type BrowserContext, type FrameLocator, type Locator, type Page, type Route } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Frame, type FrameLocator, type Locator, type Page, type Route } from '@playwright/test';
 import { SANDBOX_OTP, SandboxClient, addVirtualPasskey, withWalletSandbox, type SandboxTarget } from '../src/testing/index.js';
 import { shiftableClock } from './portable/page-faults.js';
 import { approveInFrame } from './frame/helpers.js';
@@ -55,6 +55,16 @@ export function modeOf(page: Page): DemoMode {
   return contextModes.get(page.context()) ?? 'in-origin';
 }
 
+/**
+ * Runs the journey's steps of a context in `mode` (the `context` fixture's; also another device's
+ * context a journey makes itself): its mode, the frame's legs recorded, the dev server's reloads kept out.
+ */
+export async function inMode(context: BrowserContext, mode: DemoMode): Promise<void> {
+  contextModes.set(context, mode);
+  if (mode === 'frame') recordFrameLegs(context);
+  await isolateFromDevServer(context);
+}
+
 export const test = withWalletSandbox(base, { target: e2eSandbox }).extend<{ mode: DemoMode }>({
   mode: ['in-origin', { option: true }],
   baseURL: async ({ mode }, use) => {
@@ -66,9 +76,7 @@ export const test = withWalletSandbox(base, { target: e2eSandbox }).extend<{ mod
     await use(url);
   },
   context: async ({ context, mode }, use) => {
-    contextModes.set(context, mode);
-    if (mode === 'frame') recordFrameLegs(context);
-    await isolateFromDevServer(context);
+    await inMode(context, mode);
     await use(context);
   },
   page: async ({ page, mode }, use) => {
@@ -118,6 +126,21 @@ export async function signUp(page: Page): Promise<{ email: string; phone: string
 /** The signer frame of the demo in frame mode (absent in in-origin mode). */
 export function signerFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe[title="Wallet signer"]');
+}
+
+/**
+ * The frame whose origin holds the wallet's keys, IndexedDB, localStorage and Web Locks: the page
+ * itself in in-origin mode, the signer frame (its own origin, its partition) in frame mode. Reads a
+ * journey makes of the wallet's storage or locks run there, so they assert the same in both modes.
+ */
+export async function walletFrame(page: Page): Promise<Frame> {
+  if (modeOf(page) !== 'frame') return page.mainFrame();
+  const iframe = page.locator('iframe[title="Wallet signer"]');
+  await expect(iframe).toBeAttached();
+  const frame = await (await iframe.elementHandle())?.contentFrame();
+  if (!frame) throw new Error('the signer frame has no content frame');
+  await frame.waitForLoadState('load');
+  return frame;
 }
 
 /** Frame mode: types `code` in the signer frame's code entry and submits it (trusted input). */
@@ -324,7 +347,28 @@ export async function shiftableLocalClock(context: BrowserContext): Promise<void
   await context.addInitScript(shiftableClock);
 }
 
-/** Sets the offset of the wall clock of `shiftableLocalClock`'s pages (read at every `Date` use). */
+/**
+ * `shiftableLocalClock`'s offset from the first load on: every document of the context (the signer
+ * frame's too, made only at the wallet's first call) starts `ms` off unless an offset is set there
+ * already; {@link setLocalClockOffset} moves it later.
+ */
+export async function initialLocalClockOffset(context: BrowserContext, ms: number): Promise<void> {
+  await context.addInitScript((offset) => {
+    try {
+      if (localStorage.getItem('e2e.clockOffsetMs') === null) localStorage.setItem('e2e.clockOffsetMs', String(offset));
+    } catch {
+      // A document without storage (about:blank) has no clock of the wallet's.
+    }
+  }, ms);
+}
+
+/**
+ * Sets the offset of the wall clock of `shiftableLocalClock`'s pages (read at every `Date` use): in
+ * the page and, in frame mode, in the signer frame too (its own localStorage), whose clock the
+ * wallet's session manager reads there.
+ */
 export async function setLocalClockOffset(page: Page, ms: number): Promise<void> {
-  await page.evaluate((offset) => localStorage.setItem('e2e.clockOffsetMs', String(offset)), ms);
+  const set = (offset: number) => localStorage.setItem('e2e.clockOffsetMs', String(offset));
+  await page.evaluate(set, ms);
+  if (modeOf(page) === 'frame') await (await walletFrame(page)).evaluate(set, ms);
 }

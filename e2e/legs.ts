@@ -50,21 +50,32 @@ function selector(want: Partial<Leg>): string {
 }
 
 /**
+ * How many legs of the wallet for `method` and `path` (a regular expression over the path) with
+ * what `want` says (leg number, status, signed) there are now: in the demo's log (in-origin) or on
+ * the signer frame's network (frame mode).
+ */
+export async function countLegs(page: Page, method: string, path: RegExp, want: Partial<Leg>): Promise<number> {
+  const rows = framePages.get(page);
+  if (rows === undefined) return logRows(page, method, path, want).count();
+  return rows.filter((r) => r.method === method && path.test(r.path) && (Object.keys(want) as (keyof Leg)[]).every((k) => r[k] === want[k])).length;
+}
+
+function logRows(page: Page, method: string, path: RegExp, want: Partial<Leg>) {
+  return page
+    .getByTestId('log-row')
+    .and(page.locator(`[data-kind="leg"][data-method="${method}"]${selector(want)}`))
+    .filter({ has: page.locator('.log-req', { hasText: path }) });
+}
+
+/**
  * Expects `count` legs of the wallet for `method` and `path` (a regular expression over the path)
  * with what `want` says (leg number, status, signed), in the demo's log (in-origin) or on the signer
  * frame's network (frame mode).
  */
 export async function expectLegs(page: Page, method: string, path: RegExp, want: Partial<Leg>, count: number): Promise<void> {
-  const rows = framePages.get(page);
-  if (rows === undefined) {
-    const legs = page
-      .getByTestId('log-row')
-      .and(page.locator(`[data-kind="leg"][data-method="${method}"]${selector(want)}`))
-      .filter({ has: page.locator('.log-req', { hasText: path }) });
-    await expect(legs).toHaveCount(count);
+  if (!framePages.has(page)) {
+    await expect(logRows(page, method, path, want)).toHaveCount(count);
     return;
   }
-  const matching = () =>
-    rows.filter((r) => r.method === method && path.test(r.path) && (Object.keys(want) as (keyof Leg)[]).every((k) => r[k] === want[k])).length;
-  await expect.poll(matching, { message: `${method} ${path} legs ${JSON.stringify(want)} sent by the signer frame` }).toBe(count);
+  await expect.poll(() => countLegs(page, method, path, want), { message: `${method} ${path} legs ${JSON.stringify(want)} sent by the signer frame` }).toBe(count);
 }

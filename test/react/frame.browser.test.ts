@@ -9,19 +9,12 @@ import { WALLET_ERROR_CODES } from '../../src/error-codes.js';
 import { isWalletError } from '../../src/errors.js';
 import {
   WalletProvider,
-  createSignatureRequests,
-  useIsSignedIn,
-  useLogout,
-  useOtpLogin,
   usePendingSignature,
-  useSession,
-  useWallet,
-  useWalletAction,
   type SignedOutReason,
-  type WalletProviderProps,
 } from '../../src/react/index.js';
 import { createFrameDouble } from './frame-double.js';
 import { mount as mountRoot, text } from './dom.js';
+import { frameApp, refusedWithSignatures } from './frame-app.js';
 
 const mount = (node: ReactNode): HTMLElement => mountRoot(node).el;
 
@@ -30,48 +23,28 @@ describe('React over the frame wallet', () => {
     const frame = createFrameDouble();
     const logins: string[] = [];
     const logouts: SignedOutReason[] = [];
-    let otp: ReturnType<typeof useOtpLogin> | undefined;
-    let update: ReturnType<typeof useWalletAction<[boolean], unknown>> | undefined;
-    let logout: ReturnType<typeof useLogout> | undefined;
-    let mode: string | undefined;
-    function App(): ReactNode {
-      otp = useOtpLogin({ resendAfterMs: 0 });
-      const signedIn = useIsSignedIn();
-      const status = useSession((s) => s.status);
-      update = useWalletAction((wallet, on: boolean) => wallet.updateAccount('InternalAccount:1', { privateEnabled: on }));
-      logout = useLogout();
-      const wallet = useWallet();
-      mode = 'mode' in wallet ? wallet.mode : 'in-origin';
-      return h(
-        'div',
-        null,
-        h('p', { 'data-id': 'otp' }, `${otp.step}:${otp.codeEntry ?? ''}:${otp.error?.code ?? ''}`),
-        h('p', { 'data-id': 'in' }, `${String(signedIn)}:${status}`),
-        h('p', { 'data-id': 'update' }, `${update.status}:${update.error?.code ?? ''}`),
-        h('p', { 'data-id': 'logout' }, logout.status),
-      );
-    }
+    const { App, hooks } = frameApp();
     const el = mount(h(StrictMode, null, h(WalletProvider, { wallet: frame.wallet, onLogin: (s) => void logins.push(s.accountId), onLogout: (reason) => void logouts.push(reason) }, h(App))));
     await expect.poll(() => text(el, 'in')).toBe('false:signed-out');
     expect(frame.calls.filter((c) => c.method === 'restore')).toHaveLength(1);
-    expect(mode).toBe('frame');
+    expect(hooks.mode).toBe('frame');
 
-    await otp!.start({ email: 'ada@example.com' });
+    await hooks.otp!.start({ email: 'ada@example.com' });
     // The email goes to the frame as is; the frame's code entry opens without the app asking.
     expect(frame.calls.find((c) => c.method === 'startOtpLogin')?.args).toEqual([{ email: 'ada@example.com' }]);
     await expect.poll(() => frame.waiting('otp.verify')).toBe(1);
     await expect.poll(() => text(el, 'otp')).toBe('awaiting-code:frame:');
     // A code given to the hook is refused, never sent; the frame's entry stays open and counts.
-    expect(await otp!.verify('000000')).toBeUndefined();
+    expect(await hooks.otp!.verify('000000')).toBeUndefined();
     await expect.poll(() => text(el, 'otp')).toBe('awaiting-code:frame:INVALID_ARGUMENT');
     expect(JSON.stringify(frame.calls)).not.toContain('000000');
     // The user cancels in the frame: still awaiting its code; verify() opens the entry again.
     frame.decline('otp.verify');
     await expect.poll(() => text(el, 'otp')).toBe('awaiting-code:frame:SIGNER_DECLINED');
-    void otp!.verify();
+    void hooks.otp!.verify();
     await expect.poll(() => frame.waiting('otp.verify')).toBe(1);
     // A resend while the entry is open opens no second one; the entry's answer still ends the login.
-    await otp!.resend();
+    await hooks.otp!.resend();
     expect(frame.calls.filter((c) => c.method === 'otp.resend')).toHaveLength(1);
     await expect.poll(() => text(el, 'otp')).toBe('awaiting-code:frame:');
     expect(frame.waiting('otp.verify')).toBe(1);
@@ -80,20 +53,20 @@ describe('React over the frame wallet', () => {
     await expect.poll(() => text(el, 'in')).toBe('true:active');
     expect(logins).toEqual(['InternalAccount:1']);
 
-    const approved = update!.run(true);
+    const approved = hooks.update!.run(true);
     await expect.poll(() => frame.waiting('updateAccount')).toBe(1);
     await expect.poll(() => text(el, 'update')).toBe('pending:');
     frame.approve('updateAccount', { id: 'InternalAccount:1', privateEnabled: true });
     expect(await approved).toEqual({ id: 'InternalAccount:1', privateEnabled: true });
     await expect.poll(() => text(el, 'update')).toBe('success:');
-    const declined = update!.run(false);
+    const declined = hooks.update!.run(false);
     await expect.poll(() => frame.waiting('updateAccount')).toBe(1);
     frame.decline('updateAccount');
     expect(await declined).toBeUndefined();
     await expect.poll(() => text(el, 'update')).toBe('error:SIGNER_DECLINED');
-    expect(update!.errorText).toBe(WALLET_ERROR_CODES.SIGNER_DECLINED);
+    expect(hooks.update!.errorText).toBe(WALLET_ERROR_CODES.SIGNER_DECLINED);
 
-    await logout!.run();
+    await hooks.logout!.run();
     await expect.poll(() => text(el, 'in')).toBe('false:signed-out');
     await expect.poll(() => text(el, 'logout')).toBe('success');
     expect(logouts).toEqual(['logout']);
@@ -115,15 +88,7 @@ describe('React over the frame wallet', () => {
     expect(caught.length).toBeGreaterThan(0);
     expect(caught.every((e) => isWalletError(e, 'WALLET_PROVIDER_MISSING'))).toBe(true);
 
-    // @ts-expect-error -- a frame wallet takes no signature queue (the frame asks the user)
-    const props: WalletProviderProps = { wallet: frame.wallet, signatures: createSignatureRequests() };
-    let refused: unknown;
-    try {
-      // The check runs before any hook: called as a function, the provider throws at once.
-      WalletProvider(props);
-    } catch (error) {
-      refused = error;
-    }
-    expect(isWalletError(refused, 'INVALID_ARGUMENT')).toBe(true);
+    // The check runs before any hook: called as a function, the provider throws at once.
+    expect(isWalletError(refusedWithSignatures(frame.wallet), 'INVALID_ARGUMENT')).toBe(true);
   });
 });

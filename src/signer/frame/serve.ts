@@ -16,7 +16,9 @@ import { HANDLERS } from './methods.js';
 /** Calls running at once, at most; more are dropped. */
 export const MAX_IN_FLIGHT = 32;
 
-const EVENTS: readonly (keyof SessionEvents)[] = ['session', 'expiring', 'expired', 'refreshed', 'refresh-failed', 'logged-out', 'key-evicted', 'storage-fallback', 'refreshing', 'changed'];
+// 'end-refused': the app's backend refused to end a session still to end (e.g. its sign-in expired):
+// the app says so (sign in again to finish the logout); its payload is public facts and an error's code.
+const EVENTS: readonly (keyof SessionEvents)[] = ['session', 'expiring', 'expired', 'refreshed', 'refresh-failed', 'end-refused', 'logged-out', 'key-evicted', 'storage-fallback', 'refreshing', 'changed'];
 
 /** An error as it goes up: nothing but its code, message, status and plain details. */
 export function toWire(error: unknown): WireError {
@@ -27,7 +29,7 @@ export function toWire(error: unknown): WireError {
   return wire;
 }
 
-/** `payload` with any WalletError in it replaced by its wire form (refresh-failed carries one). */
+/** `payload` with any WalletError in it replaced by its wire form (refresh-failed and end-refused carry one). */
 function wireEvent(payload: unknown): unknown {
   if (typeof payload !== 'object' || payload === null) return payload;
   const error = (payload as { error?: unknown }).error;

@@ -76,7 +76,9 @@ export interface FrameWallet extends SharedWallet {
 
 const INITIAL: SessionSnapshot = Object.freeze({ status: 'initializing', reason: null, accountId: null, session: null, expiresAt: null, origin: null });
 
-const EVENT_NAMES: ReadonlySet<string> = new Set(['session', 'expiring', 'expired', 'refreshed', 'refresh-failed', 'logged-out', 'key-evicted', 'storage-fallback', 'refreshing', 'changed']);
+const EVENT_NAMES: ReadonlySet<string> = new Set(['session', 'expiring', 'expired', 'refreshed', 'refresh-failed', 'end-refused', 'logged-out', 'key-evicted', 'storage-fallback', 'refreshing', 'changed']);
+/** The events whose payload carries an error (sent in its wire form). */
+const WITH_ERROR: ReadonlySet<string> = new Set(['refresh-failed', 'end-refused']);
 
 /** Makes the wallet of an app whose keys live in the signer frame. Nothing is opened until the first call. */
 export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
@@ -86,7 +88,10 @@ export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
   const listeners = new Set<() => void>();
   let snapshot: SessionSnapshot = INITIAL;
   let sessions: Session[] = [];
-  let serverOffsetMs = 0;
+  // The server's time as the frame's last state gave it (its offset from the wall clock, which the
+  // frame and this page share), carried on from there on this page's monotonic clock: a change of
+  // the local clock after that state moves it no more than it moves the frame's estimate (I6).
+  let server: { readonly ms: number; readonly at: number } | null = null;
   let channel: Promise<FrameChannel> | undefined;
 
   const connect = () => {
@@ -95,14 +100,14 @@ export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
         open.onMessage((message) => {
           if (message.type === 'state') {
             sessions = message.sessions as unknown as Session[];
-            serverOffsetMs = message.serverOffsetMs;
+            server = { ms: Date.now() + message.serverOffsetMs, at: performance.now() };
             const next = Object.freeze(message.snapshot) as unknown as SessionSnapshot;
             if (JSON.stringify(next) !== JSON.stringify(snapshot)) {
               snapshot = next;
               for (const listener of [...listeners]) listener();
             }
           } else if (message.type === 'event' && EVENT_NAMES.has(message.name)) {
-            const payload = message.name === 'refresh-failed' ? { ...(message.payload as object), error: fromWire((message.payload as { error: never }).error) } : message.payload;
+            const payload = WITH_ERROR.has(message.name) ? { ...(message.payload as object), error: fromWire((message.payload as { error: never }).error) } : message.payload;
             events.emit(message.name as keyof SessionEvents, payload as never);
           }
         });
@@ -143,7 +148,7 @@ export function createFrameWallet(config: FrameWalletConfig): FrameWallet {
       return sessions.find((s) => s.accountId === id && snapshot.session?.id === s.id) ?? sessions.find((s) => s.accountId === id) ?? null;
     },
     sessions: () => [...sessions],
-    serverNow: () => Date.now() + serverOffsetMs,
+    serverNow: () => (server === null ? Date.now() : server.ms + (performance.now() - server.at)),
     subscribe: (listener) => {
       if (typeof listener !== 'function') throw new WalletError('INVALID_ARGUMENT', 'listener must be a function');
       listeners.add(listener);
