@@ -70,7 +70,8 @@ describe('I2: a kept signer signs nothing once a logout was requested, wherever 
         expect((signer as { code?: string }).code, `read ${n}`).toBe('NOT_LOGGED_IN');
         continue;
       }
-      expect(await codeOf(signer.sign(data)), `read ${n}`).toBe('NOT_LOGGED_IN');
+      // The refusal says which session and that nothing was signed (signing.ts).
+      expect(await signer.sign(data).then(() => undefined, (e: unknown) => e), `read ${n}`).toMatchObject({ code: 'NOT_LOGGED_IN', message: expect.stringMatching(/^Session:\S+ is no longer held here: nothing is signed with it$/) });
     }
   });
 });

@@ -453,6 +453,9 @@ describe('session model: tabs, a scripted service, random interleavings', () => 
         // Run first: a tab closed between storing its refresh's key and committing (the section busy),
         // then the next tab that loads (settling opens one), or a logout, must end that session (I8).
         examples: process.env.SESSION_MODEL_NO_EXAMPLES === '1' ? [] : [
+          // S10 after a storage-full logout without a channel: a login in another tab (which did not hear
+          // of it) commits over the session it ends; the logout's held end reaches storage on wake (seed 511).
+          [{ locks: 'web', channel: false }, 'logged in', [logoutStorageFullCmd(1142769568, ACCOUNTS[0]!), onTab('login(a,2)', 0, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:2')), answerCmd(0, 'drop'), answerCmd(0, 'deliver'), onTab('wake', 78131248, (w, t) => w.wakes.get(t.id)?.())]],
           // S14: a memory tab's signOutOtherDevices() ends the shared tabs' session (another device's to it);
           // a shared tab's logout then sends its own DELETE of it, answered 404 (seed 409707934, lease locks).
           [{ locks: 'lease', channel: true }, 'logged in', [openMemoryTabCmd(), logoutCmd(0, ACCOUNTS[0]!), closeCmd(335479193, false), onTab('login(a,1)', 921584633, (w, t) => login(w, t, ACCOUNTS[0]!, 'AuthMethod:1')), onTab('signOutOtherDevices(a)', 775732979, (w, t) => void w.track(t, 'signOut', t.manager.signOutOtherDevices(ACCOUNTS[0]!)))]],
