@@ -217,14 +217,16 @@ test('29b · the local clock one hour fast at a reload (storage read with no ser
   await shiftableLocalClock(context);
   await newLoggedInCustomer(page);
   const accountId = await walletAccountId(page);
-  const session = await currentSessionId(page);
   // An hour ahead (the next reload reads storage with no server sample yet).
   await setLocalClockOffset(page, 60 * 60 * 1000);
   await page.goto('/#/home');
   await page.reload();
+  // Not dropped as expired on the local clock alone (I6): still signed in, its countdown the
+  // service's. A refresh planned on the unsampled clock may replace it meanwhile (I6 allows it; the
+  // CI of 2026-11-28 saw one): then the service lists the new session alone, the old one ended.
   await expect(byTest(page, 'screen-home')).toBeVisible();
-  expect(await currentSessionId(page)).toBe(session);
   await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
   await signPrivateToggle(page);
-  expect(await serviceSessions(accountId)).toEqual([session]);
+  const current = await currentSessionId(page);
+  expect(await serviceSessions(accountId)).toEqual([current]);
 });
