@@ -227,6 +227,7 @@ test('29b · the local clock one hour fast at a reload (storage read with no ser
   await expect(byTest(page, 'screen-home')).toBeVisible();
   await expect(byTest(page, 'session-countdown')).toHaveText(/^1[0-5]:\d\d$/);
   await signPrivateToggle(page);
+  await byTest(page, 'nav-home').click();
   const current = await currentSessionId(page);
   expect(await serviceSessions(accountId)).toEqual([current]);
 });

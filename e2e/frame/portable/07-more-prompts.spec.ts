@@ -75,7 +75,8 @@ test('email codes added again, and a passkey\'s words before its ceremony', asyn
 
   await test.step('the email codes removed (signed with the SMS session)', async () => {
     const id = emailCodes?.id as string;
-    await journey(tab, engine, { name: 'remove-credential', call: ['deleteCredential', [id, accountId]], heading: 'Remove a sign-in method', lines: [['Sign-in method', id], ['Note', 'Its sessions end with it.']], standIns: [['Sign-in method', 'id'], WALLET] });
+    // Its own picture: 06-prompts' removal is of an SMS credential (its type and phone in the words).
+    await journey(tab, engine, { name: 'remove-credential-email', call: ['deleteCredential', [id, accountId]], heading: 'Remove a sign-in method', lines: [['Type', 'Codes sent by email'], ['Sign-in method', id], ['Note', 'Its sessions end with it.']], standIns: [['Email', 'id'], ['Sign-in method', 'id'], WALLET] });
     expect((await credentials()).map((c) => c.type)).not.toContain('EMAIL_OTP');
   });
 
@@ -90,10 +91,10 @@ test('email codes added again, and a passkey\'s words before its ceremony', asyn
     const frame = signerIn(tab);
     await tab.evaluate(callInPage, ['registerPasskey', [{ accountId, nickname: 'Laptop' }]] as const);
     await shown(frame, 'signer-passkey');
-    expectWords(await frame.evaluate(promptInPage), { name: 'add-passkey', call: ['registerPasskey', []], heading: 'Add a passkey as a sign-in method', lines: [['Account', accountId], ['Name', 'Laptop']] }, 'the frame');
+    expectWords(await frame.evaluate(promptInPage), { name: 'add-passkey', call: ['registerPasskey', []], heading: 'Add a passkey as a sign-in method', lines: [['Wallet', accountId], ['Name', 'Laptop']] }, 'the frame');
     expect((await frame.evaluate(promptInPage))?.buttons).toEqual(['Cancel', 'Continue']);
     await noSeriousViolations(frame, 'the frame (add-passkey)');
-    await frame.evaluate(standInsInPage, [['Account', 'id']]);
+    await frame.evaluate(standInsInPage, [['Wallet', 'id']]);
     keptPicture(await frame.screenshot('signer-passkey'), 'add-passkey.png');
     await frame.click('signer-passkey-cancel');
     await expect.poll(() => tab.evaluate(callSettled), { message: 'the registration answered' }).toBe(true);

@@ -86,6 +86,18 @@ export function standInsInPage(labels: readonly (readonly [string, 'id' | 'time'
   }
 }
 
+/** Whether every stand-in of {@link standInsInPage} still holds (the prompt not rendered again since). */
+export function standInsHeldInPage(labels: readonly (readonly [string, 'id' | 'time'])[]): boolean {
+  const kinds = new Map(labels);
+  for (const dt of document.querySelectorAll('[role="dialog"] dt')) {
+    const kind = kinds.get(dt.textContent?.trim() ?? '');
+    const value = dt.nextElementSibling?.textContent ?? '';
+    if (kind === 'time' && /[1-9]/.test(value)) return false;
+    if (kind === 'id' && /[1-9a-zA-Z]/.test(value.slice(value.lastIndexOf(':') + 1))) return false;
+  }
+  return true;
+}
+
 /**
  * A layout broken on purpose (the comparison's own test): the prompt's first labelled line moved
  * 12 px right by a style sheet (a constructed one: the page's CSP refuses inline styles). Resolves

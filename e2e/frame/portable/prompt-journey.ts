@@ -7,7 +7,7 @@
  */
 import type { Scope, Tab } from '../../drivers/driver.js';
 import { differsFromKept, keptPicture, seriousViolations } from './prompt-checks.js';
-import { breakLayoutInPage, callInPage, callSettled, mendLayoutInPage, promptInPage, standInsInPage, type PromptSeen } from './prompt-in-page.js';
+import { breakLayoutInPage, callInPage, callSettled, mendLayoutInPage, promptInPage, standInsHeldInPage, standInsInPage, type PromptSeen } from './prompt-in-page.js';
 import { approveIn, approveOn, expect, openApprovalWindow, signerIn, test, untilArmed, visibleIn } from './steps.js';
 
 export type Expected = readonly (readonly [label: string, value: string | RegExp])[];
@@ -65,10 +65,17 @@ export async function journey(tab: Tab, engine: string, j: Journey, breakLayout 
   }
   expect(where === frame, `${j.name}: approved in the frame in Chromium only`).toBe(engine === 'chromium');
   await untilArmed(where);
-  await where.evaluate(standInsInPage, j.standIns ?? []);
-  // From the top, whatever arming scrolled (a prompt taller than the frame): the same picture each run.
-  await where.evaluate(() => window.scrollTo(0, 0));
-  keptPicture(await where.screenshot('signer-approval'), `${j.name}.png`);
+  // From the top, whatever arming scrolled (a prompt taller than the frame): the same picture each
+  // run. Taken again should the prompt be rendered anew between its stand-ins and the picture (a
+  // WebKit run of 2026-11-28 kept a wallet id as it was).
+  let picture: Buffer | undefined;
+  await expect(async () => {
+    await where.evaluate(standInsInPage, j.standIns ?? []);
+    await where.evaluate(() => window.scrollTo(0, 0));
+    picture = await where.screenshot('signer-approval');
+    expect(await where.evaluate(standInsHeldInPage, j.standIns ?? []), `${j.name}: the stand-ins held through the picture`).toBe(true);
+  }).toPass({ timeout: 20_000 });
+  keptPicture(picture!, `${j.name}.png`);
   if (breakLayout) {
     expect(await where.evaluate(breakLayoutInPage)).toBe('12px');
     differsFromKept(await where.screenshot('signer-approval'), `${j.name}.png`);
