@@ -19,10 +19,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Tab } from '../../drivers/driver.js';
-import { accountPrivateInPage, makeFrameWallet, signUpInPage, startLoginInPage } from '../in-page.js';
+import { accountPrivateInPage, makeFrameWallet, startLoginInPage } from '../in-page.js';
 import { useFrameStack } from '../stack.js';
 import { appRequestInPage } from './prompt-in-page.js';
-import { idOf, journey, promptShown, walletCall } from './prompt-journey.js';
+import { idOf, journey, promptShown, signedUpAndLoggedIn, walletCall } from './prompt-journey.js';
 import { expect, openApp, OTP, outcome, signerIn, test, typeCode, visibleIn } from './steps.js';
 
 const frameStack = useFrameStack();
@@ -51,12 +51,7 @@ const WALLET = ['Wallet', 'id'] as const;
 test('every kind of prompt: its words, axe, its picture, approved, in effect', async ({ openDevice, engine }) => {
   const started = Date.now();
   const tab = await (await openDevice()).newTab();
-  await openApp(tab, frameStack());
-  const accountId = await tab.evaluate(signUpInPage, EMAIL);
-  await tab.evaluate(makeFrameWallet);
-  await tab.evaluate(startLoginInPage, accountId);
-  await typeCode(tab, OTP);
-  expect(await outcome(tab, 'verifying')).toMatchObject({ ok: true });
+  const accountId = await signedUpAndLoggedIn(tab, frameStack(), EMAIL);
   const me = (await tab.evaluate(appRequestInPage, ['GET', '/demo/me'] as const)) as { customer: { id: string }; payees: { accountId: string }[] };
   const customerId = me.customer.id;
   const credentials = async () => (await walletCall<{ id: string; type: string }[]>(tab, 'listCredentials', accountId)).map((c) => `${c.type} ${c.id}`);

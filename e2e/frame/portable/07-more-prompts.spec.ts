@@ -13,12 +13,11 @@
  *   only. WebKitGTK has no WebAuthn at all; Firefox ESR has no virtual authenticator here.
  */
 import type { Tab } from '../../drivers/driver.js';
-import { makeFrameWallet, signUpInPage, startLoginInPage } from '../in-page.js';
 import { useFrameStack } from '../stack.js';
 import { keptPicture } from './prompt-checks.js';
 import { callInPage, callSettled, promptInPage, standInsInPage } from './prompt-in-page.js';
-import { expectWords, journey, noSeriousViolations, promptShown, walletCall, type Outcome } from './prompt-journey.js';
-import { expect, openApp, OTP, outcome, shown, signerIn, test, typeCode } from './steps.js';
+import { expectWords, journey, noSeriousViolations, promptShown, signedUpAndLoggedIn, walletCall, type Outcome } from './prompt-journey.js';
+import { expect, OTP, outcome, shown, signerIn, test, typeCode } from './steps.js';
 
 const frameStack = useFrameStack();
 test.setTimeout(300_000);
@@ -39,20 +38,10 @@ async function startSmsLoginInPage(accountId: string): Promise<void> {
 
 const signedAdds = () => frameStack().signed().filter((s) => s === 'POST /api/auth/credentials').length;
 
-async function loggedIn(tab: Tab): Promise<string> {
-  await openApp(tab, frameStack());
-  const accountId = await tab.evaluate(signUpInPage, EMAIL);
-  await tab.evaluate(makeFrameWallet);
-  await tab.evaluate(startLoginInPage, accountId);
-  await typeCode(tab, OTP);
-  expect(await outcome(tab, 'verifying')).toMatchObject({ ok: true });
-  return accountId;
-}
-
 test('email codes added again, and a passkey\'s words before its ceremony', async ({ openDevice, engine }) => {
   const started = Date.now();
   const tab = await (await openDevice()).newTab();
-  const accountId = await loggedIn(tab);
+  const accountId = await signedUpAndLoggedIn(tab, frameStack(), EMAIL);
   const credentials = async () => (await walletCall<{ id: string; type: string }[]>(tab, 'listCredentials', accountId)).map((c) => ({ id: c.id, type: c.type }));
   const emailCodes = (await credentials()).find((c) => c.type === 'EMAIL_OTP');
   expect(emailCodes).toBeDefined();

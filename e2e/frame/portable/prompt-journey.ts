@@ -8,10 +8,23 @@
 import type { Scope, Tab } from '../../drivers/driver.js';
 import { differsFromKept, keptPicture, seriousViolations } from './prompt-checks.js';
 import { breakLayoutInPage, callInPage, callSettled, mendLayoutInPage, promptInPage, standInsHeldInPage, standInsInPage, type PromptSeen } from './prompt-in-page.js';
-import { approveIn, approveOn, expect, openApprovalWindow, signerIn, test, untilArmed, visibleIn } from './steps.js';
+import type { FrameStack } from '../stack.js';
+import { makeFrameWallet, signUpInPage, startLoginInPage } from '../in-page.js';
+import { approveIn, approveOn, expect, openApp, openApprovalWindow, OTP, outcome, signerIn, test, typeCode, untilArmed, visibleIn } from './steps.js';
 
 export type Expected = readonly (readonly [label: string, value: string | RegExp])[];
 export type Outcome = { ok: boolean; value?: unknown; code?: string; message?: string };
+
+/** A new customer of `email` signed up in the app and logged in by the code typed in the frame; resolves to its wallet's account id. */
+export async function signedUpAndLoggedIn(tab: Tab, stack: FrameStack, email: string): Promise<string> {
+  await openApp(tab, stack);
+  const accountId = await tab.evaluate(signUpInPage, email);
+  await tab.evaluate(makeFrameWallet);
+  await tab.evaluate(startLoginInPage, accountId);
+  await typeCode(tab, OTP);
+  expect(await outcome(tab, 'verifying')).toMatchObject({ ok: true });
+  return accountId;
+}
 
 export interface Journey {
   /** The picture's name (docs/prompts/<engine>/<name>.png). */
