@@ -154,7 +154,7 @@ describe('the prompt expires', () => {
       fc.asyncProperty(fc.option(fc.integer({ min: -5_000, max: 120_000 }), { nil: undefined }), fc.integer({ min: 0, max: 120_000 }), fc.boolean(), async (expiresIn, clickAt, timersRun) => {
         const start = Date.now();
         const user = holding();
-        const policy = createSigningPolicy(user.render, () => undefined);
+        const policy = createSigningPolicy(async () => ({ render: user.render }), () => undefined);
         const expiresAt = expiresIn === undefined ? undefined : new Date(start + expiresIn).toISOString();
         const outcome = signOnce(policy, 'update-internal-account', expiresAt);
         await vi.advanceTimersByTimeAsync(0);
@@ -174,7 +174,7 @@ describe('the prompt expires', () => {
   it('the host\'s approvalLifetimeMs: a click before it signs, at or after it SIGNER_APPROVAL_EXPIRED', async () => {
     for (const [clickAt, expected] of [[9_999, 'signed'], [10_000, 'SIGNER_APPROVAL_EXPIRED']] as const) {
       const user = holding();
-      const policy = createSigningPolicy(user.render, () => undefined, { approvalLifetimeMs: 10_000 });
+      const policy = createSigningPolicy(async () => ({ render: user.render }), () => undefined, { approvalLifetimeMs: 10_000 });
       const outcome = signOnce(policy, 'update-internal-account');
       await vi.advanceTimersByTimeAsync(0);
       vi.setSystemTime(Date.now() + clickAt);
@@ -186,7 +186,7 @@ describe('the prompt expires', () => {
 
   it('a scope the frame cannot put in words is refused without a prompt, with its reason', async () => {
     const user = holding();
-    const policy = createSigningPolicy(user.render, () => undefined);
+    const policy = createSigningPolicy(async () => ({ render: user.render }), () => undefined);
     const reason = new WalletError('SIGNING_REFUSED', 'not in words');
     const outcome = approveAction(policy, { title: 'T', lines: [] }, ['execute-quote'], new AbortController().signal, async () => {
       if (!(await policy.onBeforeSign(request('execute-quote')))) throw new WalletError('SIGNING_REFUSED', 'refused');
@@ -198,7 +198,7 @@ describe('the prompt expires', () => {
 
   it('one prompt per signature: an approval is not remembered for the next one, which expires unanswered', async () => {
     const user = holding();
-    const policy = createSigningPolicy(user.render, () => undefined);
+    const policy = createSigningPolicy(async () => ({ render: user.render }), () => undefined);
     const both = approveAction(policy, { title: 'T', lines: [] }, ['delete-session'], new AbortController().signal, async () => {
       const first = await policy.onBeforeSign(request('delete-session'));
       const second = policy.onBeforeSign(request('delete-session'));
@@ -233,13 +233,13 @@ describe('the approval window', () => {
 
   it('where occlusion is not reported the prompt goes to the window: approved signs; declined, closed, blocked do not; no window: refused', async () => {
     const approving = popup((a) => a.approved());
-    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { popup: approving.popup, tracksVisibility: false }), 'update-internal-account')).toBe('signed');
+    expect(await signOnce(createSigningPolicy(async () => ({ render: inFrame, popup: approving.popup }), () => undefined, { tracksVisibility: false }), 'update-internal-account')).toBe('signed');
     expect(approving.opened).toBe(1);
     const declining = popup((a) => a.declined());
-    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { popup: declining.popup, tracksVisibility: false }), 'update-internal-account')).toBe('SIGNER_DECLINED');
+    expect(await signOnce(createSigningPolicy(async () => ({ render: inFrame, popup: declining.popup }), () => undefined, { tracksVisibility: false }), 'update-internal-account')).toBe('SIGNER_DECLINED');
     const blocked = popup((a) => a.failed(new WalletError('SIGNER_POPUP_BLOCKED', 'blocked')));
-    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { popup: blocked.popup, tracksVisibility: false }), 'update-internal-account')).toBe('SIGNER_POPUP_BLOCKED');
-    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { tracksVisibility: false }), 'update-internal-account')).toBe('SIGNING_REFUSED');
+    expect(await signOnce(createSigningPolicy(async () => ({ render: inFrame, popup: blocked.popup }), () => undefined, { tracksVisibility: false }), 'update-internal-account')).toBe('SIGNER_POPUP_BLOCKED');
+    expect(await signOnce(createSigningPolicy(async () => ({ render: inFrame }), () => undefined, { tracksVisibility: false }), 'update-internal-account')).toBe('SIGNING_REFUSED');
   });
 
   it('one answer per prompt: the first counts, a later one changes nothing', async () => {
@@ -248,18 +248,18 @@ describe('the approval window', () => {
       a.declined();
       a.failed(new WalletError('SIGNER_POPUP_BLOCKED', 'late'));
     });
-    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { popup: thenDecline.popup, tracksVisibility: false }), 'update-internal-account')).toBe('signed');
+    expect(await signOnce(createSigningPolicy(async () => ({ render: inFrame, popup: thenDecline.popup }), () => undefined, { tracksVisibility: false }), 'update-internal-account')).toBe('signed');
     const thenApprove = popup((a) => {
       a.declined();
       a.approved();
     });
-    expect(await signOnce(createSigningPolicy(inFrame, () => undefined, { popup: thenApprove.popup, tracksVisibility: false }), 'update-internal-account')).toBe('SIGNER_DECLINED');
+    expect(await signOnce(createSigningPolicy(async () => ({ render: inFrame, popup: thenApprove.popup }), () => undefined, { tracksVisibility: false }), 'update-internal-account')).toBe('SIGNER_DECLINED');
   });
 
   it('a high-value kind goes to the window even where occlusion is reported; others stay in the frame', async () => {
     const approving = popup((a) => a.approved());
     const user = holding();
-    const policy = createSigningPolicy(user.render, () => undefined, { popup: approving.popup, tracksVisibility: true, highValue: { kinds: ['export'] } });
+    const policy = createSigningPolicy(async () => ({ render: user.render, popup: approving.popup }), () => undefined, { tracksVisibility: true, highValue: { kinds: ['export'] } });
     expect(await signOnce(policy, 'export-wallet')).toBe('signed');
     expect([approving.opened, user.shown]).toEqual([1, 0]);
     const update = signOnce(policy, 'update-internal-account');

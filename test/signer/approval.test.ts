@@ -5,7 +5,8 @@
 // inside a scope that declared the purpose, for a non-automatic request, after a trusted click.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSigningPolicy, type RenderApproval } from '../../src/signer/frame/approval.js';
+import { approveAction, createSigningPolicy, type ApprovalScreens, type RenderApproval } from '../../src/signer/frame/approval.js';
+import { loadOnFirstUse } from '../../src/load-on-first-use.js';
 import type { SignRequest } from '../../src/transport/index.js';
 
 const PURPOSES = ['refresh-session', 'otp-verify', 'update-internal-account', 'delete-session', 'execute-quote', 'export-wallet', 'add-credential'];
@@ -36,7 +37,7 @@ describe('createSigningPolicy', () => {
         fc.constantFrom('click', 'pointerup', 'pointerdown', 'mouseup', 'keydown', 'touchend'),
         async (purpose, automatic, scopePurposes, trusted, type) => {
           const shown: string[] = [];
-          const policy = createSigningPolicy(answering({ trusted, approve: true, type }, shown), () => undefined);
+          const policy = createSigningPolicy(async () => ({ render: answering({ trusted, approve: true, type }, shown) }), () => undefined);
           const approves = trusted && (type === 'click' || type === 'pointerup');
           const controller = new AbortController();
           const ask = () => {
@@ -59,7 +60,7 @@ describe('createSigningPolicy', () => {
 
   it('a decline is remembered as the user\'s; the scope\'s signal closes the prompt; scopes run one at a time', async () => {
     const shown: string[] = [];
-    const policy = createSigningPolicy(answering({ trusted: true, approve: false }, shown), () => undefined);
+    const policy = createSigningPolicy(async () => ({ render: answering({ trusted: true, approve: false }, shown) }), () => undefined);
     const declined = await policy.approve({ title: 'A', lines: [] }, ['update-internal-account'], new AbortController().signal, async (wasDeclined) => {
       const ok = await policy.onBeforeSign(request('update-internal-account', false));
       return { ok, declined: wasDeclined() };
@@ -67,7 +68,7 @@ describe('createSigningPolicy', () => {
     expect(declined).toEqual({ ok: false, declined: true });
 
     const never: RenderApproval = () => () => undefined;
-    const waiting = createSigningPolicy(never, () => undefined);
+    const waiting = createSigningPolicy(async () => ({ render: never }), () => undefined);
     const stop = new AbortController();
     const order: string[] = [];
     const first = waiting.approve({ title: 'first', lines: [] }, ['delete-session'], stop.signal, async () => {
@@ -85,5 +86,29 @@ describe('createSigningPolicy', () => {
     expect(await first).toBe(false);
     expect(await second).toBe(true);
     expect(order).toEqual(['first starts', 'first ends', 'second starts']);
+  });
+
+  it('screens that cannot be loaded (the signer page\'s prompt chunk) fail the action with NETWORK_ERROR before it runs: nothing sent, nothing shown, nothing signed; the next action loads them again', async () => {
+    const shown: string[] = [];
+    let loads = 0;
+    // As main.ts loads them: loadOnFirstUse around the chunk's import(); here the first download fails.
+    const screens = loadOnFirstUse<ApprovalScreens>(async () => {
+      loads += 1;
+      if (loads === 1) throw new TypeError('Failed to fetch dynamically imported module');
+      return { render: answering({ trusted: true, approve: true }, shown) };
+    }, 'approval prompt');
+    const policy = createSigningPolicy(() => screens(async (m) => m), () => undefined);
+    const ran: string[] = [];
+    const run = (title: string) => async () => {
+      ran.push(title);
+      return policy.onBeforeSign(request('update-internal-account', false));
+    };
+    await expect(approveAction(policy, { title: 'first', lines: [] }, ['update-internal-account'], new AbortController().signal, run('first'))).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+    expect(ran).toEqual([]);
+    expect(shown).toEqual([]);
+    // No scope is left open by the failure: a signature asked now is refused.
+    expect(await policy.onBeforeSign(request('update-internal-account', false))).toBe(false);
+    expect(await approveAction(policy, { title: 'second', lines: [] }, ['update-internal-account'], new AbortController().signal, run('second'))).toBe(true);
+    expect({ ran, shown, loads }).toEqual({ ran: ['second'], shown: ['second'], loads: 2 });
   });
 });

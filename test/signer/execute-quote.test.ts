@@ -24,7 +24,7 @@ async function frameOfPayer(trusted: boolean) {
   await env.admin.fund(payer.accountId, 10_000);
   const payee = await env.admin.customer();
   const shown: ApprovalDescription[] = [];
-  const policy = createSigningPolicy(clicking(trusted, shown), () => undefined);
+  const policy = createSigningPolicy(async () => ({ render: clicking(trusted, shown) }), () => undefined);
   const t = testWallet(env.sandbox, { onBeforeSign: (request) => policy.onBeforeSign(request) });
   await emailLogin(t.wallet, payer.accountId);
   const ctx: FrameContext = { wallet: t.wallet, policy, logins: new Map(), screensChanged: () => undefined };

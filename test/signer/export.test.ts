@@ -63,7 +63,7 @@ async function frame(click: Click, options: Parameters<typeof testWallet>[1] = {
   // A customer of its own (the sandbox limits the challenges per credential).
   const customer = await env.admin.customer();
   const described: ApprovalDescription[] = [];
-  const policy = createSigningPolicy(user(click, described), () => undefined);
+  const policy = createSigningPolicy(async () => ({ render: user(click, described) }), () => undefined);
   const t = testWallet(env.sandbox, { ...options, onBeforeSign: (request) => policy.onBeforeSign(request) });
   await emailLogin(t.wallet, customer.accountId);
   return { ctx: { wallet: t.wallet, policy, screensChanged: () => undefined }, t, described, customer };

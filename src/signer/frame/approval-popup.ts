@@ -6,7 +6,7 @@
  * The frame shows the same words with "Open the approval window" and "Decline"; the window opens
  * only from a trusted click there (a blocked window is SIGNER_POPUP_BLOCKED: nothing approved, and
  * the app calls again so that the user opens it by another click in the frame). The window shows
- * the same words and the same guarded "Approve" (views.ts `renderApproval`) and answers for this
+ * the same words and the same guarded "Approve" (approval-screen.ts `approvalRenderer`) and answers for this
  * one prompt, named by a random id the frame made for it; the frame still signs, itself, only after
  * that answer. Closing the window declines. Both ends accept messages only from each other (the
  * window the frame opened; the window's opener) and only from the signer's own origin
@@ -16,9 +16,8 @@ import { WalletError } from '../../errors.js';
 import { userApproved, type ApprovalDescription, type PopupApproval, type RenderApproval } from './approval.js';
 import { fill, type Strings } from '../words/strings.js';
 import { el, mount } from './views.js';
+import { APPROVAL_HASH } from './page-modes.js';
 
-/** The signer page in this fragment runs as the approval window. */
-export const APPROVAL_HASH = '#approval';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

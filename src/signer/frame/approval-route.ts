@@ -67,7 +67,7 @@ export interface Sending {
 
 export interface PlaceInput {
   readonly purpose: string;
-  /** Whether the browser reports occlusion (IntersectionObserver v2): approve-button.ts `tracksVisibility()`. */
+  /** Whether the browser reports occlusion (IntersectionObserver v2): tracks-visibility.ts. */
   readonly tracksVisibility: boolean;
   readonly highValue?: HighValue | undefined;
   /** For a quote's execution: what it sends. */

@@ -55,9 +55,15 @@ export interface PopupAnswers {
  */
 export type PopupApproval = (description: ApprovalDescription, answers: PopupAnswers, onDecline: (event: Event) => void, deadline: number) => () => void;
 
-export interface PolicyOptions {
-  /** The approval popup; without it, every prompt is on the frame's screen (the node tests' stub renderers). */
+/** What the policy draws its prompts with. */
+export interface ApprovalScreens {
+  /** The frame's own approval screen. */
+  readonly render: RenderApproval;
+  /** The approval popup; without it, a prompt that must be answered in the window is refused (the node tests' stub renderers). */
   readonly popup?: PopupApproval;
+}
+
+export interface PolicyOptions {
   /** Whether the browser reports occlusion (IntersectionObserver v2). */
   readonly tracksVisibility?: boolean;
   /** The host's high-value rule (its configuration only). */
@@ -93,6 +99,8 @@ interface Scope {
   failure?: WalletError | undefined;
   /** {@link ScopeFacts.refused}. */
   readonly refused?: WalletError;
+  /** The screens its prompts are drawn with, loaded before the scope began. */
+  readonly screens: ApprovalScreens;
 }
 
 export interface SigningPolicy {
@@ -120,7 +128,7 @@ export interface ScopeFacts {
   readonly describe?: (request: SignRequest) => ApprovalDescription | undefined;
   /**
    * Why every signature of this scope is refused without a prompt: the frame cannot put it in words
-   * and the host does not allow unknown actions (a quote the words cannot read: methods.ts).
+   * and the host does not allow unknown actions (a quote the words cannot read: prompts.ts).
    */
   readonly refused?: WalletError;
 }
@@ -130,7 +138,13 @@ export function expired(): WalletError {
   return new WalletError('SIGNER_APPROVAL_EXPIRED', 'the approval expired before the user approved it (60 s, or the service\'s challenge expired): nothing was signed');
 }
 
-export function createSigningPolicy(render: RenderApproval, show: (visible: boolean) => void, options: PolicyOptions = {}): SigningPolicy {
+/**
+ * The policy; `screens` gives what its prompts are drawn with: the signer page loads their code on
+ * the first approval (main.ts, a chunk of its own), awaited when a scope opens, before its `run`
+ * sends anything: a failed load (NETWORK_ERROR) fails the action with nothing sent or signed, and a
+ * prompt is never drawn before its screens and words are loaded.
+ */
+export function createSigningPolicy(screens: () => Promise<ApprovalScreens>, show: (visible: boolean) => void, options: PolicyOptions = {}): SigningPolicy {
   let current: Scope | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const now = options.now ?? Date.now;
@@ -181,10 +195,11 @@ export function createSigningPolicy(render: RenderApproval, show: (visible: bool
       const place = approvalPlace({ purpose: request.purpose, tracksVisibility: options.tracksVisibility ?? true, highValue: options.highValue, sending: scope.sending });
       if (place === 'popup') {
         // Deny by default: a prompt that must be answered in the window is not shown here instead.
-        if (options.popup === undefined) return fail(new WalletError('SIGNING_REFUSED', 'this approval must be answered in a window of the signer origin, which this frame cannot open'));
-        remove = options.popup(description, { approved: approve, declined: decline, failed: fail }, onDecline, deadline);
+        const popup = scope.screens.popup;
+        if (popup === undefined) return fail(new WalletError('SIGNING_REFUSED', 'this approval must be answered in a window of the signer origin, which this frame cannot open'));
+        remove = popup(description, { approved: approve, declined: decline, failed: fail }, onDecline, deadline);
       } else {
-        remove = render(
+        remove = scope.screens.render(
           description,
           (event) => {
             if (userApproved(event)) approve();
@@ -204,7 +219,9 @@ export function createSigningPolicy(render: RenderApproval, show: (visible: bool
     },
     approve(description, purposes, signal, run, facts = {}) {
       const turn = queue.then(async () => {
-        const scope: Scope = { description, purposes: new Set(purposes), signal, declined: false, ...facts };
+        // Before `run` sends anything: a failed load rejects the action, nothing sent or signed.
+        const drawn = await screens();
+        const scope: Scope = { description, purposes: new Set(purposes), signal, declined: false, ...facts, screens: drawn };
         current = scope;
         try {
           return await run(

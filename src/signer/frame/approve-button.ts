@@ -25,6 +25,7 @@
  */
 import { createApproveGuard, type PointerKind } from './approve-guard.js';
 import { fill, type Strings } from '../words/strings.js';
+import { tracksVisibility } from './tracks-visibility.js';
 
 /** IntersectionObserver v2's options and entry field, not yet in TypeScript's DOM library. */
 interface VisibilityInit extends IntersectionObserverInit {
@@ -32,10 +33,6 @@ interface VisibilityInit extends IntersectionObserverInit {
   delay?: number;
 }
 
-/** Whether this browser tracks visibility (occlusion, opacity, transforms): Chromium does today. */
-export function tracksVisibility(): boolean {
-  return typeof IntersectionObserverEntry !== 'undefined' && 'isVisible' in IntersectionObserverEntry.prototype;
-}
 
 /** Keys that do not cancel a keyboard press: moving the focus, and the button's own keys. */
 const KEYS_THAT_KEEP_FOCUS = new Set(['Tab', 'Shift', 'Enter', ' ']);

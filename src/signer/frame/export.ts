@@ -15,20 +15,22 @@
 import { WALLET_CONTEXT } from '../../session/context.js';
 import { generateRecipientKey } from '../../crypto/index.js';
 import { WalletError } from '../../errors.js';
+import { loadOnFirstUse } from '../../load-on-first-use.js';
 import { aborted, approveAction, type SigningPolicy } from './approval.js';
 import type { RenderPhrase } from './export-view.js';
 import type { ExportShown } from '../protocol.js';
 import type { Wallet } from '../../wallet-api.js';
-import { wordsOf, type InWords } from './words-hookup.js';
+import type { WordsOptions } from '../words/types.js';
+import { wordsOf } from './words-hookup.js';
 
-/** What the export needs of the frame (its FrameContext, methods.ts). */
+/** What the export needs of the frame (its FrameContext, context.ts). */
 export interface ExportContext {
   readonly wallet: Wallet;
   readonly policy: SigningPolicy;
   /** The UI changed (a screen opened or closed). */
   readonly screensChanged: () => void;
-  /** The words in the host's strings and locale; default the table's. */
-  readonly words?: InWords;
+  /** The host's strings, locale and time zone (its configuration); default the table's. */
+  readonly words?: WordsOptions;
 }
 
 export interface PhraseScreenOptions {
@@ -37,11 +39,13 @@ export interface PhraseScreenOptions {
   readonly clearAfterMs: number;
 }
 
+/** The action's code, loaded on first use (a chunk of the signer page), as the in-origin wallet does; a failed load is NETWORK_ERROR. */
+const exportCode = loadOnFirstUse(() => Promise.all([import('../../actions/export.js'), import('../../actions/args.js')]), 'export');
+
 /** The export of `args[0]` (an account id; default: the current session's), approved and shown in the frame. */
 export async function exportInFrame(ctx: ExportContext, args: readonly unknown[], signal: AbortSignal, screen: PhraseScreenOptions): Promise<ExportShown> {
   if (args.length > 1) throw new WalletError('INVALID_ARGUMENT', 'exportWallet takes an accountId at most');
-  // The action's code, loaded on first use (a chunk of the signer page), as the in-origin wallet does.
-  const [{ exportWalletTo, exportPath }, { accountOf }] = await Promise.all([import('../../actions/export.js'), import('../../actions/args.js')]);
+  const [{ exportWalletTo, exportPath }, { accountOf }] = await exportCode(async (modules) => modules);
   const walletContext = ctx.wallet[WALLET_CONTEXT];
   const account = await accountOf(walletContext, args[0]);
   const recipient = await generateRecipientKey();

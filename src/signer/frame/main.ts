@@ -3,19 +3,22 @@
  * dist/signer-page/). It listens for the parent's hello at once, reads the host configuration
  * served beside the page, and once a parent from an allowed origin is accepted makes the frame's
  * own wallet (keys, sessions, flows and signing all live here) and serves the parent's calls.
+ * What only a prompt needs (its words, screens and actions: prompts.ts), the passkey ceremonies
+ * (passkeys.ts) and the windows' code (popup.ts, approval-popup.ts) load on first use, so the
+ * page's startup script holds the handshake, the configuration, the session restore and the reads
+ * (`npm run size:frame` measures and budgets it).
  */
 import { createWallet } from '../../wallet.js';
 import { createSigningPolicy } from './approval.js';
-import { APPROVAL_HASH, popupApprovalIn, runApprovalWindow } from './approval-popup.js';
-import { tracksVisibility } from './approve-button.js';
+import { APPROVAL_HASH, POPUP_HASH } from './page-modes.js';
+import { tracksVisibility } from './tracks-visibility.js';
 import { canonicalLocale, loadSignerConfig, type SignerConfig } from './config.js';
+import type { FrameContext } from './context.js';
 import { listenForParent } from './handshake.js';
-import { POPUP_HASH, runCeremonyWindow } from './popup.js';
-import type { FrameContext } from './methods.js';
+import { prompts } from './methods.js';
 import { serveParent } from './serve.js';
-import { applyBranding, approvalRenderer, screensOpen } from './views.js';
-import { inWordsWith } from './words-hookup.js';
-import { stringsWith } from '../words/strings.js';
+import { applyBranding, screensOpen } from './views.js';
+import { stringsWith, type Strings } from '../words/strings.js';
 
 /** Whether this partition can hold the keys: IndexedDB opens (an opaque or storage-blocked frame cannot). */
 async function storageProblem(): Promise<'SIGNER_STORAGE_UNAVAILABLE' | undefined> {
@@ -47,15 +50,16 @@ function userLocale(): string | undefined {
 function start(port: MessagePort, config: SignerConfig): void {
   applyBranding(config);
   const screensChanged = () => port.postMessage({ type: 'ui', visible: screensOpen() });
-  // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
   // The host's wording, locale and time zone (its configuration only); the locale defaults to the user's.
   const strings = stringsWith(config.strings);
   // A screen reader reads the prompts in the host's language when it pins one.
   if (config.locale !== undefined) document.documentElement.lang = config.locale;
   const locale = config.locale ?? userLocale();
   // "Unknown action" only where the host's configuration allows it (else refused: words-hookup.ts).
-  const words = inWordsWith({ strings, ...(locale !== undefined ? { locale } : {}), ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}), allowUnknown: config.allowUnknown === true });
-  const policy = createSigningPolicy(approvalRenderer(strings), screensChanged, { popup: popupApprovalIn(strings), tracksVisibility: tracksVisibility(), highValue: config.highValue, approvalLifetimeMs: config.approvalLifetimeMs });
+  const words = { strings, ...(locale !== undefined ? { locale } : {}), ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}), allowUnknown: config.allowUnknown === true };
+  // The prompts' screens load with the first approval (prompts.ts; a failed load is NETWORK_ERROR, nothing signed).
+  // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
+  const policy = createSigningPolicy(() => prompts(async (m) => m.screensIn(strings)), screensChanged, { tracksVisibility: tracksVisibility(), highValue: config.highValue, approvalLifetimeMs: config.approvalLifetimeMs });
   const wallet = createWallet({
     baseUrl: config.baseUrl,
     trustedKeys: config.trustedKeys,
@@ -69,29 +73,35 @@ function start(port: MessagePort, config: SignerConfig): void {
   void wallet.restore().catch((error: unknown) => console.error('signer frame: restore failed', error));
 }
 
+/** A window of the signer page (not the frame): its code loaded now, its words in the host's strings once the configuration is read (else the table's). */
+function runWindow(config: Promise<SignerConfig>, run: (strings: Strings) => Promise<void>): void {
+  void config
+    .then(
+      (c) => {
+        applyBranding(c);
+        return stringsWith(c.strings);
+      },
+      // No configuration: the table's defaults (nothing of the host to apply).
+      () => stringsWith(),
+    )
+    .then(run)
+    // Its code could not be loaded: the window shows nothing and answers nothing; the frame's prompt
+    // stays until it expires or the user closes the window (a decline): nothing is approved.
+    .catch((error: unknown) => console.error('signer window:', error));
+}
+
 const config = loadSignerConfig(location.href);
 if (location.hash === POPUP_HASH && window.parent === window) {
   // A window the frame opened for a passkey ceremony (popup.ts): it serves no parent.
-  // Its words in the host's strings once the configuration is read (the frame waits for its ready message, sent once drawn).
-  void config.then(
-    (c) => {
-      applyBranding(c);
-      runCeremonyWindow(stringsWith(c.strings));
-    },
-    () => runCeremonyWindow(stringsWith()),
-  );
+  // The frame waits for its ready message, sent once drawn.
+  runWindow(config, async (strings) => (await import('./popup.js')).runCeremonyWindow(strings));
 } else if (location.hash === APPROVAL_HASH && window.parent === window) {
   // A window the frame opened for an approval (approval-popup.ts): it serves no parent.
   // Its prompt's buttons in the host's strings: the frame waits for its ready message, sent once drawn.
-  void config.then(
-    (c) => {
-      applyBranding(c);
-      const strings = stringsWith(c.strings);
-      runApprovalWindow(approvalRenderer(strings), strings);
-    },
-    // No configuration: the table's defaults (nothing of the host to apply).
-    () => runApprovalWindow(approvalRenderer(stringsWith()), stringsWith()),
-  );
+  runWindow(config, async (strings) => {
+    const [{ runApprovalWindow }, { approvalRenderer }] = await Promise.all([import('./approval-popup.js'), import('./approval-screen.js')]);
+    runApprovalWindow(approvalRenderer(strings), strings);
+  });
 } else {
   config.catch((error: unknown) => console.error('signer frame: no parent is accepted:', error instanceof Error ? error.message : error));
   listenForParent({

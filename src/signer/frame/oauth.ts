@@ -4,22 +4,14 @@
  * the parent gets the nonce and the public key to send the user to the IdP, and hands the ID token
  * back. The service accepts the token only with the key its nonce names, which never leaves the
  * frame: a token in the app's hands gives its scripts no session key. Adding an OAUTH credential
- * is a user action approved in the frame (its `add-credential` signature).
+ * is a user action approved in the frame (its `add-credential` signature): prompts.ts, loaded with
+ * the other prompts on first use.
  */
-import { WalletError } from '../../errors.js';
-import type { PasskeyFrameContext } from './passkeys.js';
-import { addCredential } from './passkeys.js';
-import { wordsOf } from './words-hookup.js';
+import type { FrameContext } from './context.js';
 
-type OAuthHandler = (ctx: PasskeyFrameContext, args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
+type OAuthHandler = (ctx: FrameContext, args: readonly unknown[]) => Promise<unknown>;
 
-function accountOf(value: unknown): string {
-  const id = typeof value === 'object' && value !== null ? (value as { accountId?: unknown }).accountId : undefined;
-  if (typeof id !== 'string' || id === '') throw new WalletError('INVALID_ARGUMENT', 'args.accountId must be a non-empty string');
-  return id;
-}
-
-export const OAUTH_HANDLERS: Readonly<Record<'prepareOAuth' | 'completeOAuth' | 'addOAuthCredential', OAuthHandler>> = {
+export const OAUTH_HANDLERS: Readonly<Record<'prepareOAuth' | 'completeOAuth', OAuthHandler>> = {
   /** A key made and kept in the frame; up go its nonce and public key (public facts). */
   prepareOAuth: async (ctx, args) => {
     const login = await ctx.wallet.prepareOAuth(args[0] as { accountId: string });
@@ -27,11 +19,4 @@ export const OAUTH_HANDLERS: Readonly<Record<'prepareOAuth' | 'completeOAuth' | 
   },
   /** The IdP's token verified with the frame's key its nonce names; up goes the session's public facts. */
   completeOAuth: (ctx, args) => ctx.wallet.completeOAuth(args[0] as { oidcToken: string; credentialId?: string }),
-  addOAuthCredential: (ctx, args, signal) => {
-    accountOf(args[0]);
-    // In words from the request the action sends, with whom its token names (security review C3).
-    const description = wordsOf(ctx).addOAuth(args[0]);
-    if (description === undefined) throw new WalletError('INVALID_ARGUMENT', 'args.oidcToken must be an ID token (a JWT) naming its issuer and an email or a subject');
-    return addCredential(ctx, description, signal, () => ctx.wallet.addOAuthCredential(args[0] as { accountId: string; oidcToken: string }));
-  },
 };

@@ -22,15 +22,16 @@ import { aborted, approveAction, type ApprovalDescription, type SigningPolicy } 
 import { ceremonyInPopup } from './popup.js';
 import { el, mount } from './views.js';
 import type { Strings } from '../words/strings.js';
-import { wordsOf, type InWords } from './words-hookup.js';
+import type { WordsOptions } from '../words/types.js';
+import { accountOf, stringsOf } from './context.js';
 
-/** What the passkey handlers use of the frame's context (methods.ts' FrameContext has it). */
+/** What the passkey handlers use of the frame's context (context.ts' FrameContext has it). */
 export interface PasskeyFrameContext {
   readonly wallet: Wallet;
   readonly policy: SigningPolicy;
   readonly screensChanged: () => void;
-  /** The words in the host's strings and locale (config.ts); default the table's. */
-  readonly words?: InWords;
+  /** The host's strings (config.ts); default the table's. */
+  readonly words?: WordsOptions;
 }
 
 type PasskeyHandler = (ctx: PasskeyFrameContext, args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
@@ -115,7 +116,7 @@ function onClick<T>(ctx: PasskeyFrameContext, testId: string, description: Appro
     };
     const onAbort = () => finish(() => reject(aborted()));
     const prompt = renderPrompt(
-      wordsOf(ctx).strings,
+      stringsOf(ctx),
       testId,
       description,
       goLabel,
@@ -145,7 +146,7 @@ function frameCeremonies(ctx: PasskeyFrameContext): PasskeyCeremonies {
       const name = refusalName(error);
       if (allowed === true || (name !== 'NotAllowedError' && name !== 'SecurityError')) throw error;
       // The browser does not say why: offer the window; a new click opens it.
-      const s = wordsOf(ctx).strings;
+      const s = stringsOf(ctx);
       const description = { title: s.passkeyWindowTitle, lines: [[s.passkeyWindowWhy, s.passkeyWindowReason] as const] };
       return onClick(ctx, 'signer-passkey-window', description, s.passkeyWindowOpen, new AbortController().signal, there).catch((declined: unknown) => {
         throw isWalletError(declined, 'SIGNER_DECLINED') ? error : declined;
@@ -162,7 +163,7 @@ function frameCeremonies(ctx: PasskeyFrameContext): PasskeyCeremonies {
  * `run` as a user action whose one signature (`add-credential`) the user approves on the approval
  * screen showing `description`; the user's decline is SIGNER_DECLINED.
  */
-export function addCredential<T>(ctx: PasskeyFrameContext, description: ApprovalDescription, signal: AbortSignal, run: () => Promise<T>): Promise<T> {
+function addCredential<T>(ctx: PasskeyFrameContext, description: ApprovalDescription, signal: AbortSignal, run: () => Promise<T>): Promise<T> {
   return approveAction(ctx.policy, description, ['add-credential'], signal, run);
 }
 
@@ -175,15 +176,12 @@ function keptFor(ctx: PasskeyFrameContext): Kept {
   return k;
 }
 
-function accountOf(value: unknown): string {
-  const id = typeof value === 'object' && value !== null ? (value as { accountId?: unknown }).accountId : undefined;
-  if (typeof id !== 'string' || id === '') throw new WalletError('INVALID_ARGUMENT', 'args.accountId must be a non-empty string');
-  return id;
-}
-
 const show = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? String(value));
 
-export const PASSKEY_HANDLERS: Readonly<Record<'preparePasskeyLogin' | 'passkey.login' | 'preparePasskeyRegistration' | 'registerPasskey', PasskeyHandler>> = {
+/** The frame's passkey methods (methods.ts forwards them here, this module loaded on first use). */
+export type PasskeyMethod = 'preparePasskeyLogin' | 'passkey.login' | 'preparePasskeyRegistration' | 'registerPasskey';
+
+export const PASSKEY_HANDLERS: Readonly<Record<PasskeyMethod, PasskeyHandler>> = {
   /** The challenge for a key the frame makes; the parent gets a handle and the public facts. */
   preparePasskeyLogin: async (ctx, args) => {
     const k = keptFor(ctx);
@@ -203,7 +201,7 @@ export const PASSKEY_HANDLERS: Readonly<Record<'preparePasskeyLogin' | 'passkey.
     const handle = args[0];
     const entry = typeof handle === 'string' ? k.logins.get(handle) : undefined;
     if (entry === undefined) return Promise.reject(new WalletError('INVALID_ARGUMENT', 'no passkey login prepared with this handle in the signer frame'));
-    const s = wordsOf(ctx).strings;
+    const s = stringsOf(ctx);
     const description = { title: s.passkeyLoginTitle, lines: [[s.account, entry.accountId] as const] };
     return onClick(ctx, 'signer-passkey', description, s.continue, signal, async () => {
       const session = await entry.login.login();
@@ -222,7 +220,7 @@ export const PASSKEY_HANDLERS: Readonly<Record<'preparePasskeyLogin' | 'passkey.
     const { registerPasskey, preparePasskeyRegistration } = await flows();
     // Fetched now, so that the ceremony starts at once on the click.
     await preparePasskeyRegistration(k.passkeys, { accountId });
-    const s = wordsOf(ctx).strings;
+    const s = stringsOf(ctx);
     const description: ApprovalDescription = { title: s.addPasskeyTitle, lines: [[s.account, accountId], [s.nickname, show(nickname)]] };
     return onClick(ctx, 'signer-passkey', description, s.continue, signal, () => addCredential(ctx, description, signal, () => registerPasskey(k.passkeys, { accountId, nickname: nickname as string })));
   },

@@ -15,9 +15,8 @@ import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON
 import { WalletError } from '../../errors.js';
 import { fill, type Strings } from '../words/strings.js';
 import { el, mount } from './views.js';
+import { POPUP_HASH } from './page-modes.js';
 
-/** The signer page in this fragment runs as the ceremony window. */
-export const POPUP_HASH = '#passkey';
 
 type Kind = 'get' | 'create';
 

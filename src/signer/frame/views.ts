@@ -1,12 +1,10 @@
 /**
  * The frame's screens, in plain DOM (no framework, no inline script or style attribute: the page
- * runs under a strict Content-Security-Policy). The approval screen is {@link renderApproval}, the
- * default {@link RenderApproval} (issue 33 brings the words); the code entry is
- * {@link renderCodeEntry}. Every screen is drawn into the page's `#signer` element.
+ * runs under a strict Content-Security-Policy). Here: the code entry ({@link renderCodeEntry}) and
+ * the branding, in the page's startup script; the approval screen is approval-screen.ts, loaded
+ * with the first prompt. Every screen is drawn into the page's `#signer` element.
  */
-import type { ApprovalDescription, RenderApproval } from './approval.js';
 import { fill, type Strings } from '../words/strings.js';
-import { guardButton } from './approve-button.js';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { text?: string; className?: string; testId?: string } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -44,38 +42,6 @@ export function mount(screen: HTMLElement): () => void {
 export function screensOpen(): boolean {
   return open.length > 0;
 }
-
-/** The approval screen with its buttons and hints in `strings` (the host's table). */
-export const approvalRenderer = (strings: Strings): RenderApproval => (description: ApprovalDescription, onApprove, onDecline) => {
-  const list = el('dl', { className: 'lines' });
-  for (const [label, value] of description.lines) list.append(el('dt', { text: label }), el('dd', { text: value }));
-  const approve = el('button', { text: strings.approve, className: 'primary', testId: 'signer-approve' });
-  const decline = el('button', { text: strings.decline, testId: 'signer-decline' });
-  approve.type = 'button';
-  decline.type = 'button';
-  // Under the buttons: its words change as the user presses, and must not move "Approve" (a moved button disarms).
-  const hint = el('p', { className: 'hint', testId: 'signer-approve-hint' });
-  hint.setAttribute('aria-live', 'polite');
-  const screen = el('section', { className: 'screen', testId: 'signer-approval' }, el('h1', { text: description.title }), list, el('div', { className: 'buttons' }, decline, approve), hint);
-  screen.setAttribute('role', 'dialog');
-  screen.setAttribute('aria-label', description.title);
-  screen.tabIndex = -1;
-  const remove = mount(screen);
-  // Focus on the dialog: never on "Approve" (a keyboard approval needs the user's own Tab: approve-guard.ts).
-  screen.focus();
-  const stopGuard = guardButton(approve, hint, onApprove, strings);
-  decline.addEventListener('click', onDecline);
-  // Escape declines (a trusted key press in the frame, as a click on "Decline" would).
-  const onKey = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') onDecline(event);
-  };
-  document.addEventListener('keydown', onKey);
-  return () => {
-    stopGuard();
-    document.removeEventListener('keydown', onKey);
-    remove();
-  };
-};
 
 export interface CodeEntry {
   /** Shows a message under the field (e.g. the code was wrong) and lets the user type again. */

@@ -4,7 +4,7 @@
  * body. Each returns undefined when the words module cannot describe the arguments (they are then
  * not a request the action would send: the action's own check refuses them with INVALID_ARGUMENT
  * before anything is signed), and describe.ts shows its plain description instead.
- * Executing a quote is described from the quote the frame read itself (methods.ts), which is the
+ * Executing a quote is described from the quote the frame read itself (prompts.ts), which is the
  * quote it then executes. Export builds its request in export.ts (the key it names is made there)
  * and asks here. Signing out other devices is described per request (each session it ends), from
  * the request's own path and the session list the frame read itself ({@link inWords.endSession}).
@@ -109,5 +109,17 @@ export type InWords = ReturnType<typeof inWordsWith>;
 /** The words in the default strings and the runtime's locale. */
 export const inWords: InWords = inWordsWith({});
 
+/** The words made once per configuration (a frame has one: its context's). */
+const made = new WeakMap<WordsOptions, InWords>();
+
 /** The words of a frame's context: the host's strings, locale and time zone (its configuration); default the table's. */
-export const wordsOf = (ctx: { readonly words?: InWords | undefined }): InWords => ctx.words ?? inWords;
+export function wordsOf(ctx: { readonly words?: WordsOptions | undefined }): InWords {
+  const options = ctx.words;
+  if (options === undefined) return inWords;
+  let words = made.get(options);
+  if (words === undefined) {
+    words = inWordsWith(options);
+    made.set(options, words);
+  }
+  return words;
+}

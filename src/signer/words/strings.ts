@@ -79,7 +79,7 @@ export const DEFAULT_STRINGS = {
   /** The old value of a contact change the frame could not read: `{old}` of `change` (kinds.ts). */
   unknownValue: 'not known',
   notShown: 'not shown',
-  // The approval screen's buttons (src/signer/frame/views.ts).
+  // The approval screen's buttons (src/signer/frame/approval-screen.ts).
   approve: 'Approve',
   decline: 'Decline',
   // The export's phrase screen (src/signer/frame/export-view.ts).
