@@ -55,7 +55,7 @@ function start(port: MessagePort, config: SignerConfig): void {
   const locale = config.locale ?? userLocale();
   // "Unknown action" only where the host's configuration allows it (else refused: words-hookup.ts).
   const words = inWordsWith({ strings, ...(locale !== undefined ? { locale } : {}), ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}), allowUnknown: config.allowUnknown === true });
-  const policy = createSigningPolicy(approvalRenderer(strings), screensChanged, { popup: popupApprovalIn(strings), tracksVisibility: tracksVisibility(), highValue: config.highValue, approvalLifetimeMs: config.approvalLifetimeMs });
+  const policy = createSigningPolicy(approvalRenderer(strings), screensChanged, { popup: popupApprovalIn(strings), tracksVisibility: tracksVisibility(), highValue: config.highValue, approvalLifetimeMs: config.approvalLifetimeMs, serviceNow: () => wallet.serverNow() });
   const wallet = createWallet({
     baseUrl: config.baseUrl,
     trustedKeys: config.trustedKeys,
