@@ -10,7 +10,10 @@
  * in the frame (words, buttons, the guard's hint), the approval window (the frame's side, the
  * window's prompt, and the window opened with nothing to do), the phrase screen (hidden, revealed),
  * a passkey's prompt in the frame, the passkey window with nothing to do. The host's name in the
- * header is the host's own configuration (its `name`), not a text of the table: not read.
+ * header is the host's own configuration (its `name`), not a text of the table: not read. The
+ * pages' titles are the table's `pageTitle` with that name, and their `lang` the host's `language`
+ * (frame and windows, once the configuration is read). The iframe's own `title`, an attribute of
+ * the app's page, is the app's option (`signerFrame({ title })`), default 'Wallet signer'.
  */
 import { expect, test, type Page } from '@playwright/test';
 import fc from 'fast-check';
@@ -22,7 +25,9 @@ import { appRequestInPage, callInPage } from './portable/prompt-in-page.js';
 import { useFrameStack } from './stack.js';
 
 const TAG = fc.sample(tagArb, 1)[0] as string;
-const frameStack = useFrameStack({ signerConfig: { strings: markedTable(TAG), locale: 'en-US', timeZone: 'UTC', highValue: { kinds: ['update-account'] } } });
+/** The language the host names for its texts (its `locale`, for the formats, is another). */
+const LANGUAGE = 'en-GB';
+const frameStack = useFrameStack({ signerConfig: { strings: markedTable(TAG), locale: 'en-US', language: LANGUAGE, timeZone: 'UTC', highValue: { kinds: ['update-account'] } } });
 // A login, five prompts and two windows on a machine shared by many: each step waits for its event.
 test.setTimeout(240_000);
 
@@ -84,6 +89,15 @@ async function expectOnlyHostTexts(where: Page | ReturnType<typeof signer>, scre
   textsRead += shown.length;
 }
 
+/** The signer page's (frame or window) title and language, as the host's configuration set them. */
+async function expectHostTitleAndLanguage(where: Page | ReturnType<typeof signer>, screen: string): Promise<void> {
+  const read = () => ({ title: document.title, lang: document.documentElement.lang });
+  const { title, lang } = 'goto' in where ? await where.evaluate(read) : await where.locator('html').evaluate(read);
+  expect(title, `${screen}: the title`).toBe(m('pageTitle').replace('{name}', 'Test Wallet'));
+  expect(lang, `${screen}: the language`).toBe(LANGUAGE);
+  seenKeys.add('pageTitle');
+}
+
 /** Calls `method` of the page's frame wallet; its outcome waits in `window.t.call` ({@link outcome}). */
 const call = (page: Page, method: string, ...args: unknown[]) => page.evaluate(callInPage, [method, args] as const);
 const outcome = (page: Page) => page.evaluate(() => window.t.call as Promise<{ ok: boolean; code?: string; value?: unknown }>);
@@ -105,6 +119,7 @@ test("every text of the frame's screens and windows comes from the host's table"
     await startLogin(page, accountId);
     await expect(frame.getByRole('form', { name: m('otpTitle') })).toBeVisible();
     await expectOnlyHostTexts(frame, 'code entry');
+    await expectHostTitleAndLanguage(frame, 'the frame');
     await typeCode(page, OTP.replace(/./g, (d) => String((Number(d) + 1) % 10)));
     await expect(frame.getByTestId('signer-otp-error')).toHaveText(m('otpWrong'));
     await expectOnlyHostTexts(frame, 'code entry, wrong code');
@@ -163,6 +178,7 @@ test("every text of the frame's screens and windows comes from the host's table"
     await expect(popup.getByRole('dialog', { name: m('updateAccountTitle') })).toBeVisible();
     await expectOnlyHostTexts(frame, 'approval window, the frame waiting');
     await expectOnlyHostTexts(popup, 'approval window');
+    await expectHostTitleAndLanguage(popup, 'approval window');
     await press(popup, 'signer-approve');
     expect(await outcome(page)).toMatchObject({ ok: true });
   });
@@ -195,6 +211,7 @@ test("every text of the frame's screens and windows comes from the host's table"
       await alone.goto(`${frameStack().signerUrl.replace(/#.*$/, '')}${hash}`);
       await expect(alone.getByRole('heading', { name: m('windowIdleTitle') })).toBeVisible();
       await expectOnlyHostTexts(alone, `the window ${hash} alone`);
+      await expectHostTitleAndLanguage(alone, `the window ${hash} alone`);
     }
     await alone.close();
   });
@@ -229,4 +246,27 @@ test("the passkey window's ceremony screen comes from the host's table", async (
   await popup.getByTestId('signer-popup-cancel').click();
   await closed;
   expect(await outcome(page)).toMatchObject({ ok: false });
+});
+
+test("the iframe's title is the app's option, 'Wallet signer' by default; an empty one is refused", async ({ page }) => {
+  await newCustomer(page, frameStack());
+  const titles = await page.evaluate(async (url) => {
+    const { signerFrame } = window.frameLib;
+    const named = signerFrame({ url, title: 'Portefeuille' });
+    await named.connect();
+    const plain = signerFrame({ url });
+    await plain.connect();
+    const titles = [...document.querySelectorAll('iframe')].map((f) => f.title);
+    named.close();
+    plain.close();
+    let refused = '';
+    try {
+      signerFrame({ url, title: ' ' });
+    } catch (error) {
+      refused = (error as { code?: string }).code ?? 'thrown';
+    }
+    return { titles, refused };
+  }, frameStack().signerUrl);
+  expect(titles.titles).toEqual(expect.arrayContaining(['Portefeuille', 'Wallet signer']));
+  expect(titles.refused).toBe('INVALID_ARGUMENT');
 });

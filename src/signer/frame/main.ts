@@ -45,13 +45,12 @@ function userLocale(): string | undefined {
 }
 
 function start(port: MessagePort, config: SignerConfig): void {
-  applyBranding(config);
-  const screensChanged = () => port.postMessage({ type: 'ui', visible: screensOpen() });
-  // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
   // The host's wording, locale and time zone (its configuration only); the locale defaults to the user's.
   const strings = stringsWith(config.strings);
-  // A screen reader reads the prompts in the host's language when it pins one.
-  if (config.locale !== undefined) document.documentElement.lang = config.locale;
+  // Its title and language too: a screen reader reads the prompts in the language of the words.
+  applyBranding(config, strings);
+  const screensChanged = () => port.postMessage({ type: 'ui', visible: screensOpen() });
+  // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
   const locale = config.locale ?? userLocale();
   // "Unknown action" only where the host's configuration allows it (else refused: words-hookup.ts).
   const words = inWordsWith({ strings, ...(locale !== undefined ? { locale } : {}), ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}), allowUnknown: config.allowUnknown === true });
@@ -75,8 +74,9 @@ if (location.hash === POPUP_HASH && window.parent === window) {
   // Its words in the host's strings once the configuration is read (the frame waits for its ready message, sent once drawn).
   void config.then(
     (c) => {
-      applyBranding(c);
-      runCeremonyWindow(stringsWith(c.strings));
+      const strings = stringsWith(c.strings);
+      applyBranding(c, strings);
+      runCeremonyWindow(strings);
     },
     () => runCeremonyWindow(stringsWith()),
   );
@@ -85,8 +85,8 @@ if (location.hash === POPUP_HASH && window.parent === window) {
   // Its prompt's buttons in the host's strings: the frame waits for its ready message, sent once drawn.
   void config.then(
     (c) => {
-      applyBranding(c);
       const strings = stringsWith(c.strings);
+      applyBranding(c, strings);
       runApprovalWindow(approvalRenderer(strings), strings);
     },
     // No configuration: the table's defaults (nothing of the host to apply).
