@@ -1,7 +1,7 @@
 // The signer page's own title and language (issue 33: no text outside the host's table). Before its
 // configuration is read, the static page (src/signer/page/index.html) holds the default table's:
 // `pageTitle` filled with `walletName`, in DEFAULT_LANGUAGE. After it, views.ts `applyBranding`
-// sets the host's (the e2e check: e2e/frame/12-all-strings.spec.ts): the title from the host's
+// sets the host's (the e2e check: e2e/frame/portable/12-all-strings.spec.ts): the title from the host's
 // table, the `lang` from `pageLanguage` — the host's `language`, else its `locale`, else the
 // default table's — each checked at load.
 import { readFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
  * readers — in one table the signer's host can override (its language, its wording): `{name}`
  * placeholders are filled by the code that shows them. Only the host's configuration supplies
  * overrides (never the parent). No screen reads this default table itself: each is given the
- * host's merged table (`stringsWith(config.strings)`, main.ts); e2e/frame/12-all-strings.spec.ts
+ * host's merged table (`stringsWith(config.strings)`, main.ts); e2e/frame/portable/12-all-strings.spec.ts
  * checks that every visible text comes from it.
  */
 export const DEFAULT_STRINGS = {
