@@ -58,7 +58,7 @@ export const WALLET_ERROR_CODES = {
   SIGNER_STORAGE_UNAVAILABLE: "Frame mode: the signer frame cannot store keys in this browser's partition for it (IndexedDB blocked, or the frame is sandboxed without allow-same-origin).",
   SIGNER_DECLINED: 'Frame mode: the user declined in the signer frame (the approval, or the code entry).',
   SIGNER_POPUP_BLOCKED: 'Frame mode: the browser blocked the window on the signer origin that the signer frame opened on the user\'s click: the approval window (for a high-value action, or where the browser cannot tell whether the frame is covered), or the passkey window (the browser refused the passkey in the frame). Nothing was signed; allow popups for this site (and embed the frame with allow-popups if sandboxed), then call again: the user opens the window by a click in the frame.',
-  SIGNER_APPROVAL_EXPIRED: 'Frame mode: the approval prompt expired before the user approved it (60 s, or sooner when the service\'s challenge expired): nothing was signed; call again for a new prompt.',
+  SIGNER_APPROVAL_EXPIRED: 'Frame mode: the approval prompt expired before the user approved it (60 s, or sooner when the service\'s challenge or the quote being executed expired, on the service\'s clock): nothing was signed; call again for a new prompt.',
 } as const satisfies Record<WalletErrorCode, string>;
 
 /** The documented meaning of one of our codes (undefined for a service code). */

@@ -4,7 +4,7 @@
  * Europe/Paris) shows its code entry and a payment's prompt in those words — title, labels, buttons,
  * the field's label for screen readers — with the amount and the offer's end formatted by `Intl`
  * in French. Nothing in the parent's call chooses them. Declined by its French button: nothing
- * signed. (Every screen in a table that marks every key: 12-all-strings.spec.ts.)
+ * signed. (Every screen in a table that marks every key: portable/12-all-strings.spec.ts.)
  */
 import { expect, test } from '@playwright/test';
 import { frameWallet, newCustomer, OTP, signer, startLogin, typeCode } from './helpers.js';

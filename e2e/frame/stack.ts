@@ -44,6 +44,8 @@ export interface FrameStack {
   readonly sandboxUrl: string;
   /** Adds `amount` (smallest units) to an internal account: the sandbox's funding tool, called with the platform's credentials. */
   fund(accountId: string, amount: number): Promise<void>;
+  /** Moves the sandbox's clock forward (`POST /sandbox/clock/advance`): every expiry at the service, and its `Date` headers, follow. */
+  advanceClock(seconds: number): Promise<void>;
   /**
    * Every request that reached the app's proxy with a wallet signature, as `METHOD /path`, oldest
    * first: what was signed, seen by the server, whatever the engine.
@@ -227,6 +229,10 @@ export async function startFrameStack(options: FrameStackOptions = {}): Promise<
     async fund(accountId, amount) {
       const answer = await upstream.call('POST', `/sandbox/internal-accounts/${encodeURIComponent(accountId)}/fund`, { body: { amount } });
       if (answer.status >= 300) throw new Error(`fund ${accountId}: ${answer.status}`);
+    },
+    async advanceClock(seconds) {
+      const answer = await upstream.call('POST', '/sandbox/clock/advance', { body: { seconds } });
+      if (answer.status >= 300) throw new Error(`advance the clock ${seconds} s: ${answer.status}`);
     },
     signed: () => [...signed],
     serviceSessions: async (accountId) => {

@@ -98,7 +98,7 @@ describe('the host\'s approval lifetime and unknown actions (signer-config.json)
       fc.property(fc.integer({ min: 0, max: 2 * APPROVAL_MAX_MS }), fc.option(fc.integer({ min: -5_000, max: 120_000 }), { nil: undefined }), (lifetime, expiresIn) => {
         const t = Date.parse('2026-11-28T09:00:00Z');
         const expiresAt = expiresIn === undefined ? undefined : new Date(t + expiresIn).toISOString();
-        expect(approvalDeadline(t, expiresAt, lifetime)).toBe(Math.min(t + Math.min(lifetime, APPROVAL_MAX_MS), expiresIn === undefined ? Infinity : t + expiresIn));
+        expect(approvalDeadline({ openedAt: t, serviceNow: t, expiresAt: [expiresAt], lifetimeMs: lifetime })).toBe(Math.min(t + Math.min(lifetime, APPROVAL_MAX_MS), expiresIn === undefined ? Infinity : t + expiresIn));
       }),
     );
   });
@@ -143,10 +143,11 @@ describe('the prompt expires', () => {
 
   it('approvalDeadline: 60 s, or expiresAt if sooner; an unreadable expiresAt does not count', () => {
     const t = Date.parse('2026-11-28T09:00:00Z');
-    expect(approvalDeadline(t, undefined)).toBe(t + APPROVAL_MAX_MS);
-    expect(approvalDeadline(t, '2026-11-28T09:00:10Z')).toBe(t + 10_000);
-    expect(approvalDeadline(t, '2026-11-28T09:05:00Z')).toBe(t + APPROVAL_MAX_MS);
-    expect(approvalDeadline(t, 'soon')).toBe(t + APPROVAL_MAX_MS);
+    const at = (expiresAt: string | undefined) => approvalDeadline({ openedAt: t, serviceNow: t, expiresAt: [expiresAt] });
+    expect(at(undefined)).toBe(t + APPROVAL_MAX_MS);
+    expect(at('2026-11-28T09:00:10Z')).toBe(t + 10_000);
+    expect(at('2026-11-28T09:05:00Z')).toBe(t + APPROVAL_MAX_MS);
+    expect(at('soon')).toBe(t + APPROVAL_MAX_MS);
   });
 
   it('a click before the deadline signs; at or after it (timer run or not), SIGNER_APPROVAL_EXPIRED and nothing signed', async () => {

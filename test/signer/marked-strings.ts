@@ -3,7 +3,8 @@
  * can override"): each key's override is `⟦n·tag⟧` (n: the key's place in the table; short, so that
  * the screens keep their layout), with the default's placeholders kept, each between marks, so that a screen drawn in it shows only marked texts and the values filled in.
  * The oracle {@link fromTable} says whether a text shown is one of the table's, filled.
- * Used by test/signer/strings-coverage.test.ts and e2e/frame/12-all-strings.spec.ts.
+ * Used by test/signer/strings-coverage.test.ts and e2e/frame/all-strings.ts (the specs
+ * e2e/frame/portable/12-all-strings.spec.ts, three engines, and e2e/frame/12-all-strings.spec.ts).
  */
 import fc from 'fast-check';
 import { DEFAULT_STRINGS, placeholders, type StringKey } from '../../src/signer/words/strings.js';

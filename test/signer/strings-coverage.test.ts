@@ -3,7 +3,7 @@
  * fallback where the words module cannot describe the call) in a host's table that marks every
  * text (marked-strings.ts): every title and label is one of the host's texts — or, in a fallback,
  * a field name of the call's own argument (the data) — and no default English text shows. The
- * screens themselves are checked in a browser (e2e/frame/12-all-strings.spec.ts).
+ * screens themselves are checked in a browser (e2e/frame/portable/12-all-strings.spec.ts, in three engines).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -10,7 +10,10 @@
  *   frame cannot compare them, so it asks in the window), and for a purpose it does not know. In the
  *   frame otherwise (the guarded button, approve-guard.ts).
  * - **Until when**: {@link APPROVAL_MAX_MS} (or the host's shorter `approvalLifetimeMs`) after the
- *   prompt opened, or when the service's challenge expires (`expiresAt`), whichever comes first. An unreadable `expiresAt` counts as not given.
+ *   prompt opened, or when the service's challenge expires (the 202 answer's `expiresAt`), or when the
+ *   quote being executed expires (its `expiresAt`, as the frame read it), whichever comes first; the
+ *   service's times are read on the frame's estimate of the service's clock ({@link approvalDeadline}).
+ *   An unreadable `expiresAt` counts as not given.
  */
 
 /** A kind of signed action the host can mark high-value (the words' kinds: src/signer/words). */
@@ -93,12 +96,39 @@ export function approvalPlace(input: PlaceInput): ApprovalPlace {
 /** How long an approval prompt can be answered at most: 60 s. */
 export const APPROVAL_MAX_MS = 60_000;
 
+/** When a prompt opens: what {@link approvalDeadline} reads. */
+export interface DeadlineInput {
+  /** When the prompt opens, on the frame's own clock (ms since the epoch): what the deadline is on. */
+  readonly openedAt: number;
+  /**
+   * The frame's estimate of the service's clock at that instant (its wallet's `serverNow()`, fed by
+   * every answer's `Date` header and the sessions' `createdAt`; the frame's own clock until the
+   * service told its time).
+   */
+  readonly serviceNow: number;
+  /** The host's `approvalLifetimeMs` (never more than {@link APPROVAL_MAX_MS}). */
+  readonly lifetimeMs?: number | undefined;
+  /**
+   * The service's own expiries of what is approved, as it sent them (its clock): the signed retry's
+   * `expiresAt` (the 202 answer), a quote's `expiresAt` (read by the frame itself). Absent or
+   * unreadable ones do not count.
+   */
+  readonly expiresAt: readonly (string | undefined)[];
+}
+
 /**
- * When the prompt opened at `openedAt` (ms since the epoch) stops accepting an approval; `lifetimeMs`
- * is the host's `approvalLifetimeMs` (never more than {@link APPROVAL_MAX_MS}).
+ * When the prompt stops accepting an approval, on the frame's own clock: the host's lifetime after it
+ * opened, or the first of the service's expiries, whichever comes first. Decision: an expiry is a
+ * time of the service's clock, so it is read as "this long after the service's now" (its
+ * `expiresAt − serviceNow`) and that span is laid on the frame's clock; comparing it with the
+ * frame's own clock directly would let a device whose clock is slow approve something the service
+ * has already let expire (and cut short every prompt of one whose clock is fast).
  */
-export function approvalDeadline(openedAt: number, expiresAt: string | undefined, lifetimeMs: number = APPROVAL_MAX_MS): number {
-  const limit = openedAt + Math.min(lifetimeMs, APPROVAL_MAX_MS);
-  const service = Date.parse(expiresAt ?? ''); // NaN when absent or unreadable
-  return Number.isFinite(service) ? Math.min(limit, service) : limit;
+export function approvalDeadline(input: DeadlineInput): number {
+  let deadline = input.openedAt + Math.min(input.lifetimeMs ?? APPROVAL_MAX_MS, APPROVAL_MAX_MS);
+  for (const at of input.expiresAt) {
+    const service = Date.parse(at ?? ''); // NaN when absent or unreadable
+    if (Number.isFinite(service)) deadline = Math.min(deadline, input.openedAt + (service - input.serviceNow));
+  }
+  return deadline;
 }

@@ -16,8 +16,12 @@
  * Scopes run one at a time (a queue): one approval screen, one signature.
  *
  * Each prompt is for the one request it shows and expires (approval-route.ts `approvalDeadline`: 60 s,
- * or the service's `expiresAt` if sooner): an answer after that approves nothing, and the call fails
- * with SIGNER_APPROVAL_EXPIRED. Where it is answered (approval-route.ts `approvalPlace`): on the
+ * or sooner when the service's challenge or the quote being executed expires, read on the frame's
+ * estimate of the service's clock): an answer after that approves nothing, and the call fails
+ * with SIGNER_APPROVAL_EXPIRED. Decision: a prompt whose deadline has passed before it opens is not
+ * opened (nothing to approve, nothing signed; the same SIGNER_APPROVAL_EXPIRED). A quote already
+ * expired on that clock when the frame reads it never gets this far: the wallet's executeQuote
+ * refuses it with QUOTE_EXPIRED before any request or prompt (src/actions/quotes.ts; methods.ts). Where it is answered (approval-route.ts `approvalPlace`): on the
  * frame's own screen, or in a window of the signer origin ({@link PopupApproval}); nothing is
  * remembered from one prompt to the next.
  */
@@ -72,6 +76,11 @@ export interface PolicyOptions {
   readonly now?: () => number;
   /** The host's `approvalLifetimeMs` (config.ts): how long a prompt can be answered, at most 60 s. */
   readonly approvalLifetimeMs?: number | undefined;
+  /**
+   * The frame's estimate of the service's clock (ms since the epoch: the frame wallet's `serverNow`),
+   * on which the service's `expiresAt` are read; default {@link PolicyOptions.now}.
+   */
+  readonly serviceNow?: () => number;
 }
 
 /**
@@ -101,6 +110,8 @@ interface Scope {
   readonly refused?: WalletError;
   /** The screens its prompts are drawn with, loaded before the scope began. */
   readonly screens: ApprovalScreens;
+  /** {@link ScopeFacts.expiresAt}. */
+  readonly expiresAt?: string;
 }
 
 export interface SigningPolicy {
@@ -131,11 +142,16 @@ export interface ScopeFacts {
    * and the host does not allow unknown actions (a quote the words cannot read: prompts.ts).
    */
   readonly refused?: WalletError;
+  /**
+   * When what this scope approves stops being valid at the service, on its clock: a quote's
+   * `expiresAt`, as the frame read it. Each prompt of the scope expires then at the latest.
+   */
+  readonly expiresAt?: string;
 }
 
 /** The prompt's deadline passed. */
 export function expired(): WalletError {
-  return new WalletError('SIGNER_APPROVAL_EXPIRED', 'the approval expired before the user approved it (60 s, or the service\'s challenge expired): nothing was signed');
+  return new WalletError('SIGNER_APPROVAL_EXPIRED', 'the approval expired before the user approved it (60 s, or sooner when the service\'s challenge or the quote expired): nothing was signed');
 }
 
 /**
@@ -148,12 +164,13 @@ export function createSigningPolicy(screens: () => Promise<ApprovalScreens>, sho
   let current: Scope | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const now = options.now ?? Date.now;
+  const serviceNow = options.serviceNow ?? now;
 
   const ask = (scope: Scope, request: SignRequest): Promise<boolean> =>
     new Promise<boolean>((resolve) => {
       let remove: (() => void) | undefined;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const deadline = approvalDeadline(now(), request.expiresAt, options.approvalLifetimeMs);
+      const deadline = approvalDeadline({ openedAt: now(), serviceNow: serviceNow(), lifetimeMs: options.approvalLifetimeMs, expiresAt: [request.expiresAt, scope.expiresAt] });
       let done = false;
       const finish = (approved: boolean) => {
         // One answer per prompt: whatever comes after the first changes nothing.
@@ -184,6 +201,7 @@ export function createSigningPolicy(screens: () => Promise<ApprovalScreens>, sho
       if (request.signal.aborted || scope.signal.aborted) return resolve(false);
       // Deny by default: a signature the frame cannot put in words is not shown in other words.
       if (scope.refused !== undefined) return fail(scope.refused);
+      // Already past its deadline (a quote that expired while its first leg was on its way): no prompt.
       if (now() >= deadline) return fail(expired());
       timer = setTimeout(() => fail(expired()), deadline - now());
       request.signal.addEventListener('abort', stop, { once: true });

@@ -4,7 +4,7 @@
  * configuration accepts no parent at all (deny by default).
  */
 import type { TrustedKeys } from '../../crypto/index.js';
-import { checkStringOverrides, stringsWith, type Strings } from '../words/strings.js';
+import { checkStringOverrides, DEFAULT_LANGUAGE, stringsWith, type Strings } from '../words/strings.js';
 import { APPROVAL_MAX_MS, HIGH_VALUE_KINDS, type HighValue, type HighValueKind } from './approval-route.js';
 
 /** The signer page's host configuration (`signer-config.json` beside the page). */
@@ -57,6 +57,22 @@ export interface SignerConfig {
   readonly locale?: string;
   /** The time zone dates are shown in (an IANA name such as `Europe/Paris`). Default: the user's. */
   readonly timeZone?: string;
+  /**
+   * The language the host's `strings` are written in, a BCP 47 tag such as `fr`: the page's `lang`,
+   * the language a screen reader reads the screens in. Default: `locale` when the host pins one,
+   * else the default table's (`DEFAULT_LANGUAGE`, `en`): config.ts `pageLanguage`.
+   */
+  readonly language?: string;
+}
+
+/**
+ * The signer page's `lang` once its configuration is read: the host's `language`, else its
+ * `locale`, else the default table's. Decision: the language of the words, not of the formats —
+ * `locale` is only a fallback, because a host that pins it has in practice translated the table
+ * too (before `language` existed, the page's `lang` was its `locale`).
+ */
+export function pageLanguage(config: Pick<SignerConfig, 'language' | 'locale'>): string {
+  return config.language ?? config.locale ?? DEFAULT_LANGUAGE;
 }
 
 /** How long an export's phrase stays on screen when the host does not say: 60 s. */
@@ -141,6 +157,7 @@ export function parseSignerConfig(raw: unknown): SignerConfig {
   }
   if (strings !== undefined) config.strings = strings;
   if (c.locale !== undefined) config.locale = checkedLocale(c.locale, fail);
+  if (c.language !== undefined) config.language = canonicalLocale(c.language) ?? fail('language', 'a BCP 47 language tag such as fr');
   if (c.timeZone !== undefined) {
     if (typeof c.timeZone !== 'string' || !isTimeZone(c.timeZone)) fail('timeZone', 'an IANA time zone such as Europe/Paris');
     config.timeZone = c.timeZone as string;

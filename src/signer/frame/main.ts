@@ -48,18 +48,18 @@ function userLocale(): string | undefined {
 }
 
 function start(port: MessagePort, config: SignerConfig): void {
-  applyBranding(config);
-  const screensChanged = () => port.postMessage({ type: 'ui', visible: screensOpen() });
   // The host's wording, locale and time zone (its configuration only); the locale defaults to the user's.
   const strings = stringsWith(config.strings);
-  // A screen reader reads the prompts in the host's language when it pins one.
-  if (config.locale !== undefined) document.documentElement.lang = config.locale;
+  // Its title and language too: a screen reader reads the prompts in the language of the words.
+  applyBranding(config, strings);
+  const screensChanged = () => port.postMessage({ type: 'ui', visible: screensOpen() });
+  // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
   const locale = config.locale ?? userLocale();
   // "Unknown action" only where the host's configuration allows it (else refused: words-hookup.ts).
   const words = { strings, ...(locale !== undefined ? { locale } : {}), ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}), allowUnknown: config.allowUnknown === true };
   // The prompts' screens load with the first approval (prompts.ts; a failed load is NETWORK_ERROR, nothing signed).
   // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
-  const policy = createSigningPolicy(() => prompts(async (m) => m.screensIn(strings)), screensChanged, { tracksVisibility: tracksVisibility(), highValue: config.highValue, approvalLifetimeMs: config.approvalLifetimeMs });
+  const policy = createSigningPolicy(() => prompts(async (m) => m.screensIn(strings)), screensChanged, { tracksVisibility: tracksVisibility(), highValue: config.highValue, approvalLifetimeMs: config.approvalLifetimeMs, serviceNow: () => wallet.serverNow() });
   const wallet = createWallet({
     baseUrl: config.baseUrl,
     trustedKeys: config.trustedKeys,
@@ -78,8 +78,9 @@ function runWindow(config: Promise<SignerConfig>, run: (strings: Strings) => Pro
   void config
     .then(
       (c) => {
-        applyBranding(c);
-        return stringsWith(c.strings);
+        const strings = stringsWith(c.strings);
+        applyBranding(c, strings);
+        return strings;
       },
       // No configuration: the table's defaults (nothing of the host to apply).
       () => stringsWith(),

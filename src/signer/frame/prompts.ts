@@ -110,7 +110,14 @@ export const PROMPTED: Readonly<Record<PromptedMethod, Handler>> = {
     // What it sends, for the host's high-value rule (approval-route.ts): from the quote the frame read.
     const currency = isRecord(quote.sendingCurrency) ? quote.sendingCurrency.code : undefined;
     const sending = typeof quote.totalSendingAmount === 'number' && typeof currency === 'string' ? { amount: quote.totalSendingAmount, currency } : undefined;
-    return approveAction(ctx.policy, description, ['execute-quote'], signal, () => ctx.wallet.executeQuote(quote as unknown as Quote, arg(args, 1)), { ...(sending === undefined ? {} : { sending }), ...(refused === undefined ? {} : { refused }) });
+    // Its prompt expires when the quote does, at the latest (approval-route.ts `approvalDeadline`, on
+    // the service's clock). Decision: a quote already expired on that clock is refused by the wallet's
+    // executeQuote with QUOTE_EXPIRED before any request or prompt (src/actions/quotes.ts): the code
+    // the app acts on (create a new quote); one that expires on the way to its prompt is not shown
+    // (SIGNER_APPROVAL_EXPIRED, approval.ts). Either way nothing is signed.
+    const expiresAt = typeof quote.expiresAt === 'string' ? quote.expiresAt : undefined;
+    const facts = { ...(sending === undefined ? {} : { sending }), ...(refused === undefined ? {} : { refused }), ...(expiresAt === undefined ? {} : { expiresAt }) };
+    return approveAction(ctx.policy, description, ['execute-quote'], signal, () => ctx.wallet.executeQuote(quote as unknown as Quote, arg(args, 1)), facts);
   },
   changeContact: async (ctx, args, signal) => {
     // Old → new: the frame reads the customer itself (GET /customers/{id}, spec §4.2). Decision: a

@@ -5,6 +5,7 @@
  * with the first prompt. Every screen is drawn into the page's `#signer` element.
  */
 import { fill, type Strings } from '../words/strings.js';
+import { pageLanguage, type SignerConfig } from './config.js';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { text?: string; className?: string; testId?: string } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -104,9 +105,14 @@ export function renderCodeEntry(strings: Strings, where: string, submit: (code: 
   };
 }
 
-/** The page's host configuration applied: name, logo, colours (CSS custom properties). */
-export function applyBranding(config: { name: string; logoUrl?: string; colors?: { accent?: string; background?: string; text?: string } }): void {
-  document.title = config.name;
+/**
+ * The page's host configuration applied: its title (the table's `pageTitle` with the host's name)
+ * and language ({@link pageLanguage}), name, logo, colours (CSS custom properties). Until this runs
+ * the static page holds the default table's title and language (src/signer/page/index.html).
+ */
+export function applyBranding(config: Pick<SignerConfig, 'name' | 'logoUrl' | 'colors' | 'language' | 'locale'>, strings: Strings): void {
+  document.title = fill(strings.pageTitle, { name: config.name });
+  document.documentElement.lang = pageLanguage(config);
   const header = document.getElementById('signer-brand');
   if (header !== null) {
     const name = el('span', { text: config.name });

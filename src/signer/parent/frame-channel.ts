@@ -13,7 +13,22 @@ export interface SignerFrameOptions {
   container?: HTMLElement;
   /** Longest wait for the frame to load and accept this page, in ms; default 15 000 (then SIGNER_FRAME_UNREACHABLE). */
   connectTimeoutMs?: number;
+  /**
+   * The iframe's `title`: the name assistive technology gives the frame in your page. Default
+   * `'Wallet signer'` (English): give it in your page's language. The frame's own screens take
+   * their words from the signer host's table, never from this.
+   */
+  title?: string;
 }
+
+/**
+ * The iframe's `title` when {@link SignerFrameOptions.title} is not given. Decision: an option of the
+ * app, not a text of the signer's table. The attribute belongs to the app's page (it names the frame
+ * among the app's own content, in the app's language), it is needed before the frame has loaded, and
+ * the parent cannot read the host's table (another origin; the frame sends the parent no words).
+ * Nothing the frame shows depends on it: the prompts' own names are the frame's, from its table.
+ */
+export const DEFAULT_FRAME_TITLE = 'Wallet signer';
 
 /** A signer frame for `createWallet({ signer })` (made by {@link signerFrame}). */
 export interface SignerFrame {
@@ -71,6 +86,8 @@ export function signerFrame(options: SignerFrameOptions): SignerFrame {
   }
   if (origin === 'null') throw new WalletError('INVALID_ARGUMENT', 'signerFrame url must have an http(s) origin');
   const connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
+  const title = options.title ?? DEFAULT_FRAME_TITLE;
+  if (typeof title !== 'string' || title.trim() === '') throw new WalletError('INVALID_ARGUMENT', 'signerFrame title must be a non-empty string');
   let connecting: Promise<FrameChannel> | undefined;
   let iframe: HTMLIFrameElement | undefined;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: WalletError) => void }>();
@@ -84,7 +101,7 @@ export function signerFrame(options: SignerFrameOptions): SignerFrame {
       const frame = document.createElement('iframe');
       iframe = frame;
       frame.src = options.url;
-      frame.title = 'Wallet signer';
+      frame.title = title;
       frame.allow = 'publickey-credentials-get; publickey-credentials-create; clipboard-write';
       frame.referrerPolicy = 'origin';
       place(frame, false);

@@ -4,7 +4,7 @@
  * readers — in one table the signer's host can override (its language, its wording): `{name}`
  * placeholders are filled by the code that shows them. Only the host's configuration supplies
  * overrides (never the parent). No screen reads this default table itself: each is given the
- * host's merged table (`stringsWith(config.strings)`, main.ts); e2e/frame/12-all-strings.spec.ts
+ * host's merged table (`stringsWith(config.strings)`, main.ts); e2e/frame/portable/12-all-strings.spec.ts
  * checks that every visible text comes from it.
  */
 export const DEFAULT_STRINGS = {
@@ -102,6 +102,12 @@ export const DEFAULT_STRINGS = {
   guardHeld: 'Lift your finger now.',
   /** The header's name when the host's configuration gives no `name` (src/signer/frame/config.ts). */
   walletName: 'Wallet',
+  /**
+   * The signer page's and its windows' document title ({name}: the host's `name`), set once the
+   * configuration is read (views.ts `applyBranding`); the static page holds it filled with
+   * `walletName` until then (src/signer/page/index.html, checked by test/signer/page-words.test.ts).
+   */
+  pageTitle: '{name}',
   // Buttons and words shared by the screens below.
   cancel: 'Cancel',
   continue: 'Continue',
@@ -139,6 +145,13 @@ export const DEFAULT_STRINGS = {
   passkeyWindowReason: 'This browser did not let the passkey run inside this page.',
   passkeyWindowOpen: 'Open window',
 } as const;
+
+/**
+ * The language the default table is written in (a BCP 47 tag): the signer page's `lang` until the
+ * configuration is read, and after it unless the host names the language of its own texts
+ * (signer-config.json `language`, else its `locale`: config.ts `pageLanguage`).
+ */
+export const DEFAULT_LANGUAGE = 'en';
 
 /** The key of a text of the table. */
 export type StringKey = keyof typeof DEFAULT_STRINGS;
