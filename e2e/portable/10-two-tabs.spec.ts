@@ -18,6 +18,7 @@ import {
   test,
   textOf,
   visible,
+  walletScope,
 } from './fixtures.js';
 
 const REFRESH = '/auth/sessions/.+/refresh$';
@@ -59,7 +60,8 @@ test('10 · two tabs near expiry: exactly one refresh, both keep signing; logout
   // refresh point (its answer logged) and neither holds or waits for the refresh lock (a refresh's
   // request is sent holding it). One refresh is its two legs.
   for (const [i, tab] of [tabA, tabB].entries()) await expect.poll(async () => (await listed(tab)).length).toBeGreaterThan(listedBefore[i]!);
-  await expect.poll(() => tabA.evaluate(locksIdle, ':refresh:')).toBe(true);
+  const locks = await walletScope(tabA);
+  await expect.poll(() => locks.evaluate(locksIdle, ':refresh:')).toBe(true);
   const oneRefresh = [
     { leg: '1', status: '202', signed: 'false' },
     { leg: '2', status: '201', signed: 'true' },
