@@ -107,7 +107,9 @@ test('28 · sign-out-other-devices waiting at its prompt does not delay a logout
   await tabB.click('logout');
   await visible(tabB, 'screen-login');
   // Before issue 22 the logout waited for this prompt (up to 2 minutes per session).
-  expect(Date.now() - started).toBeLessThan(5000);
+  // A logout that waited for the prompt would take the prompt's whole wait (two minutes); a bound far
+  // below it tells the two apart on a busy machine (5 s failed in Firefox frame mode at load 28: 5.8 s).
+  expect(Date.now() - started).toBeLessThan(30_000);
   await visible(tabA, 'screen-login');
   await expect.poll(() => promptShows(tabA)).toBe(false);
   await expect.poll(() => serviceSessions(accountId)).toEqual([theirs]);

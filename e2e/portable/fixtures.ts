@@ -6,6 +6,9 @@
  * The engine is the project's `engine` option (playwright.config.ts): Chromium through Playwright,
  * Firefox ESR through puppeteer-core (one browser per worker, a fresh BiDi user context per device),
  * WebKitGTK through WebKitWebDriver (a fresh MiniBrowser per device).
+ *
+ * The mode is the project's `mode` option: in-origin (playwright.config.ts) or frame
+ * (playwright.portable-frame.config.ts); the steps do what frame mode asks (e2e/portable/modes.ts).
  */
 import { chromium, test as base, expect, type Browser as PlaywrightBrowser, type BrowserContext } from '@playwright/test';
 import puppeteer, { type Browser as PuppeteerBrowser } from 'puppeteer-core';
