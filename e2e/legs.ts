@@ -15,7 +15,7 @@ export interface Leg {
   signed: boolean;
 }
 
-interface Row extends Leg {
+export interface Row extends Leg {
   method: string;
   path: string;
 }
@@ -33,13 +33,20 @@ export function recordFrameLegs(context: BrowserContext): void {
       if (!path.startsWith('/api/') || request.method() === 'OPTIONS' || request.frame() === page.mainFrame()) return;
       const method = request.method();
       const signed = request.headers()['service-wallet-signature'] !== undefined;
-      const previous = rows.filter((r) => r.method === method && r.path === path).at(-1);
-      // Signed after a 202: the next leg; signed after anything else of a signed leg (429, a
-      // PROCESSING answer): that leg sent again; unsigned, or signed with nothing before: leg 1.
-      const leg = !signed || previous === undefined ? 1 : previous.status === 202 ? previous.leg + 1 : previous.signed ? previous.leg : 1;
-      rows.push({ method, path, leg, status: response.status(), signed });
+      rows.push(numbered(rows, { method, path, status: response.status(), signed }));
     });
   });
+}
+
+/**
+ * A request of the wallet as the wallet numbers its legs, after the `rows` before it. Signed after
+ * a 202 of the same call: the next leg; signed after anything else of a signed leg (429, a
+ * PROCESSING answer): that leg sent again; unsigned, or signed with nothing before: leg 1.
+ */
+export function numbered<R extends Omit<Row, 'leg'>>(rows: readonly Row[], request: R): R & { leg: number } {
+  const previous = rows.filter((r) => r.method === request.method && r.path === request.path).at(-1);
+  const leg = !request.signed || previous === undefined ? 1 : previous.status === 202 ? previous.leg + 1 : previous.signed ? previous.leg : 1;
+  return { ...request, leg };
 }
 
 /** The legs the log panel shows for `method` and `path`, as a row selector. */

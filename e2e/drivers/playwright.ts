@@ -7,6 +7,9 @@ class PlaywrightTab implements Tab {
 
   constructor(private readonly page: Page) {
     page.setDefaultTimeout(10_000);
+    // A load is the dev server transforming the app's modules: 10 s failed page.goto of the demo at
+    // load 20 on this machine (2 shared cores), as e2e/fixtures.ts saw; puppeteer waits 30 s too.
+    page.setDefaultNavigationTimeout(30_000);
     page.on('pageerror', (e) => this.pageErrors.push(e.message));
   }
 

@@ -80,7 +80,8 @@ class WebDriverTab implements Tab {
         });
         return;
       } catch (e) {
-        if (!(e instanceof WebDriverError) || !RETRY.has(e.error) || Date.now() > deadline) throw e;
+        if (e instanceof WebDriverError && RETRY.has(e.error) && Date.now() > deadline) throw new WebDriverError(e.error, `${e.message} (data-testid="${testId}"${this.frameSelector ? ` in ${this.frameSelector}` : ''})`);
+        if (!(e instanceof WebDriverError) || !RETRY.has(e.error)) throw e;
         await new Promise((r) => setTimeout(r, 100));
       }
     }

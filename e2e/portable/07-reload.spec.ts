@@ -1,5 +1,5 @@
-/** Journey 7, in every engine: a reload keeps the session; the key in IndexedDB is non-extractable. */
-import { currentSessionId, expect, newLoggedInCustomer, signPrivateToggle, test, visible } from './fixtures.js';
+/** Journey 7, in every engine and both modes: a reload keeps the session; the key in IndexedDB (the signer frame's in frame mode) is non-extractable. */
+import { currentSessionId, expect, newLoggedInCustomer, signPrivateToggle, test, visible, walletScope } from './fixtures.js';
 
 test('7 · reload keeps the session; the key in IndexedDB is non-extractable', async ({ openDevice }) => {
   const tab = await (await openDevice()).newTab();
@@ -11,8 +11,8 @@ test('7 · reload keeps the session; the key in IndexedDB is non-extractable', a
   expect(await currentSessionId(tab)).toBe(sessionId);
   await signPrivateToggle(tab);
 
-  // Read the store the way any script of this origin could, and try to get the key out.
-  const records = await tab.evaluate(async () => {
+  // Read the store the way any script of the wallet's origin could, and try to get the key out.
+  const records = await (await walletScope(tab)).evaluate(async () => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const open = indexedDB.open('embedded-wallet-signer');
       open.onsuccess = () => resolve(open.result);

@@ -1,5 +1,5 @@
 /** Journey 11, in every engine: logout, and "sign out other devices" (a second browser profile). */
-import { expect, loginWithEmailCode, newLoggedInCustomer, signInAs, signPrivateToggle, test, textOf, visible } from './fixtures.js';
+import { approveUntil, expect, isVisible, loginWithEmailCode, newLoggedInCustomer, signInAs, signPrivateToggle, test, textOf, visible } from './fixtures.js';
 
 test('11 · logout, and "sign out other devices"', async ({ openDevice }) => {
   test.slow(); // two browsers of their own (in WebKit, two MiniBrowsers), three logins
@@ -14,13 +14,15 @@ test('11 · logout, and "sign out other devices"', async ({ openDevice }) => {
   await deviceA.click('sessions-list');
   await expect.poll(() => textOf(deviceA, 'sessions-count')).toBe('2 active sessions on the service.');
   await deviceA.click('sign-out-others');
+  await approveUntil(deviceA, async () => (await textOf(deviceA, 'home-status')).startsWith('Ended'));
   await expect.poll(() => textOf(deviceA, 'home-status')).toBe('Ended 1 session on other devices.');
   await expect.poll(() => textOf(deviceA, 'sessions-count')).toBe('1 active session on the service.');
 
   // Device B's next signed action is refused: it is sent back to the login screen, told why.
   await deviceB.click('nav-actions');
   await deviceB.click('private-toggle');
-  await visible(deviceB, 'screen-login');
+  // In frame mode the user approves it first: the frame learns of the end from the signed leg's answer.
+  await approveUntil(deviceB, () => isVisible(deviceB, 'screen-login'));
   await expect.poll(() => textOf(deviceB, 'login-status')).toContain('This session was ended');
   expect(await textOf(deviceB, 'login-status')).toContain('Log in again.');
   await signPrivateToggle(deviceA);

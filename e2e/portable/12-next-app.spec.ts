@@ -14,6 +14,8 @@ import { expect, test, textOf, visible } from './fixtures.js';
 
 let app: NextApp;
 
+test.skip(({ mode }) => mode === 'frame', 'src/signer/THREAT-MODEL.md P1: the example confirms signatures in its own UI (usePendingSignature), which frame mode takes from the app');
+
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   app = await startNextApp();

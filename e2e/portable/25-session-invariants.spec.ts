@@ -5,7 +5,7 @@
  * refresh waits at its prompt, a new tab renders, and a logout there goes through and closes A's
  * prompt; nothing is signed for it. Moves the sandbox's clock (the suite runs one test at a time).
  */
-import { advanceSandboxClock, attributeOf, autoApprove, currentSessionId, expect, homeTab, isVisible, loggedLegs, newLoggedInCustomer, promptsOn, test, textOf, visible } from './fixtures.js';
+import { advanceSandboxClock, approveUntil, attributeOf, autoApprove, currentSessionId, expect, expectPrompt, homeTab, isVisible, loggedLegs, newLoggedInCustomer, promptsOn, test, textOf, visible } from './fixtures.js';
 
 test('25 · an approval that spans another tab’s refresh succeeds (signed with the new session)', async ({ openDevice }) => {
   const device = await openDevice();
@@ -21,24 +21,21 @@ test('25 · an approval that spans another tab’s refresh succeeds (signed with
   await tabA.click('nav-actions');
   await visible(tabA, 'private-state');
   await tabA.click('private-toggle');
-  await expect.poll(() => textOf(tabA, 'sign-purpose')).toBe('update-internal-account');
+  await expectPrompt(tabA, 'update-internal-account');
 
   await advanceSandboxClock(tabB, 11 * 60);
   await tabB.click('sessions-list');
   await expect.poll(() => attributeOf(tabB, 'session-id', 'title'), { timeout: 15_000 }).not.toBe(before);
 
-  await tabA.click('sign-approve');
-  // Eleven minutes also outlived the challenge shown: the call starts over once (a new prompt).
-  for (let i = 0; i < 2 && (await textOf(tabA, 'private-state')) !== 'privateEnabled is ON.'; i++) {
-    await expect.poll(async () => (await isVisible(tabA, 'sign-approve')) || (await textOf(tabA, 'private-state')) === 'privateEnabled is ON.', { timeout: 15_000 }).toBe(true);
-    if (await isVisible(tabA, 'sign-approve')) await tabA.click('sign-approve');
-  }
+  // Eleven minutes also outlived the challenge shown: the call starts over (a new prompt, approved too).
+  await approveUntil(tabA, async () => (await textOf(tabA, 'private-state')) === 'privateEnabled is ON.');
   await expect.poll(() => textOf(tabA, 'private-state'), { timeout: 15_000 }).toBe('privateEnabled is ON.');
   const legs = await loggedLegs(tabA, 'PATCH', '/internal-accounts/');
   expect(legs.filter((l) => l.signed === 'true').at(-1)).toEqual({ leg: '2', status: '200', signed: 'true' });
 });
 
-test('26 · tab A’s explicit refresh waits at its prompt: a new tab renders, a logout there goes through and closes the prompt', async ({ openDevice }) => {
+test('26 · tab A’s explicit refresh waits at its prompt: a new tab renders, a logout there goes through and closes the prompt', async ({ openDevice, mode }) => {
+  test.skip(mode === 'frame', 'src/signer/THREAT-MODEL.md P1: the signer frame signs a refresh without a prompt (decided by the frame from what it knows), so no refresh waits at one');
   const device = await openDevice();
   const tabA = await device.newTab();
   await newLoggedInCustomer(tabA);
@@ -52,7 +49,9 @@ test('26 · tab A’s explicit refresh waits at its prompt: a new tab renders, a
   const started = Date.now();
   await tabB.click('logout');
   await visible(tabB, 'screen-login');
-  expect(Date.now() - started).toBeLessThan(5000);
+  // A logout that waited for the prompt would take the prompt's whole wait (two minutes); a bound far
+  // below it tells the two apart on a busy machine (5 s failed in Firefox frame mode at load 28: 5.8 s).
+  expect(Date.now() - started).toBeLessThan(30_000);
   await visible(tabA, 'screen-login');
   expect(await isVisible(tabA, 'sign-approve')).toBe(false);
   expect((await loggedLegs(tabA, 'POST', '/auth/sessions/.+/refresh$')).filter((l) => l.signed === 'true')).toEqual([]);

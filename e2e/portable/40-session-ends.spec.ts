@@ -13,11 +13,13 @@
  * (Chromium) and WebDriver BiDi (Firefox, `script.addPreloadScript`) have one; WebKitGTK's
  * WebKitWebDriver speaks only W3C WebDriver classic, which runs scripts only in a document already
  * loaded (and has no network emulation or clock override either), so 41 does not run in WebKit.
+ * In frame mode the faults are given in the signer frame (its network, clock and storage; init
+ * scripts run in every frame of the tab), where the wallet's session lives.
  * 42: a logout while IndexedDB refuses writes (put and add throw QuotaExceededError) in both tabs
  * of the browser: the session is ended on the service and both tabs leave the wallet.
  */
 import { serviceSessions } from '../fixtures.js';
-import { currentSessionId, expect, homeTab, loggedLegs, newLoggedInCustomer, signInAs, test, textOf, visible, walletAccountId } from './fixtures.js';
+import { currentSessionId, expect, homeTab, loggedLegs, newLoggedInCustomer, signInAs, test, textOf, visible, walletAccountId, walletScope } from './fixtures.js';
 import { NO_INIT_SCRIPT, shiftableClock, storageFull, unreachableWhileFlagged } from './page-faults.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -50,19 +52,20 @@ test('41 · logout with the service unreachable, then a load with the local cloc
   await newLoggedInCustomer(tab);
   const accountId = await walletAccountId(tab);
   const session = await currentSessionId(tab);
-  await tab.evaluate(() => localStorage.setItem('e2e.unreachable', '1'));
+  await (await walletScope(tab)).evaluate(() => localStorage.setItem('e2e.unreachable', '1'));
   await tab.click('logout');
   await visible(tab, 'screen-login');
   expect(await serviceSessions(accountId)).toEqual([session]);
   // The page loads again two hours fast (an hour past the session's expiry and its hour of grace on
   // the local clock), the service still unreachable: no answer has told it the server's time.
-  await tab.evaluate((ms) => localStorage.setItem('e2e.clockOffsetMs', String(ms)), 2 * HOUR);
+  await (await walletScope(tab)).evaluate((ms) => localStorage.setItem('e2e.clockOffsetMs', String(ms)), 2 * HOUR);
   await tab.reload();
   await visible(tab, 'screen-login');
+  const wallet = await walletScope(tab);
   // The load tries to end it (and cannot).
-  await expect.poll(() => tab.evaluate(() => (globalThis as { e2eTried?: string[] }).e2eTried ?? [])).toContain('DELETE');
+  await expect.poll(() => wallet.evaluate(() => (globalThis as { e2eTried?: string[] }).e2eTried ?? [])).toContain('DELETE');
   // Back online: the network returns and the page hears it.
-  await tab.evaluate(() => {
+  await wallet.evaluate(() => {
     localStorage.removeItem('e2e.unreachable');
     dispatchEvent(new Event('online'));
   });
@@ -80,7 +83,7 @@ test('42 · logout while IndexedDB refuses writes, two tabs: the session is ende
   const tabB = await homeTab(device);
   expect(await currentSessionId(tabB)).toBe(session);
   // The disk is full for the whole browser: both tabs' writes are refused from now on.
-  for (const tab of [tabA, tabB]) await tab.evaluate(storageFull);
+  for (const tab of [tabA, tabB]) await (await walletScope(tab)).evaluate(storageFull);
   await tabA.click('logout');
   await visible(tabA, 'screen-login');
   // Ended on the service although nothing could be written; B is told by message and stops signing.

@@ -11,17 +11,20 @@
  * WebKit (see e2e/portable/40-session-ends.spec.ts).
  * 44: tab A's signed leg is held (a slow network) while another tab refreshes, and again during the
  * retry: the call starts over each time and succeeds with the newest session.
+ * In frame mode the faults are given in the signer frame (its network, its key generation), and
+ * each start over of 44's call is approved there.
  * 45: a login whose verify was clicked, still making its key, loses against a logout made in another
  * tab: no verify is sent, nothing is made on the service.
  */
 import { serviceSessions } from '../fixtures.js';
-import { attributeOf, autoApprove, currentSessionId, expect, homeTab, isVisible, loggedLegs, loginWithEmailCode, newLoggedInCustomer, submitEmailCode, test, textOf, visible, walletAccountId } from './fixtures.js';
+import { approveUntil, attributeOf, autoApprove, currentSessionId, expect, homeTab, isVisible, loggedLegs, loginWithEmailCode, newLoggedInCustomer, submitEmailCode, test, textOf, visible, walletAccountId, walletScope } from './fixtures.js';
 import { NO_INIT_SCRIPT, gateKeyGeneration, heldLegs, holdSignedLegs, indexedDbUnavailable, releaseHeldLeg } from './page-faults.js';
 
 // Two tabs each, on a machine shared by several runs: three times the default timeout.
 test.slow();
 
-test('43 · a tab whose IndexedDB cannot be opened (keys in memory) is logged out by a logout in another tab: nothing left on the service', async ({ openDevice }) => {
+test('43 · a tab whose IndexedDB cannot be opened (keys in memory) is logged out by a logout in another tab: nothing left on the service', async ({ openDevice, mode }) => {
+  test.skip(mode === 'frame', 'src/signer/THREAT-MODEL.md P3: a signer frame that cannot open IndexedDB refuses to serve (SIGNER_STORAGE_UNAVAILABLE) instead of keeping keys in memory, so no tab of frame mode holds its keys in memory');
   const device = await openDevice();
   const tabA = await device.newTab();
   await newLoggedInCustomer(tabA);
@@ -55,17 +58,19 @@ test('44 · another tab refreshes while tab A’s signed leg is on a slow networ
   await visible(tabA, 'private-state');
   const was = await textOf(tabA, 'private-state');
   // Tab A's next two signed PATCH legs wait, each until tab B refreshed and the session that signed it ended.
-  await tabA.evaluate(holdSignedLegs, { method: 'PATCH', part: '/api/internal-accounts/', times: 2 });
+  const network = await walletScope(tabA);
+  await network.evaluate(holdSignedLegs, { method: 'PATCH', part: '/api/internal-accounts/', times: 2 });
   await tabA.click('private-toggle');
   for (let held = 1; held <= 2; held++) {
-    await expect.poll(() => tabA.evaluate(heldLegs)).toBe(held);
+    // In frame mode each start over is a new payload, approved in the frame before its leg is held.
+    await approveUntil(tabA, async () => (await network.evaluate(heldLegs)) === held);
     const before = await currentSessionId(tabB);
     await tabB.click('session-refresh');
     await expect.poll(() => attributeOf(tabB, 'session-id', 'title')).not.toBe(before);
     await expect.poll(() => serviceSessions(accountId)).not.toContain(before);
-    await tabA.evaluate(releaseHeldLeg);
+    await network.evaluate(releaseHeldLeg);
   }
-  await expect.poll(() => textOf(tabA, 'private-state')).not.toBe(was);
+  await approveUntil(tabA, async () => (await textOf(tabA, 'private-state')) !== was);
   // Two refusals explained by this browser's refreshes, then the call signed by the newest session.
   const signed = (await loggedLegs(tabA, 'PATCH', '/internal-accounts/')).filter((l) => l.signed === 'true');
   expect(signed.map((l) => l.status)).toEqual(['401', '401', '200']);
@@ -85,13 +90,14 @@ test('45 · a login whose verify was clicked loses against a logout made in anot
   await tabB.goto('/#/login');
   await visible(tabB, 'screen-login');
   // Tab B's next key generation (the login's session key) waits until the test lets it go: a slow machine.
-  await tabB.evaluate(gateKeyGeneration);
+  const keys = await walletScope(tabB);
+  await keys.evaluate(gateKeyGeneration);
   await submitEmailCode(tabB, '000000');
-  await expect.poll(() => tabB.evaluate(() => (globalThis as { e2eKeyAsked?: boolean }).e2eKeyAsked === true)).toBe(true);
+  await expect.poll(() => keys.evaluate(() => (globalThis as { e2eKeyAsked?: boolean }).e2eKeyAsked === true)).toBe(true);
   await tabA.click('logout');
   await visible(tabA, 'screen-login');
   await expect.poll(() => serviceSessions(accountId)).toEqual([]);
-  await tabB.evaluate(() => (globalThis as { e2eKeyGate?: () => void }).e2eKeyGate?.());
+  await keys.evaluate(() => (globalThis as { e2eKeyGate?: () => void }).e2eKeyGate?.());
   await expect.poll(() => textOf(tabB, 'login-status')).toContain('NOT_LOGGED_IN');
   expect(await loggedLegs(tabB, 'POST', '/verify$')).toEqual([]);
   expect(await isVisible(tabB, 'screen-login')).toBe(true);

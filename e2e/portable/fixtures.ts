@@ -6,6 +6,9 @@
  * The engine is the project's `engine` option (playwright.config.ts): Chromium through Playwright,
  * Firefox ESR through puppeteer-core (one browser per worker, a fresh BiDi user context per device),
  * WebKitGTK through WebKitWebDriver (a fresh MiniBrowser per device).
+ *
+ * The mode is the project's `mode` option: in-origin (playwright.config.ts) or frame
+ * (playwright.portable-frame.config.ts); the steps do what frame mode asks (e2e/portable/modes.ts).
  */
 import { chromium, test as base, expect, type Browser as PlaywrightBrowser, type BrowserContext } from '@playwright/test';
 import puppeteer, { type Browser as PuppeteerBrowser } from 'puppeteer-core';
@@ -15,9 +18,12 @@ import type { Device, Tab } from '../drivers/driver.js';
 import { playwrightDevice } from '../drivers/playwright.js';
 import { puppeteerDevice } from '../drivers/puppeteer.js';
 import { webDriverDevice } from '../drivers/webdriver.js';
+import { typeCode } from '../frame/portable/signer-steps.js';
 import { isolateFromDevServer, OTP, uniqueContact } from '../fixtures.js';
+import { approveUntil, frameLegs, framed, inFrameMode, type DemoMode } from './modes.js';
 
 export { expect, OTP };
+export { approvePrompt, approveUntil, expectPrompt, promptShows, walletScope } from './modes.js';
 
 type Launched = { engine: 'chromium'; browser: PlaywrightBrowser } | { engine: 'firefox'; browser: PuppeteerBrowser } | { engine: 'webkit' };
 type LaunchOptions = Parameters<typeof chromium.launch>[0];
@@ -50,7 +56,7 @@ export const engineTest = base.extend<object, { engine: Engine; chromiumLaunch: 
  * `baseURL()`; closed after the test, and uncaught errors in their pages fail it (but those that
  * match one of `expected`: reports a test provokes on purpose).
  */
-export function deviceOpener(baseURL: () => string, prepare: (context: BrowserContext) => Promise<void>, expected: readonly RegExp[] = []) {
+export function deviceOpener(baseURL: () => string, prepare: (context: BrowserContext) => Promise<void>, expected: readonly RegExp[] = [], wrap: (tab: Tab) => Tab = (tab) => tab) {
   return async ({ launched }: { launched: Launched }, use: (open: () => Promise<Device>) => Promise<void>): Promise<void> => {
     const devices: Device[] = [];
     const tabs: Tab[] = [];
@@ -67,7 +73,7 @@ export function deviceOpener(baseURL: () => string, prepare: (context: BrowserCo
         newTab: async () => {
           const tab = await device.newTab();
           tabs.push(tab);
-          return tab;
+          return wrap(tab);
         },
         close: () => device.close(),
       };
@@ -85,8 +91,18 @@ function demoUrl(): string {
   return baseURL;
 }
 
-export const test = engineTest.extend<{ openDevice: () => Promise<Device> }>({
-  openDevice: deviceOpener(demoUrl, isolateFromDevServer),
+/**
+ * `mode`: the demo stack's mode (the project's option; the global setup starts the stack in it:
+ * e2e/global-setup.ts in-origin, e2e/global-setup-frame.ts frame). In frame mode every tab is
+ * {@link framed}: the steps below act where frame mode asks (e2e/portable/modes.ts).
+ */
+export const test = engineTest.extend<{ openDevice: () => Promise<Device> }, { mode: DemoMode }>({
+  mode: ['in-origin', { option: true, scope: 'worker' }],
+  openDevice: async ({ launched, mode }, use) => {
+    const started = process.env.E2E_DEMO_MODE ?? 'in-origin';
+    if (started !== mode) throw new Error(`The demo stack runs in ${started} mode, this project in ${mode} mode: run frame mode with -c playwright.portable-frame.config.ts.`);
+    await deviceOpener(demoUrl, isolateFromDevServer, [], mode === 'frame' ? framed : undefined)({ launched }, use);
+  },
 });
 
 /** Whether the element with this test id is rendered and visible. */
@@ -129,6 +145,13 @@ export async function signUp(tab: Tab): Promise<{ email: string; phone: string }
 /** From the login screen: an email-code login with `code`; stops after submitting. */
 export async function submitEmailCode(tab: Tab, code: string): Promise<void> {
   await tab.click('login-tab-email');
+  if (inFrameMode(tab)) {
+    // The code is typed in the signer frame (THREAT-MODEL P3), never in the app's page.
+    if (!(await isVisible(tab, 'login-in-frame'))) await tab.click('login-email-send');
+    await visible(tab, 'login-in-frame');
+    await typeCode(tab, code);
+    return;
+  }
   if (!(await isVisible(tab, 'otp-code'))) await tab.click('login-email-send');
   await tab.fill('otp-code', code);
   await tab.click('otp-verify');
@@ -164,12 +187,13 @@ export async function currentSessionId(tab: Tab): Promise<string> {
   return (await attributeOf(tab, 'session-id', 'title')) ?? '';
 }
 
-/** Signs one action (private mode on/off) from the Actions screen and waits for the saved state. */
+/** Signs one action (private mode on/off) from the Actions screen (approved where frame mode asks) and waits for the saved state. */
 export async function signPrivateToggle(tab: Tab): Promise<void> {
   await tab.click('nav-actions');
   await visible(tab, 'private-state');
   const before = await textOf(tab, 'private-state');
   await tab.click('private-toggle');
+  await approveUntil(tab, async () => (await textOf(tab, 'private-state')) !== before);
   await expect.poll(() => textOf(tab, 'private-state')).toBe(before.includes('ON') ? 'privateEnabled is OFF.' : 'privateEnabled is ON.');
 }
 
@@ -180,8 +204,9 @@ export interface LoggedLeg {
   signed: string | undefined;
 }
 
-/** The request log's wallet legs for a method and a path (a regular expression's source), oldest first. */
-export function loggedLegs(tab: Tab, method: string, path: string): Promise<LoggedLeg[]> {
+/** The wallet's legs for a method and a path (a regular expression's source), oldest first: the request log's, or in frame mode the signer frame's. */
+export async function loggedLegs(tab: Tab, method: string, path: string): Promise<LoggedLeg[]> {
+  if (inFrameMode(tab)) return (await frameLegs(tab, method, path)).map((l) => ({ leg: String(l.leg), status: String(l.status), signed: String(l.signed) }));
   return tab.evaluate(
     ([m, p]) =>
       [...document.querySelectorAll<HTMLElement>(`[data-testid="log-row"][data-kind="leg"][data-method="${m}"]`)]
@@ -211,6 +236,7 @@ export async function homeTab(device: { newTab(): Promise<Tab> }): Promise<Tab> 
 
 /** Turns the demo's auto-approve off in this tab (the prompt is then the user's). */
 export async function promptsOn(tab: Tab): Promise<void> {
+  if (inFrameMode(tab)) return; // frame mode asks every signature of a user's action (THREAT-MODEL P1)
   await tab.evaluate(() => localStorage.setItem('demo.autoApprove', '0'));
   if (await tab.evaluate(() => (document.querySelector('[data-testid="auto-approve"]') as HTMLInputElement | null)?.checked === true)) await tab.click('auto-approve');
 }
