@@ -13,7 +13,7 @@ import { listenForParent } from './handshake.js';
 import { POPUP_HASH, runCeremonyWindow } from './popup.js';
 import type { FrameContext } from './methods.js';
 import { serveParent } from './serve.js';
-import { applyBranding, approvalRenderer, screensOpen } from './views.js';
+import { applyBranding, approvalRenderer, neededHeight, screensOpen } from './views.js';
 import { inWordsWith } from './words-hookup.js';
 import { stringsWith } from '../words/strings.js';
 
@@ -46,7 +46,13 @@ function userLocale(): string | undefined {
 
 function start(port: MessagePort, config: SignerConfig): void {
   applyBranding(config);
-  const screensChanged = () => port.postMessage({ type: 'ui', visible: screensOpen() });
+  // Shown while a screen is open, with the height its screen needs (views.ts `neededHeight`: the
+  // parent sizes the iframe to it, bounded; a parent that does not is no threat: "Approve" stays in
+  // view or disarmed whatever the height, signer.css and approve-button.ts).
+  const screensChanged = () => {
+    const height = neededHeight();
+    port.postMessage(height === undefined ? { type: 'ui', visible: screensOpen() } : { type: 'ui', visible: screensOpen(), height });
+  };
   // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
   // The host's wording, locale and time zone (its configuration only); the locale defaults to the user's.
   const strings = stringsWith(config.strings);
