@@ -94,11 +94,17 @@ export function approvalPlace(input: PlaceInput): ApprovalPlace {
 export const APPROVAL_MAX_MS = 60_000;
 
 /**
- * When the prompt opened at `openedAt` (ms since the epoch) stops accepting an approval; `lifetimeMs`
- * is the host's `approvalLifetimeMs` (never more than {@link APPROVAL_MAX_MS}).
+ * When the prompt opened at `openedAt` (ms since the epoch, on the frame's local clock) stops
+ * accepting an approval, on that same clock; `lifetimeMs` is the host's `approvalLifetimeMs` (never
+ * more than {@link APPROVAL_MAX_MS}). The service's `expiresAt` is on the **service's** clock: it is
+ * brought to the local one with `serverOffsetMs` (the server-clock estimate, server − local: the
+ * frame's wallet's `serverNow() - Date.now()`). Without it a local clock an hour fast (journey 29b)
+ * found every challenge expired before its prompt opened (SIGNER_APPROVAL_EXPIRED at once), and one
+ * an hour slow would have let a prompt outlive its challenge (INVARIANTS.md I6: expiry is judged on
+ * the server's clock).
  */
-export function approvalDeadline(openedAt: number, expiresAt: string | undefined, lifetimeMs: number = APPROVAL_MAX_MS): number {
+export function approvalDeadline(openedAt: number, expiresAt: string | undefined, lifetimeMs: number = APPROVAL_MAX_MS, serverOffsetMs = 0): number {
   const limit = openedAt + Math.min(lifetimeMs, APPROVAL_MAX_MS);
-  const service = Date.parse(expiresAt ?? ''); // NaN when absent or unreadable
+  const service = Date.parse(expiresAt ?? '') - serverOffsetMs; // NaN when absent or unreadable
   return Number.isFinite(service) ? Math.min(limit, service) : limit;
 }

@@ -64,6 +64,8 @@ export interface PolicyOptions {
   readonly highValue?: HighValue | undefined;
   /** The clock (ms since the epoch), default Date.now. */
   readonly now?: () => number;
+  /** The server-clock estimate, server − `now` in ms (the frame's wallet's), default 0: the service's `expiresAt` is on its clock. */
+  readonly serverOffsetMs?: () => number;
   /** The host's `approvalLifetimeMs` (config.ts): how long a prompt can be answered, at most 60 s. */
   readonly approvalLifetimeMs?: number | undefined;
 }
@@ -139,7 +141,7 @@ export function createSigningPolicy(render: RenderApproval, show: (visible: bool
     new Promise<boolean>((resolve) => {
       let remove: (() => void) | undefined;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const deadline = approvalDeadline(now(), request.expiresAt, options.approvalLifetimeMs);
+      const deadline = approvalDeadline(now(), request.expiresAt, options.approvalLifetimeMs, options.serverOffsetMs?.() ?? 0);
       let done = false;
       const finish = (approved: boolean) => {
         // One answer per prompt: whatever comes after the first changes nothing.

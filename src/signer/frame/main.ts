@@ -12,7 +12,7 @@ import { canonicalLocale, loadSignerConfig, type SignerConfig } from './config.j
 import { listenForParent } from './handshake.js';
 import { POPUP_HASH, runCeremonyWindow } from './popup.js';
 import type { FrameContext } from './methods.js';
-import { serveParent } from './serve.js';
+import { serveParent, type Served } from './serve.js';
 import { applyBranding, approvalRenderer, neededHeight, screensOpen } from './views.js';
 import { inWordsWith } from './words-hookup.js';
 import { stringsWith } from '../words/strings.js';
@@ -61,16 +61,24 @@ function start(port: MessagePort, config: SignerConfig): void {
   const locale = config.locale ?? userLocale();
   // "Unknown action" only where the host's configuration allows it (else refused: words-hookup.ts).
   const words = inWordsWith({ strings, ...(locale !== undefined ? { locale } : {}), ...(config.timeZone !== undefined ? { timeZone: config.timeZone } : {}), allowUnknown: config.allowUnknown === true });
-  const policy = createSigningPolicy(approvalRenderer(strings), screensChanged, { popup: popupApprovalIn(strings), tracksVisibility: tracksVisibility(), highValue: config.highValue, approvalLifetimeMs: config.approvalLifetimeMs });
+  const policy = createSigningPolicy(approvalRenderer(strings), screensChanged, { popup: popupApprovalIn(strings), tracksVisibility: tracksVisibility(), highValue: config.highValue, approvalLifetimeMs: config.approvalLifetimeMs, serverOffsetMs: () => wallet.serverNow() - Date.now() });
+  let served: Served | undefined;
   const wallet = createWallet({
     baseUrl: config.baseUrl,
     trustedKeys: config.trustedKeys,
     // The proxy is the app's: the user's app cookie goes with each request (CORS with credentials).
-    fetch: (input, init) => globalThis.fetch(input, { ...init, credentials: 'include' }),
+    // Each answer may move the server clock (its Date header): the parent hears of it (serve.ts
+    // `answerSeen`) in a task of its own, after the wallet has read the header (its own
+    // continuation of this fetch runs first, a microtask).
+    fetch: (input, init) =>
+      globalThis.fetch(input, { ...init, credentials: 'include' }).then((response) => {
+        setTimeout(() => served?.answerSeen(), 0);
+        return response;
+      }),
     onBeforeSign: (request) => policy.onBeforeSign(request),
   });
   const ctx: FrameContext = { wallet, policy, logins: new Map(), screensChanged, words, ...(config.exportClearAfterMs !== undefined ? { exportClearAfterMs: config.exportClearAfterMs } : {}) };
-  serveParent(port, ctx);
+  served = serveParent(port, ctx);
   // The frame keeps its sessions fresh from the start, whatever the parent asks.
   void wallet.restore().catch((error: unknown) => console.error('signer frame: restore failed', error));
 }
