@@ -13,7 +13,7 @@ import { listenForParent } from './handshake.js';
 import { POPUP_HASH, runCeremonyWindow } from './popup.js';
 import type { FrameContext } from './methods.js';
 import { serveParent, type Served } from './serve.js';
-import { applyBranding, approvalRenderer, neededHeight, screensOpen } from './views.js';
+import { applyBranding, approvalRenderer, neededHeight, onWordsResized, screensOpen } from './views.js';
 import { inWordsWith } from './words-hookup.js';
 import { stringsWith } from '../words/strings.js';
 
@@ -53,6 +53,7 @@ function start(port: MessagePort, config: SignerConfig): void {
     const height = neededHeight();
     port.postMessage(height === undefined ? { type: 'ui', visible: screensOpen() } : { type: 'ui', visible: screensOpen(), height });
   };
+  onWordsResized(screensChanged);
   // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
   // The host's wording, locale and time zone (its configuration only); the locale defaults to the user's.
   const strings = stringsWith(config.strings);

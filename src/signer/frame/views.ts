@@ -62,6 +62,12 @@ export function neededHeight(): number | undefined {
   return Math.ceil(top.getBoundingClientRect().bottom + window.scrollY + hidden + padding);
 }
 
+/** Told when an approval screen's words change size after it was shown (main.ts: the frame asks for its height again). */
+let wordsResized: (() => void) | undefined;
+export function onWordsResized(listener: () => void): void {
+  wordsResized = listener;
+}
+
 /**
  * The least height (CSS px) of the approval screen's words above "Approve": the words scroll in
  * their box when the frame is shorter than the screen, but the box is never shorter than this (or
@@ -100,6 +106,16 @@ export const approvalRenderer = (strings: Strings): RenderApproval => (descripti
   screen.focus();
   // "Approve" counts only while the whole screen — title, the words' box, the buttons — is fully visible too.
   const stopGuard = guardButton(approve, hint, onApprove, strings, { alsoSeen: [screen] });
+  // Words whose size changes once shown (a font arriving late, a test's stand-ins) ask for the
+  // frame's height again. The approval's words only: they are no secret (the phrase screen's never
+  // ask: neededHeight). An unchanged height changes nothing in the parent (no resize, no disarm).
+  let lastSize: number | undefined;
+  const sized = new ResizeObserver(() => {
+    const size = list.getBoundingClientRect().height;
+    if (lastSize !== undefined && size !== lastSize) wordsResized?.();
+    lastSize = size;
+  });
+  sized.observe(list);
   decline.addEventListener('click', onDecline);
   // Escape declines (a trusted key press in the frame, as a click on "Decline" would).
   const onKey = (event: KeyboardEvent) => {
@@ -107,6 +123,7 @@ export const approvalRenderer = (strings: Strings): RenderApproval => (descripti
   };
   document.addEventListener('keydown', onKey);
   return () => {
+    sized.disconnect();
     stopGuard();
     document.removeEventListener('keydown', onKey);
     remove();
