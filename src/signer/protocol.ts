@@ -61,7 +61,16 @@ export type FrameMessage =
   | { readonly type: 'error'; readonly id: number; readonly error: WireError }
   | { readonly type: 'state'; readonly snapshot: Record<string, unknown>; readonly sessions: readonly Record<string, unknown>[]; readonly serverOffsetMs: number }
   | { readonly type: 'event'; readonly name: string; readonly payload: unknown }
-  | { readonly type: 'ui'; readonly visible: boolean };
+  | { readonly type: 'ui'; readonly visible: boolean; readonly height?: number };
+
+/**
+ * The heights the parent sizes the frame to (CSS px): what the frame's screen asks for (`ui`'s
+ * `height`), no less than {@link FRAME_HEIGHT.min} (the frame's size before it asked) and no more
+ * than {@link FRAME_HEIGHT.max}; the parent's viewport bounds it too. The frame's layout keeps
+ * "Approve" in view at any height (signer.css), so a parent that sizes it otherwise only
+ * makes the words scroll, or, below the words' minimum, keeps "Approve" disarmed.
+ */
+export const FRAME_HEIGHT = { min: 480, max: 960 } as const;
 
 /**
  * The methods the frame answers, each with how long the parent waits for it. `interactive` ones
@@ -202,7 +211,11 @@ export function parseFrameMessage(data: unknown): FrameMessage | undefined {
     case 'event':
       return typeof data.name === 'string' ? { type: 'event', name: data.name, payload: data.payload } : undefined;
     case 'ui':
-      return typeof data.visible === 'boolean' ? { type: 'ui', visible: data.visible } : undefined;
+      if (typeof data.visible !== 'boolean') return undefined;
+      // A height the frame asks for: a finite number, clamped to FRAME_HEIGHT (else the message is dropped).
+      if (data.height === undefined) return { type: 'ui', visible: data.visible };
+      if (typeof data.height !== 'number' || !Number.isFinite(data.height)) return undefined;
+      return { type: 'ui', visible: data.visible, height: Math.round(Math.min(FRAME_HEIGHT.max, Math.max(FRAME_HEIGHT.min, data.height))) };
     default:
       return undefined;
   }

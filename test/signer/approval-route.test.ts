@@ -102,6 +102,19 @@ describe('the host\'s approval lifetime and unknown actions (signer-config.json)
       }),
     );
   });
+
+  it('approvalDeadline: the service\'s expiresAt is on its clock, brought to the local one by the server-clock estimate (a local clock an hour fast: journey 29b)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -7_200_000, max: 7_200_000 }), fc.integer({ min: -5_000, max: 120_000 }), (offset, expiresIn) => {
+        const t = Date.parse('2026-11-28T09:00:00Z');
+        const expiresAt = new Date(t + offset + expiresIn).toISOString();
+        expect(approvalDeadline({ openedAt: t, serviceNow: t + offset, expiresAt: [expiresAt] })).toBe(Math.min(t + APPROVAL_MAX_MS, t + expiresIn));
+      }),
+    );
+    // The local clock an hour fast (server − local = −1 h), a challenge of 5 min: the full 60 s, not expired at once.
+    const local = Date.parse('2026-11-28T10:00:00Z');
+    expect(approvalDeadline({ openedAt: local, serviceNow: local - 3_600_000, expiresAt: ['2026-11-28T09:05:00Z'] })).toBe(local + APPROVAL_MAX_MS);
+  });
 });
 
 function request(purpose: string, expiresAt?: string): SignRequest {
@@ -150,13 +163,14 @@ describe('the prompt expires', () => {
     expect(at('soon')).toBe(t + APPROVAL_MAX_MS);
   });
 
-  it('a click before the deadline signs; at or after it (timer run or not), SIGNER_APPROVAL_EXPIRED and nothing signed', async () => {
+  it('a click before the deadline signs; at or after it (timer run or not), SIGNER_APPROVAL_EXPIRED and nothing signed; the service\'s expiresAt is on its clock, the local one up to 2 h off', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.option(fc.integer({ min: -5_000, max: 120_000 }), { nil: undefined }), fc.integer({ min: 0, max: 120_000 }), fc.boolean(), async (expiresIn, clickAt, timersRun) => {
+      fc.asyncProperty(fc.option(fc.integer({ min: -5_000, max: 120_000 }), { nil: undefined }), fc.integer({ min: 0, max: 120_000 }), fc.boolean(), fc.integer({ min: -7_200_000, max: 7_200_000 }), async (expiresIn, clickAt, timersRun, serverOffset) => {
         const start = Date.now();
         const user = holding();
-        const policy = createSigningPolicy(async () => ({ render: user.render }), () => undefined);
-        const expiresAt = expiresIn === undefined ? undefined : new Date(start + expiresIn).toISOString();
+        // The frame's server-clock estimate: the service is `serverOffset` ms ahead of the local clock.
+        const policy = createSigningPolicy(async () => ({ render: user.render }), () => undefined, { serviceNow: () => Date.now() + serverOffset });
+        const expiresAt = expiresIn === undefined ? undefined : new Date(start + serverOffset + expiresIn).toISOString();
         const outcome = signOnce(policy, 'update-internal-account', expiresAt);
         await vi.advanceTimersByTimeAsync(0);
         // The user clicks at clickAt: with the page's timers run up to then, or the clock jumped (a stalled page).

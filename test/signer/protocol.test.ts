@@ -4,7 +4,7 @@
 // size and depth limits and has exactly the keys and types of its kind.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FRAME_METHODS, MAX_MESSAGE_BYTES, isHello, parseFrameMessage, parseParentMessage, plainSize, SIGNER_PROTOCOL } from '../../src/signer/protocol.js';
+import { FRAME_HEIGHT, FRAME_METHODS, MAX_MESSAGE_BYTES, isHello, parseFrameMessage, parseParentMessage, plainSize, SIGNER_PROTOCOL } from '../../src/signer/protocol.js';
 
 const METHODS = Object.keys(FRAME_METHODS);
 
@@ -90,6 +90,26 @@ describe('parseFrameMessage', () => {
     );
     expect(parseFrameMessage({ type: 'refused', code: 'ANYTHING' })).toBeUndefined();
     expect(parseFrameMessage({ type: 'error', id: 3, error: { code: 'X', message: 'm', details: [] } })).toBeUndefined();
+    expect(parseFrameMessage({ type: 'ui', visible: true })).toEqual({ type: 'ui', visible: true });
+  });
+
+  it("a ui message's height is bounded: a finite number clamped to FRAME_HEIGHT, anything else drops the message", () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.oneof(fc.double(), fc.integer({ min: -5_000, max: 5_000 }), fc.anything()), (visible, height) => {
+        const parsed = parseFrameMessage({ type: 'ui', visible, height });
+        // Not a finite number (undefined too: a key holding it is not plain JSON data): dropped.
+        if (typeof height !== 'number' || !Number.isFinite(height)) {
+          expect(parsed).toBeUndefined();
+          return;
+        }
+        const expected = Math.round(Math.min(FRAME_HEIGHT.max, Math.max(FRAME_HEIGHT.min, height)));
+        expect(parsed).toEqual({ type: 'ui', visible, height: expected });
+        expect(expected).toBeGreaterThanOrEqual(FRAME_HEIGHT.min);
+        expect(expected).toBeLessThanOrEqual(FRAME_HEIGHT.max);
+      }),
+      { numRuns: 2000 },
+    );
+    // No height: the frame's size stays as it was.
     expect(parseFrameMessage({ type: 'ui', visible: true })).toEqual({ type: 'ui', visible: true });
   });
 });

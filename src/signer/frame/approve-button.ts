@@ -44,6 +44,11 @@ function pointerKind(event: PointerEvent): PointerKind {
 export interface GuardOptions {
   /** Whether a trusted click counts now without the guard (the phrase screen's "Hide": it reveals nothing). */
   readonly free?: () => boolean;
+  /**
+   * Elements that must be fully visible too for the button to count as seen (the approval screen
+   * passes itself: its title and words as well as its buttons, none covered, none beyond the fold).
+   */
+  readonly alsoSeen?: readonly Element[];
 }
 
 /**
@@ -98,11 +103,14 @@ export function guardButton(button: HTMLButtonElement, hint: HTMLElement, press:
   };
 
   const init: VisibilityInit = v2 ? { threshold: [0, 1], trackVisibility: true, delay: 100 } : { threshold: [0, 1] };
+  // Each watched element as the browser last reported it: the button is seen when all are fully visible.
+  const watched = new Map<Element, boolean>([button, ...(options.alsoSeen ?? [])].map((element) => [element, false]));
   const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) fully = entry.intersectionRatio >= 0.999 && (!v2 || (entry as IntersectionObserverEntry & { isVisible?: boolean }).isVisible === true);
+    for (const entry of entries) watched.set(entry.target, entry.intersectionRatio >= 0.999 && (!v2 || (entry as IntersectionObserverEntry & { isVisible?: boolean }).isVisible === true));
+    fully = [...watched.values()].every(Boolean);
     visibleNow();
   }, init);
-  observer.observe(button);
+  for (const element of watched.keys()) observer.observe(element);
 
   /** Where the frame's viewport was on the screen at the last trusted pointer event (module comment). */
   let place: { x: number; y: number } | undefined;

@@ -16,8 +16,8 @@ import { canonicalLocale, loadSignerConfig, type SignerConfig } from './config.j
 import type { FrameContext } from './context.js';
 import { listenForParent } from './handshake.js';
 import { prompts } from './methods.js';
-import { serveParent } from './serve.js';
-import { applyBranding, screensOpen } from './views.js';
+import { serveParent, type Served } from './serve.js';
+import { applyBranding, neededHeight, onWordsResized, screensOpen } from './views.js';
 import { stringsWith, type Strings } from '../words/strings.js';
 
 /** Whether this partition can hold the keys: IndexedDB opens (an opaque or storage-blocked frame cannot). */
@@ -52,7 +52,14 @@ function start(port: MessagePort, config: SignerConfig): void {
   const strings = stringsWith(config.strings);
   // Its title and language too: a screen reader reads the prompts in the language of the words.
   applyBranding(config, strings);
-  const screensChanged = () => port.postMessage({ type: 'ui', visible: screensOpen() });
+  // Shown while a screen is open, with the height its screen needs (views.ts `neededHeight`: the
+  // parent sizes the iframe to it, bounded; a parent that does not is no threat: "Approve" stays in
+  // view or disarmed whatever the height, signer.css and approve-button.ts).
+  const screensChanged = () => {
+    const height = neededHeight();
+    port.postMessage(height === undefined ? { type: 'ui', visible: screensOpen() } : { type: 'ui', visible: screensOpen(), height });
+  };
+  onWordsResized(screensChanged);
   // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
   const locale = config.locale ?? userLocale();
   // "Unknown action" only where the host's configuration allows it (else refused: words-hookup.ts).
@@ -60,15 +67,23 @@ function start(port: MessagePort, config: SignerConfig): void {
   // The prompts' screens load with the first approval (prompts.ts; a failed load is NETWORK_ERROR, nothing signed).
   // The approval window where the browser cannot report occlusion, and for the host's high-value kinds (approval-route.ts).
   const policy = createSigningPolicy(() => prompts(async (m) => m.screensIn(strings)), screensChanged, { tracksVisibility: tracksVisibility(), highValue: config.highValue, approvalLifetimeMs: config.approvalLifetimeMs, serviceNow: () => wallet.serverNow() });
+  let served: Served | undefined;
   const wallet = createWallet({
     baseUrl: config.baseUrl,
     trustedKeys: config.trustedKeys,
     // The proxy is the app's: the user's app cookie goes with each request (CORS with credentials).
-    fetch: (input, init) => globalThis.fetch(input, { ...init, credentials: 'include' }),
+    // Each answer may move the server clock (its Date header): the parent hears of it (serve.ts
+    // `answerSeen`) in a task of its own, after the wallet has read the header (its own
+    // continuation of this fetch runs first, a microtask).
+    fetch: (input, init) =>
+      globalThis.fetch(input, { ...init, credentials: 'include' }).then((response) => {
+        setTimeout(() => served?.answerSeen(), 0);
+        return response;
+      }),
     onBeforeSign: (request) => policy.onBeforeSign(request),
   });
   const ctx: FrameContext = { wallet, policy, logins: new Map(), screensChanged, words, ...(config.exportClearAfterMs !== undefined ? { exportClearAfterMs: config.exportClearAfterMs } : {}) };
-  serveParent(port, ctx);
+  served = serveParent(port, ctx);
   // The frame keeps its sessions fresh from the start, whatever the parent asks.
   void wallet.restore().catch((error: unknown) => console.error('signer frame: restore failed', error));
 }

@@ -1,7 +1,7 @@
 /**
  * The frame's end of the accepted parent's MessagePort: each `call` runs its handler (methods.ts)
  * with an AbortSignal its `cancel` fires, and is answered by request id; the wallet's state and
- * events go up as they change. Whatever goes up is plain data checked by the protocol's size rule;
+ * events go up as they change, and so does the server-clock estimate (`Served.answerSeen`). Whatever goes up is plain data checked by the protocol's size rule;
  * an error goes up as code, message, status and plain details only (no cause, no stack).
  * Dropped: a message that is not exactly a call or a cancel, a call whose id is in flight, a
  * message carrying ports, and calls beyond {@link MAX_IN_FLIGHT}.
@@ -36,7 +36,30 @@ function wireEvent(payload: unknown): unknown {
   return error === undefined ? payload : { ...payload, error: toWire(error) };
 }
 
-export function serveParent(port: MessagePort, ctx: FrameContext): () => void {
+/**
+ * How far the frame's server-clock estimate (`serverNow() - Date.now()`) must move from the one the
+ * parent last got before the state goes up again: the server clock's own step (server-clock.ts
+ * reports a move of a second or more).
+ */
+export const CLOCK_STEP_MS = 1_000;
+
+/** The frame serving its parent. */
+export interface Served {
+  /** Stops serving: listeners removed, calls in flight aborted, the port closed. */
+  stop(): void;
+  /**
+   * The frame's wallet has read an answer of the service (main.ts calls it after each of its
+   * fetches): when the server-clock estimate moved by {@link CLOCK_STEP_MS} or more since the last
+   * state, the state goes up again with it. Why: the parent's `serverNow()` carries the frame's last
+   * estimate (parent/frame-wallet.ts), and the first sample after a load — a local clock an hour
+   * off, say — changes no session and fires no event, so without this the app kept judging expiry
+   * on the unsampled clock (its countdown read "expired" for a session the frame keeps live:
+   * INVARIANTS.md I6, journey 29b in frame mode).
+   */
+  answerSeen(): void;
+}
+
+export function serveParent(port: MessagePort, ctx: FrameContext): Served {
   const inFlight = new Map<number, AbortController>();
   const post = (message: Record<string, unknown>) => {
     if (plainSize(message, 4 * MAX_MESSAGE_BYTES) === -1) {
@@ -46,7 +69,13 @@ export function serveParent(port: MessagePort, ctx: FrameContext): () => void {
     port.postMessage(message);
   };
   const wallet: Wallet = ctx.wallet;
-  const state = () => post({ type: 'state', snapshot: wallet.getSnapshot(), sessions: wallet.sessions(), serverOffsetMs: wallet.serverNow() - Date.now() });
+  const offset = () => wallet.serverNow() - Date.now();
+  /** The estimate the parent got with the last state. */
+  let sentOffset = 0;
+  const state = () => {
+    sentOffset = offset();
+    post({ type: 'state', snapshot: wallet.getSnapshot(), sessions: wallet.sessions(), serverOffsetMs: sentOffset });
+  };
   const stops = [wallet.subscribe(state), ...EVENTS.map((name) => wallet.on(name, (payload) => {
     state();
     post({ type: 'event', name, payload: wireEvent(payload) });
@@ -77,9 +106,14 @@ export function serveParent(port: MessagePort, ctx: FrameContext): () => void {
   port.start();
   port.postMessage({ type: 'ready', protocol: SIGNER_PROTOCOL });
   state();
-  return () => {
-    for (const stop of stops) stop();
-    for (const controller of inFlight.values()) controller.abort();
-    port.close();
+  return {
+    stop() {
+      for (const stop of stops) stop();
+      for (const controller of inFlight.values()) controller.abort();
+      port.close();
+    },
+    answerSeen() {
+      if (Math.abs(offset() - sentOffset) >= CLOCK_STEP_MS) state();
+    },
   };
 }

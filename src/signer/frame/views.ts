@@ -44,6 +44,34 @@ export function screensOpen(): boolean {
   return open.length > 0;
 }
 
+/**
+ * The height (CSS px) the page needs to show the newest screen whole, nothing scrolled: what the
+ * frame asks the parent for as the screen is shown (main.ts, `ui`; the parent bounds it, protocol.ts
+ * `FRAME_HEIGHT`). Measured as the screen is shown, never after: the phrase screen is then still
+ * hidden, so the height says nothing of a secret (P2) — only of words the parent asked for.
+ * Undefined while no screen is open.
+ */
+export function neededHeight(): number | undefined {
+  const top = open[open.length - 1];
+  if (top === undefined) return undefined;
+  // What the words' scroll box (.words) hides now counts too: the height that would show it all.
+  let hidden = 0;
+  for (const box of top.querySelectorAll<HTMLElement>('.words')) hidden += box.scrollHeight - box.clientHeight;
+  const padding = Number.parseFloat(getComputedStyle(document.body).paddingBottom) || 0;
+  return Math.ceil(top.getBoundingClientRect().bottom + window.scrollY + hidden + padding);
+}
+
+/** Told when an approval screen's words change size after it was shown (main.ts: the frame asks for its height again). */
+let wordsResized: (() => void) | undefined;
+export function onWordsResized(listener: () => void): void {
+  wordsResized = listener;
+}
+
+/** An approval screen's words changed size after it was shown (approval-screen.ts). */
+export function wordsChanged(): void {
+  wordsResized?.();
+}
+
 export interface CodeEntry {
   /** Shows a message under the field (e.g. the code was wrong) and lets the user type again. */
   retry(message: string): void;

@@ -3,7 +3,7 @@
  * a timeout and a cancel. It holds nothing secret and imports no key or session code.
  */
 import { WalletError } from '../../errors.js';
-import { CALL_TIMEOUT_MS, FRAME_METHODS, SIGNER_PROTOCOL, parseFrameMessage, type FrameMessage, type FrameMethod, type WireError } from '../protocol.js';
+import { CALL_TIMEOUT_MS, FRAME_HEIGHT, FRAME_METHODS, SIGNER_PROTOCOL, parseFrameMessage, type FrameMessage, type FrameMethod, type WireError } from '../protocol.js';
 
 /** Options of {@link signerFrame}. */
 export interface SignerFrameOptions {
@@ -62,13 +62,19 @@ const REFUSED = {
 } as const;
 
 /**
- * The iframe's look: always the same place and size (so nothing moves under the user's pointer
- * when it is shown), out of sight and out of reach (`visibility: hidden`) until the frame asks to
- * be shown.
+ * The iframe's look: centred in the viewport, out of sight and out of reach (`visibility: hidden`)
+ * until the frame asks to be shown. Its height is what the frame's screen asks for as it is shown
+ * (`ui`'s `height`, clamped by the protocol to FRAME_HEIGHT; 480 px until it asks), never more than
+ * the viewport: a long prompt (a payment with many lines) gets a taller frame, so its words and
+ * "Approve" show whole. Decision (issue 32): the frame says how tall it needs to be, once per screen
+ * shown, and the parent sizes the iframe before it becomes visible — nothing moves under the user's
+ * pointer while a screen is up (a resize disarms "Approve": approve-guard.ts). Nothing here is
+ * trusted by the frame: its layout keeps "Approve" in view whatever the height, the words scroll
+ * above it, and the guard checks what is really visible (THREAT-MODEL.md P1).
  */
-function place(iframe: HTMLIFrameElement, visible: boolean): void {
+function place(iframe: HTMLIFrameElement, visible: boolean, height: number): void {
   iframe.style.cssText =
-    'position:fixed;inset:0;margin:auto;width:min(420px,100vw);height:min(480px,100vh);border:0;border-radius:12px;box-shadow:0 10px 40px rgba(0,0,0,.3);background:#fff;z-index:2147483647;' +
+    `position:fixed;inset:0;margin:auto;width:min(420px,100vw);height:min(${height}px,100vh);border:0;border-radius:12px;box-shadow:0 10px 40px rgba(0,0,0,.3);background:#fff;z-index:2147483647;` +
     (visible ? 'visibility:visible' : 'visibility:hidden');
 }
 
@@ -104,7 +110,9 @@ export function signerFrame(options: SignerFrameOptions): SignerFrame {
       frame.title = title;
       frame.allow = 'publickey-credentials-get; publickey-credentials-create; clipboard-write';
       frame.referrerPolicy = 'origin';
-      place(frame, false);
+      // The height the frame's screen asked for last (FRAME_HEIGHT.min until it asks).
+      let height: number = FRAME_HEIGHT.min;
+      place(frame, false, height);
       const channel = new MessageChannel();
       const port = channel.port1;
       const listeners = new Set<(message: FrameMessage) => void>();
@@ -162,7 +170,8 @@ export function signerFrame(options: SignerFrameOptions): SignerFrame {
             return;
           }
           case 'ui':
-            place(frame, message.visible);
+            if (message.height !== undefined) height = message.height;
+            place(frame, message.visible, height);
             return;
           default:
             for (const listener of [...listeners]) listener(message);
