@@ -10,7 +10,7 @@ import { differsFromKept, keptPicture, seriousViolations } from './prompt-checks
 import { breakLayoutInPage, callInPage, callSettled, mendLayoutInPage, promptInPage, standInsHeldInPage, standInsInPage, type PromptSeen } from './prompt-in-page.js';
 import type { FrameStack } from '../stack.js';
 import { makeFrameWallet, signUpInPage, startLoginInPage } from '../in-page.js';
-import { approveIn, approveOn, expect, openApp, openApprovalWindow, OTP, outcome, signerIn, test, typeCode, untilArmed, visibleIn } from './steps.js';
+import { approveArmed, approveIn, approveOn, expect, openApp, openApprovalWindow, OTP, outcome, signerIn, test, typeCode, untilArmed, visibleIn } from './steps.js';
 
 export type Expected = readonly (readonly [label: string, value: string | RegExp])[];
 export type Outcome = { ok: boolean; value?: unknown; code?: string; message?: string };
@@ -80,13 +80,17 @@ export async function journey(tab: Tab, engine: string, j: Journey, breakLayout 
   await untilArmed(where);
   // From the top, whatever arming scrolled (a prompt taller than the frame): the same picture each
   // run. Taken again should the prompt be rendered anew between its stand-ins and the picture (a
-  // WebKit run of 2026-11-28 kept a wallet id as it was).
+  // WebKit run of 2026-11-28 kept a wallet id as it was). Armed in the picture: stand-ins that change
+  // the words' height make the frame ask for a new height, and the resize disarms "Approve" for a
+  // moment (approve-button.ts), so the picture waits until it is armed again.
   let picture: Buffer | undefined;
   await expect(async () => {
     await where.evaluate(standInsInPage, j.standIns ?? []);
     await where.evaluate(() => window.scrollTo(0, 0));
+    await expect.poll(() => approveArmed(where), { message: `${j.name}: Approve armed again after the stand-ins`, timeout: 5_000 }).toBe(true);
     picture = await where.screenshot('signer-approval');
     expect(await where.evaluate(standInsHeldInPage, j.standIns ?? []), `${j.name}: the stand-ins held through the picture`).toBe(true);
+    expect(await approveArmed(where), `${j.name}: Approve armed through the picture`).toBe(true);
   }).toPass({ timeout: 20_000 });
   keptPicture(picture!, `${j.name}.png`);
   if (breakLayout) {

@@ -91,6 +91,11 @@ export async function pressOn(scope: Scope, testId: string): Promise<void> {
   await scope.click(testId);
 }
 
+/** Whether "Approve" in `scope` can be pressed now (armed). */
+export async function approveArmed(scope: Scope): Promise<boolean> {
+  return (await scope.evaluate(guardState, 'signer-approve').catch(() => undefined))?.armed === true;
+}
+
 /** Waits until "Approve" in `scope` (the frame or the approval window) is shown and can be pressed. */
 export async function untilArmed(scope: Scope): Promise<void> {
   await shown(scope, 'signer-approve');

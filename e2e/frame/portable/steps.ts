@@ -15,7 +15,7 @@ import type { FrameStack } from '../stack.js';
 import { typeCode } from './signer-steps.js';
 
 export { expect, OTP };
-export { approveIn, approveOn, openApprovalWindow, pressOn, shown, SIGNER_IFRAME, signerIn, textIn, typeCode, untilArmed, visibleIn } from './signer-steps.js';
+export { approveArmed, approveIn, approveOn, openApprovalWindow, pressOn, shown, SIGNER_IFRAME, signerIn, textIn, typeCode, untilArmed, visibleIn } from './signer-steps.js';
 
 export const test = engineTest.extend<{ openDevice: () => Promise<Device> }>({
   chromiumLaunch: [partitionedLaunchOptions(), { scope: 'worker' }],
