@@ -13,8 +13,9 @@ import { build } from 'esbuild';
 import { buildSignerPage } from './signer-page.mjs';
 
 const PARENT_BUDGET_GZ = 8 * 1024;
-// The signer page's startup (signer.js and the chunks it imports statically): measured + 0.1 KB (BENCHMARKS.md).
-const SIGNER_STARTUP_BUDGET_GZ = 33.26 * 1024;
+// The signer page's startup (signer.js and the chunks it imports statically): measured + 0.1 KB (BENCHMARKS.md;
+// 33.25 KB gz after the merge of 2026-11-28 evening: the frame sized to its prompt, the page's title and language).
+const SIGNER_STARTUP_BUDGET_GZ = 33.35 * 1024;
 const root = new URL('..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'size-frame-'));
 const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
