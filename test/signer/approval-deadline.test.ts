@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APPROVAL_MAX_MS, approvalDeadline } from '../../src/signer/frame/approval-route.js';
-import { approveAction, createSigningPolicy, type RenderApproval } from '../../src/signer/frame/approval.js';
+import { approveAction, createSigningPolicy } from '../../src/signer/frame/approval.js';
+import { holding } from './held-prompt.js';
 import { WalletError } from '../../src/errors.js';
 
 const START = Date.parse('2026-11-28T09:00:00Z');
@@ -40,23 +41,6 @@ describe('approvalDeadline', () => {
   });
 });
 
-/** A renderer that keeps the prompt's approve callback for the test to call when it likes. */
-function holding(): { render: RenderApproval; click(): void; shown: number } {
-  const state = { approve: undefined as ((e: Event) => void) | undefined, shown: 0 };
-  return {
-    render: (_d, onApprove) => {
-      state.approve = onApprove;
-      state.shown++;
-      return () => {
-        state.approve = undefined;
-      };
-    },
-    click: () => state.approve?.({ isTrusted: true, type: 'click' } as Event),
-    get shown() {
-      return state.shown;
-    },
-  };
-}
 
 describe('a quote\'s prompt expires with the quote, on the service\'s clock', () => {
   beforeEach(() => {

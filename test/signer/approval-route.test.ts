@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APPROVAL_MAX_MS, approvalDeadline, approvalPlace, HIGH_VALUE_KINDS, type HighValue } from '../../src/signer/frame/approval-route.js';
 import { approveAction, createSigningPolicy, type PopupAnswers, type PopupApproval, type RenderApproval } from '../../src/signer/frame/approval.js';
+import { holding } from './held-prompt.js';
 import { parseSignerConfig } from '../../src/signer/frame/config.js';
 import { WalletError } from '../../src/errors.js';
 import type { SignRequest } from '../../src/transport/index.js';
@@ -121,23 +122,6 @@ function request(purpose: string, expiresAt?: string): SignRequest {
   return { payloadToSign: '{}', method: 'PATCH', path: '/x', purpose, leg: 2, automatic: false, signal: new AbortController().signal, ...(expiresAt !== undefined ? { expiresAt } : {}) };
 }
 
-/** A renderer that keeps the prompt's approve callback for the test to call when it likes. */
-function holding(): { render: RenderApproval; click(): void; shown: number } {
-  const state = { approve: undefined as ((e: Event) => void) | undefined, shown: 0 };
-  return {
-    render: (_d, onApprove) => {
-      state.approve = onApprove;
-      state.shown++;
-      return () => {
-        state.approve = undefined;
-      };
-    },
-    click: () => state.approve?.({ isTrusted: true, type: 'click' } as Event),
-    get shown() {
-      return state.shown;
-    },
-  };
-}
 
 /** Runs one signature of `purpose` in a scope: the outcome as the parent would get it. */
 function signOnce(policy: ReturnType<typeof createSigningPolicy>, purpose: string, expiresAt?: string): Promise<string> {
