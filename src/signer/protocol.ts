@@ -213,6 +213,8 @@ export function parseFrameMessage(data: unknown): FrameMessage | undefined {
     case 'ui':
       if (typeof data.visible !== 'boolean') return undefined;
       // A height the frame asks for: a finite number, clamped to FRAME_HEIGHT (else the message is dropped).
+      // plainSize above already refuses non-finite numbers; this check keeps the rule where it is read
+      // (StrykerJS on protocol.ts: its two mutants survive for that reason).
       if (data.height === undefined) return { type: 'ui', visible: data.visible };
       if (typeof data.height !== 'number' || !Number.isFinite(data.height)) return undefined;
       return { type: 'ui', visible: data.visible, height: Math.round(Math.min(FRAME_HEIGHT.max, Math.max(FRAME_HEIGHT.min, data.height))) };
