@@ -194,7 +194,11 @@ export async function webDriverDevice(baseURL: string): Promise<Device> {
   let first = true;
   return {
     async newTab() {
-      const handle = first ? await webkit.session.currentWindow() : await webkit.session.newWindow();
+      // A journey's second tab is a window of its own: MiniBrowser shows only its selected tab, and
+      // WebDriver's "Switch To Window" does not select one, so an action "in tab B" would be in a
+      // hidden page, where no person clicks (WebKit refuses a hidden page's window.open: journey 10's
+      // approval window was SIGNER_POPUP_BLOCKED). Both windows show; they share the profile as tabs do.
+      const handle = first ? await webkit.session.currentWindow() : await webkit.session.newWindow('window');
       first = false;
       return new WebDriverTab(windows, handle, baseURL);
     },

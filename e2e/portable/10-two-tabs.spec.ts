@@ -34,10 +34,6 @@ async function refreshLegs(tabs: Tab[]): Promise<LoggedLeg[]> {
 }
 
 test('10 · two tabs near expiry: exactly one refresh, both keep signing; logout in one ends both', async ({ openDevice, mode, engine }) => {
-  test.fixme(
-    mode === 'frame' && engine !== 'chromium',
-    'Frame mode, Firefox ESR and WebKitGTK (approvals in a window of the signer origin): the second tab’s click on “Open the approval window” opened no window in WebKit (15 s; tab A’s had), and Firefox ran out of 240 s; open, not yet understood',
-  );
   const device = await openDevice();
   const tabA = await device.newTab();
   await newLoggedInCustomer(tabA);

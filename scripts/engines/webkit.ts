@@ -68,8 +68,9 @@ export class WebDriverSession {
     return this.command<string>('GET', '/window');
   }
 
-  async newWindow(): Promise<string> {
-    return (await this.command<{ handle: string }>('POST', '/window/new', { type: 'tab' })).handle;
+  /** Opens a new top-level browsing context of the session's profile: a tab (hidden until selected), or a window of its own. */
+  async newWindow(type: 'tab' | 'window' = 'tab'): Promise<string> {
+    return (await this.command<{ handle: string }>('POST', '/window/new', { type })).handle;
   }
 
   switchTo(handle: string): Promise<unknown> {
