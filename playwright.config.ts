@@ -11,7 +11,8 @@
  * One worker: the sandbox clock is shared by every test of the stack, and several journeys move it
  * (refresh, expiry, two tabs), so tests run one after another.
  */
-import { defineConfig, devices } from '@playwright/test';
+import { defineConfig } from '@playwright/test';
+import { browserUse, oneAtATime } from './e2e/suite-config.js';
 import { launchOptions } from './scripts/chromium.mjs';
 import { selectedEngines, type Engine } from './scripts/engines/engines.js';
 
@@ -28,21 +29,9 @@ export default defineConfig<object, { engine: Engine }>({
   testIgnore: 'frame/**',
   outputDir: 'e2e/artifacts',
   globalSetup: './e2e/global-setup.ts',
-  fullyParallel: false,
-  workers: 1,
-  retries: 0,
-  forbidOnly: !!process.env.CI,
-  reporter: 'list',
+  ...oneAtATime,
   timeout: 45_000,
   expect: { timeout: 10_000 },
-  use: {
-    ...devices['Desktop Chrome'],
-    headless: true,
-    launchOptions: launchOptions(),
-    trace: 'retain-on-failure',
-    screenshot: 'only-on-failure',
-    actionTimeout: 10_000,
-    navigationTimeout: 15_000,
-  },
+  use: browserUse(launchOptions(), { actionMs: 10_000, navigationMs: 15_000 }),
   projects: selectedEngines().map((engine) => projects[engine]),
 });

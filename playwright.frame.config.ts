@@ -8,7 +8,8 @@
  * back on, and e2e/frame/00-partitioning.spec.ts fails when it is off. e2e/frame/portable/ runs in
  * Chromium (partitioning on), Firefox ESR and WebKitGTK through e2e/drivers/, with the same canary.
  */
-import { defineConfig, devices } from '@playwright/test';
+import { defineConfig } from '@playwright/test';
+import { browserUse, oneAtATime } from './e2e/suite-config.js';
 import { partitionedLaunchOptions } from './scripts/chromium.mjs';
 import { selectedEngines, type Engine } from './scripts/engines/engines.js';
 
@@ -26,20 +27,9 @@ export default defineConfig<object, { engine: Engine }>({
   outputDir: 'e2e/artifacts/frame',
   // The prompts' pictures (e2e/frame/portable/06-prompts.spec.ts), kept as the documentation's.
   snapshotPathTemplate: 'docs/prompts/{projectName}/{arg}{ext}',
-  fullyParallel: false,
-  workers: 1,
-  retries: 0,
-  forbidOnly: !!process.env.CI,
-  reporter: 'list',
+  ...oneAtATime,
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  use: {
-    ...devices['Desktop Chrome'],
-    headless: true,
-    launchOptions: partitionedLaunchOptions(),
-    trace: 'retain-on-failure',
-    actionTimeout: 15_000,
-    navigationTimeout: 20_000,
-  },
+  use: browserUse(partitionedLaunchOptions(), { actionMs: 15_000, navigationMs: 20_000 }, 'none'),
   projects: selectedEngines().map((engine) => projects[engine]),
 });

@@ -13,7 +13,8 @@
  * journeys (they are written against Playwright's Chromium page; the engines' frame journeys are
  * e2e/frame/portable/, playwright.frame.config.ts).
  */
-import { defineConfig, devices } from '@playwright/test';
+import { defineConfig } from '@playwright/test';
+import { browserUse, oneAtATime } from './e2e/suite-config.js';
 import { partitionedLaunchOptions } from './scripts/chromium.mjs';
 import type { DemoMode } from './e2e/fixtures.js';
 
@@ -23,21 +24,9 @@ export default defineConfig<{ mode: DemoMode }>({
   testMatch: /e2e\/((0\d|1[0-5])-[^/]+|frame\/00-partitioning)\.spec\.ts$/,
   outputDir: 'e2e/artifacts/modes',
   globalSetup: './e2e/global-setup-frame.ts',
-  fullyParallel: false,
-  workers: 1,
-  retries: 0,
-  forbidOnly: !!process.env.CI,
-  reporter: 'list',
+  ...oneAtATime,
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  use: {
-    ...devices['Desktop Chrome'],
-    headless: true,
-    launchOptions: partitionedLaunchOptions(),
-    trace: 'retain-on-failure',
-    screenshot: 'only-on-failure',
-    actionTimeout: 15_000,
-    navigationTimeout: 20_000,
-  },
+  use: browserUse(partitionedLaunchOptions(), { actionMs: 15_000, navigationMs: 20_000 }),
   projects: [{ name: 'chromium-frame', use: { browserName: 'chromium', mode: 'frame' } }],
 });

@@ -12,7 +12,8 @@
  *
  * One worker: the sandbox clock is shared by every test of the stack (see playwright.config.ts).
  */
-import { defineConfig, devices } from '@playwright/test';
+import { defineConfig } from '@playwright/test';
+import { browserUse, oneAtATime } from './e2e/suite-config.js';
 import { partitionedLaunchOptions } from './scripts/chromium.mjs';
 import { selectedEngines, type Engine } from './scripts/engines/engines.js';
 import type { DemoMode } from './e2e/portable/modes.js';
@@ -33,22 +34,10 @@ export default defineConfig<object, { engine: Engine; mode: DemoMode; chromiumLa
   testMatch: /e2e\/(portable|frame\/portable\/00-partitioning)[^/]*(\/[^/]+)?\.spec\.ts$/,
   outputDir: 'e2e/artifacts/portable-frame',
   globalSetup: './e2e/global-setup-frame.ts',
-  fullyParallel: false,
-  workers: 1,
-  retries: 0,
-  forbidOnly: !!process.env.CI,
-  reporter: 'list',
+  ...oneAtATime,
   // Frame mode in Firefox and WebKit on a busy machine: journey 7 took 54 s in Firefox at load 20 (Chromium 20 s).
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  use: {
-    ...devices['Desktop Chrome'],
-    headless: true,
-    launchOptions: partitionedLaunchOptions(),
-    trace: 'retain-on-failure',
-    screenshot: 'only-on-failure',
-    actionTimeout: 15_000,
-    navigationTimeout: 20_000,
-  },
+  use: browserUse(partitionedLaunchOptions(), { actionMs: 15_000, navigationMs: 20_000 }),
   projects: selectedEngines().map((engine) => projects[engine]),
 });
