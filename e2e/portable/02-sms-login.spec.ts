@@ -9,6 +9,7 @@ import { inFrameMode } from './modes.js';
 import { typeCode } from '../frame/portable/signer-steps.js';
 
 test('2 · SMS OTP: add the credential, log out, log in with it', async ({ openDevice }) => {
+  test.slow(); // a login, an addition approved and activated by a code, a second login: Firefox and WebKit on a shared machine (load 30) outrun 45 s
   const tab = await (await openDevice()).newTab();
   const { phone } = await newLoggedInCustomer(tab);
 

@@ -8,6 +8,7 @@ import { inFrameMode } from './modes.js';
 import { signerIn, textIn, typeCode } from '../frame/portable/signer-steps.js';
 
 test('5 · a wrong OTP shows a clear error, then the correct one works', async ({ openDevice }) => {
+  test.slow(); // two code entries and a signed action: Firefox and WebKit on a shared machine (load 30) outrun 45 s
   const tab = await (await openDevice()).newTab();
   await autoApprove(tab);
   await signUp(tab);

@@ -7,6 +7,7 @@ import { approveUntil, expect, loggedLegs, newLoggedInCustomer, test, textOf, vi
 import { recordWalletRequests, walletRequests } from './wallet-requests.js';
 
 test('13 · transfer: fund, quote, execute; the balance changes', async ({ openDevice }) => {
+  test.slow(); // a login, a funding, a quote and its approved execute: Firefox and WebKit on a shared machine (load 30) outrun 45 s
   const tab = await (await openDevice()).newTab();
   await newLoggedInCustomer(tab);
   await expect.poll(() => textOf(tab, 'balance')).toBe('0.00 USDC');

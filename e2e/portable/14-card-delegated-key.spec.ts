@@ -11,6 +11,7 @@ import { inFrameMode } from './modes.js';
 const LEGS = '/auth/delegated-keys$';
 
 test('14 · card and delegated key: three legs in the request log', async ({ openDevice }) => {
+  test.slow(); // a login, a card and a key of three legs (two approvals in frame mode): Firefox and WebKit on a shared machine (load 30) outrun 45 s
   const tab = await (await openDevice()).newTab();
   await newLoggedInCustomer(tab);
   await tab.click('nav-actions');

@@ -39,6 +39,7 @@ function clockAhead(ms: number): void {
 }
 
 test('15 · export shows a valid BIP-39 mnemonic, hidden again after a timeout', async ({ openDevice }) => {
+  test.slow(); // a login and an approved export: Firefox and WebKit on a shared machine (load 30) outrun 45 s
   const tab = await (await openDevice()).newTab();
   await newLoggedInCustomer(tab);
   await tab.click('nav-actions');
@@ -66,7 +67,8 @@ test('15 · export shows a valid BIP-39 mnemonic, hidden again after a timeout',
     return;
   }
 
-  await visible(tab, 'mnemonic');
+  // Shown, or what the section says instead (an error shows here, not as a time-out).
+  await expect.poll(async () => ((await isVisible(tab, 'mnemonic')) ? 'shown' : await textOf(tab, 'export-status'))).toBe('shown');
   const words = await tab.evaluate(() => [...document.querySelectorAll('[data-testid="mnemonic"] li')].map((li) => (li.textContent ?? '').trim()));
   expectPhrase(words);
   expect(await textOf(tab, 'mnemonic-countdown')).toMatch(/^Hides in (30|29) s\.$/);

@@ -8,6 +8,7 @@ import { approveUntil, expect, loggedLegs, loginWithEmailCode, newLoggedInCustom
 import { credentialNicknames, logout } from './journey-steps.js';
 
 test('16 · contact change (email) through the signed retry', async ({ openDevice }) => {
+  test.slow(); // a login, an approved contact change, a second login: Firefox and WebKit on a shared machine (load 30) outrun 45 s
   const tab = await (await openDevice()).newTab();
   await newLoggedInCustomer(tab);
   const { email: next } = uniqueContact();

@@ -3,7 +3,7 @@
  * Credentials list, logging out.
  */
 import type { Tab } from '../drivers/driver.js';
-import { visible } from './fixtures.js';
+import { expect, isVisible } from './fixtures.js';
 
 export type CredentialType = 'EMAIL_OTP' | 'SMS_OTP' | 'OAUTH' | 'PASSKEY';
 
@@ -19,5 +19,6 @@ export function credentialNicknames(tab: Tab, type: CredentialType): Promise<str
 export async function logout(tab: Tab): Promise<void> {
   await tab.click('nav-home');
   await tab.click('logout');
-  await visible(tab, 'screen-login');
+  // The session's DELETE first (in frame mode, sent by the frame): 15 s were not enough in WebKit frame mode at load 37.
+  await expect.poll(() => isVisible(tab, 'screen-login'), { message: 'screen-login visible', timeout: 45_000 }).toBe(true);
 }
