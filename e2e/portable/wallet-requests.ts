@@ -27,7 +27,11 @@ interface Wanted {
   fields: string[];
 }
 
-/** In the page or frame: records each request to `/api/…` with the wanted headers and body fields (once per document). */
+/**
+ * In the page or frame: records each request to `/api/…` with the wanted headers and body fields
+ * (once per document). Its first lines read a request as modes.ts's `recordLegs` does: both run in
+ * the browser as self-contained sources (the driver's `evaluate`), so they cannot share a helper.
+ */
 function recordRequests(wanted: Wanted): boolean {
   const w = globalThis as { e2eRequests?: SentRequest[] };
   if (location.protocol === 'about:') return false;
