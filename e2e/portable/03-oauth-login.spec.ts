@@ -40,6 +40,8 @@ test('3 · OAuth via the sandbox test sign-in page', async ({ openDevice }) => {
 
   // Add the OAuth identity: a full-page round trip to the sandbox's sign-in page.
   await tab.click('nav-credentials');
+  // Enabled once the screen knows the sign-in page (a click on it before does nothing: seen in Firefox under load).
+  await expect.poll(() => tab.evaluate(() => (document.querySelector('[data-testid="add-oauth"]') as HTMLButtonElement | null)?.disabled)).toBe(false);
   await tab.click('add-oauth');
   await signInPage(tab);
   expect(await tab.evaluate(() => (document.querySelector('input[name=email]') as HTMLInputElement).value)).toBe(email);
