@@ -143,23 +143,33 @@ export async function signUp(tab: Tab): Promise<{ email: string; phone: string }
 }
 
 /** From the login screen: an email-code login with `code`; stops after submitting. */
-export async function submitEmailCode(tab: Tab, code: string): Promise<void> {
-  await tab.click('login-tab-email');
+export function submitEmailCode(tab: Tab, code: string): Promise<void> {
+  return submitCode(tab, 'email', code);
+}
+
+/** From the login screen: a login by a code sent by `channel` (email or SMS) with `code`; stops after submitting. */
+export async function submitCode(tab: Tab, channel: 'email' | 'sms', code: string): Promise<void> {
+  await tab.click(`login-tab-${channel}`);
   if (inFrameMode(tab)) {
     // The code is typed in the signer frame (THREAT-MODEL P3), never in the app's page.
-    if (!(await isVisible(tab, 'login-in-frame'))) await tab.click('login-email-send');
+    if (!(await isVisible(tab, 'login-in-frame'))) await tab.click(`login-${channel}-send`);
     await visible(tab, 'login-in-frame');
     await typeCode(tab, code);
     return;
   }
-  if (!(await isVisible(tab, 'otp-code'))) await tab.click('login-email-send');
+  if (!(await isVisible(tab, 'otp-code'))) await tab.click(`login-${channel}-send`);
   await tab.fill('otp-code', code);
   await tab.click('otp-verify');
 }
 
 /** From the login screen: a full email-code login; lands on the wallet home. */
-export async function loginWithEmailCode(tab: Tab): Promise<void> {
-  await submitEmailCode(tab, OTP);
+export function loginWithEmailCode(tab: Tab): Promise<void> {
+  return loginWithCode(tab, 'email');
+}
+
+/** From the login screen: a full login by a code sent by `channel` (email or SMS); lands on the wallet home. */
+export async function loginWithCode(tab: Tab, channel: 'email' | 'sms'): Promise<void> {
+  await submitCode(tab, channel, OTP);
   await visible(tab, 'screen-home');
   await expect.poll(() => attributeOf(tab, 'session-id', 'title')).toMatch(/^Session:/);
 }

@@ -11,6 +11,7 @@
  * OAuth client id (`sandbox-oauth-client` by default; never the platform's API client id), `sub`
  * derived from the email (the same email always gives the same sub), fresh `iat`, the given
  * `nonce`, dummy signature — exactly what the sandbox's OIDC rules accept (domain/oidc.ts).
+ * The form's button carries `data-testid="sandbox-sign-in"`: the e2e drivers find elements by test id.
  * `redirect_uri` must be an absolute http(s) URL.
  */
 import { html, json, redirect, type RequestContext } from '../context.js';
@@ -56,7 +57,7 @@ function authorizePage(ctx: RequestContext) {
 <form method="post" action="authorize">
 ${hidden('nonce', f.req(nonce))}${hidden('redirect_uri', f.req(redirectUri))}${hidden('state', state ?? '')}
 <label>Email <input type="email" name="email" required value="${escapeHtml(email ?? '')}" autocomplete="email"></label>
-<button type="submit" id="sandbox-sign-in">Sign in</button>
+<button type="submit" id="sandbox-sign-in" data-testid="sandbox-sign-in">Sign in</button>
 </form></body></html>`;
   return html(200, page);
 }
