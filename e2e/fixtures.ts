@@ -348,21 +348,6 @@ export async function shiftableLocalClock(context: BrowserContext): Promise<void
 }
 
 /**
- * `shiftableLocalClock`'s offset from the first load on: every document of the context (the signer
- * frame's too, made only at the wallet's first call) starts `ms` off unless an offset is set there
- * already; {@link setLocalClockOffset} moves it later.
- */
-export async function initialLocalClockOffset(context: BrowserContext, ms: number): Promise<void> {
-  await context.addInitScript((offset) => {
-    try {
-      if (localStorage.getItem('e2e.clockOffsetMs') === null) localStorage.setItem('e2e.clockOffsetMs', String(offset));
-    } catch {
-      // A document without storage (about:blank) has no clock of the wallet's.
-    }
-  }, ms);
-}
-
-/**
  * Sets the offset of the wall clock of `shiftableLocalClock`'s pages (read at every `Date` use): in
  * the page and, in frame mode, in the signer frame too (its own localStorage), whose clock the
  * wallet's session manager reads there.

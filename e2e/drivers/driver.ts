@@ -47,6 +47,20 @@ export interface Tab extends Scope {
   popup(open: () => Promise<void>): Promise<Popup>;
   /** Uncaught errors the page has thrown so far (engines that cannot report them: always []). */
   errors(): string[];
+  /**
+   * What the engine reported of this tab and its frames since it opened: console messages at warning
+   * or error level, and the requests sent. Missing where the driver hears no such events (W3C
+   * WebDriver classic, WebKitGTK's).
+   */
+  reports?(): Reports;
+}
+
+/** What an engine's driver heard of a tab: see {@link Tab.reports}. */
+export interface Reports {
+  /** Console messages at warning or error level, as `level: text (url)`. */
+  console: string[];
+  /** Each request sent, in order. */
+  requests: Array<{ method: string; url: string }>;
 }
 
 /** One browser profile (its own cookies, localStorage and IndexedDB): a device of the person. */

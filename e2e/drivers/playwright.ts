@@ -1,9 +1,10 @@
 /** The journey driver over Playwright (Chromium). */
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { asPopup, type Device, type Popup, type Scope, type Tab } from './driver.js';
+import { asPopup, type Device, type Popup, type Reports, type Scope, type Tab } from './driver.js';
 
 class PlaywrightTab implements Tab {
   private readonly pageErrors: string[] = [];
+  private readonly heard: Reports = { console: [], requests: [] };
 
   constructor(private readonly page: Page) {
     page.setDefaultTimeout(10_000);
@@ -11,6 +12,14 @@ class PlaywrightTab implements Tab {
     // load 20 on this machine (2 shared cores), as e2e/fixtures.ts saw; puppeteer waits 30 s too.
     page.setDefaultNavigationTimeout(30_000);
     page.on('pageerror', (e) => this.pageErrors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') this.heard.console.push(`${m.type()}: ${m.text()} (${m.location().url})`);
+    });
+    page.on('request', (r) => this.heard.requests.push({ method: r.method(), url: r.url() }));
+  }
+
+  reports(): Reports {
+    return { console: [...this.heard.console], requests: [...this.heard.requests] };
   }
 
   async goto(path: string): Promise<void> {

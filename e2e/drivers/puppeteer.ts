@@ -1,6 +1,6 @@
 /** The journey driver over puppeteer-core (Firefox ESR over WebDriver BiDi). */
 import type { Browser, Frame, Page } from 'puppeteer-core';
-import { asPopup, type Device, type Popup, type Scope, type Tab } from './driver.js';
+import { asPopup, type Device, type Popup, type Reports, type Scope, type Tab } from './driver.js';
 
 const TIMEOUT = 10_000;
 const byTestId = (testId: string): string => `[data-testid="${testId}"]`;
@@ -14,6 +14,7 @@ async function shoot(where: Page | Frame, testId: string): Promise<Buffer> {
 
 class PuppeteerTab implements Tab {
   private readonly pageErrors: string[] = [];
+  private readonly heard: Reports = { console: [], requests: [] };
 
   constructor(
     private readonly page: Page,
@@ -22,6 +23,15 @@ class PuppeteerTab implements Tab {
     page.setDefaultTimeout(TIMEOUT);
     page.setDefaultNavigationTimeout(15_000);
     page.on('pageerror', (e) => this.pageErrors.push(e instanceof Error ? e.message : String(e)));
+    // WebDriver BiDi's log.entryAdded and network.beforeRequestSent, for the tab's frames too.
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warn') this.heard.console.push(`${m.type()}: ${m.text()} (${m.location().url ?? ''})`);
+    });
+    page.on('request', (r) => this.heard.requests.push({ method: r.method(), url: r.url() }));
+  }
+
+  reports(): Reports {
+    return { console: [...this.heard.console], requests: [...this.heard.requests] };
   }
 
   async goto(path: string): Promise<void> {
