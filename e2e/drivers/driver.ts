@@ -47,6 +47,8 @@ export interface Tab extends Scope {
   popup(open: () => Promise<void>): Promise<Popup>;
   /** Uncaught errors the page has thrown so far (engines that cannot report them: always []). */
   errors(): string[];
+  /** Closes the tab as the user's close button does (its page is unloaded); its device stays open. */
+  close(): Promise<void>;
 }
 
 /** One browser profile (its own cookies, localStorage and IndexedDB): a device of the person. */

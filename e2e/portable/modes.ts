@@ -77,6 +77,7 @@ export function framed(tab: Tab): Tab {
     frame: (selector) => tab.frame(selector),
     popup: (open) => tab.popup(open),
     errors: () => tab.errors(),
+    close: () => tab.close(),
     ...(tab.addInitScript ? { addInitScript: <A>(fn: (arg: A) => void, arg: A) => tab.addInitScript!(fn, arg) } : {}),
   };
   frameTabs.add(wrapped);
