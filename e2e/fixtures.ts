@@ -10,7 +10,7 @@
  * Each test gets Playwright's default fresh browser context (its own cookies, IndexedDB and
  * localStorage), so no state leaks from one journey to the next.
  */
-import { test as base, expect, type BrowserContext, type Frame, type FrameLocator, type Locator, type Page, type Route } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Frame, type FrameLocator, type Locator, type Page } from '@playwright/test';
 import { SANDBOX_OTP, SandboxClient, addVirtualPasskey, withWalletSandbox, type SandboxTarget } from '../src/testing/index.js';
 import { shiftableClock } from './portable/page-faults.js';
 import { approveInFrame } from './frame/helpers.js';
@@ -313,29 +313,6 @@ export async function signPrivateToggle(page: Page): Promise<void> {
   await byTest(page, 'private-toggle').click();
   await approve(page);
   await expect(state).toHaveText(before.includes('ON') ? 'privateEnabled is OFF.' : 'privateEnabled is ON.');
-}
-
-/** The refresh's path (both legs) as the demo's proxy serves it. */
-export const REFRESH_PATH = /\/api\/auth\/sessions\/[^/]+\/refresh$/;
-
-/**
- * Holds back the answer to the refresh's signed leg: the request reaches the service (which makes
- * the new session), the answer waits until `release()`. `reached` resolves once it is held. The
- * page may be closed meanwhile (the answer then reaches no one).
- */
-export async function holdRefreshAnswer(page: Page): Promise<{ reached: Promise<void>; release: () => void }> {
-  let reach!: () => void;
-  let release!: () => void;
-  const reached = new Promise<void>((r) => (reach = r));
-  const released = new Promise<void>((r) => (release = r));
-  await page.route(REFRESH_PATH, async (route: Route) => {
-    if (route.request().headers()['service-wallet-signature'] === undefined) return route.continue();
-    const response = await route.fetch();
-    reach();
-    await released;
-    await route.fulfill({ response }).catch(() => undefined);
-  });
-  return { reached, release };
 }
 
 /**

@@ -52,6 +52,8 @@ export interface Tab extends Scope {
    * or error level, and the requests sent. Missing where the driver hears no such events (W3C
    * WebDriver classic, WebKitGTK's).
    */
+  /** Closes the tab as the user's close button does (its page is unloaded); its device stays open. */
+  close(): Promise<void>;
   reports?(): Reports;
 }
 

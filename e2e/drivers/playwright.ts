@@ -89,6 +89,10 @@ class PlaywrightTab implements Tab {
   errors(): string[] {
     return [...this.pageErrors];
   }
+
+  async close(): Promise<void> {
+    await this.page.close();
+  }
 }
 
 /** A fresh browser context of `browser`; `prepare` sets it up (e.g. the dev-server isolation). */

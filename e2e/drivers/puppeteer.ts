@@ -118,6 +118,10 @@ class PuppeteerTab implements Tab {
   errors(): string[] {
     return [...this.pageErrors];
   }
+
+  async close(): Promise<void> {
+    await this.page.close();
+  }
 }
 
 /** A fresh browser context (a BiDi user context: its own storage) of a launched Firefox. */

@@ -185,6 +185,12 @@ Promise.resolve(arguments[0]).then(${callSource(fn as (arg: never) => unknown)})
   errors(): string[] {
     return []; // WebDriver classic has no event for them
   }
+
+  /** Closes this tab's window (the device's other windows stay; the next action switches to its own). */
+  async close(): Promise<void> {
+    await this.windows.in(this.handle, (s) => s.closeWindow());
+    this.windows.forget(this.handle);
+  }
 }
 
 /** A fresh MiniBrowser (its own ephemeral profile) under WebKitWebDriver. */

@@ -78,6 +78,7 @@ export function framed(tab: Tab): Tab {
     popup: (open) => tab.popup(open),
     errors: () => tab.errors(),
     ...(tab.reports ? { reports: () => tab.reports!() } : {}),
+    close: () => tab.close(),
     ...(tab.addInitScript ? { addInitScript: <A>(fn: (arg: A) => void, arg: A) => tab.addInitScript!(fn, arg) } : {}),
   };
   frameTabs.add(wrapped);

@@ -19,6 +19,13 @@
  * - `delay`: the request is handled normally, its answer written `ms` later (a client timeout
  *   shorter than `ms` sees no answer; the work is done all the same, as on a real slow service).
  * - `drop`: the connection is destroyed without an answer; not handled.
+ * - `hold` (test-only, for races "while the answer is on its way"): the request is handled normally
+ *   and its answer waits until the test releases the fault (`release(id)`, `POST
+ *   /sandbox/faults/{id}/release`), or `ms` after it is ready (default and at most 120 000: a
+ *   forgotten hold never keeps a connection for ever). The fault's `held` counts the answers
+ *   ready and waiting, so a test waits for that state (the work done, the answer not sent) and
+ *   releases on a state of its own, never after a fixed time. A held fault stays listed until its
+ *   uses are spent and its answers released; `clear()` releases them too.
  *
  * The state lives here, one queue per sandbox (SandboxState.faults); Node runs one request's
  * matching at a time, so taking a fault is atomic. `/sandbox/*` routes never match (the tools
@@ -27,11 +34,11 @@
 import { invalidArgument } from '../errors.js';
 
 /** What a fault does to a matching request (see the module comment). */
-export type FaultKind = 'processing' | 'error' | 'rate-limit' | 'delay' | 'drop';
+export type FaultKind = 'processing' | 'error' | 'rate-limit' | 'delay' | 'drop' | 'hold';
 
 /** What to do to the next `times` requests matching `method` and `path`. */
 export interface FaultSpec {
-  /** `processing` | `error` | `rate-limit` | `delay` | `drop` (see the module comment). */
+  /** `processing` | `error` | `rate-limit` | `delay` | `drop` | `hold` (see the module comment). */
   kind: FaultKind;
   /** Path relative to `{base_url}`: `/auth/credentials/:id/verify`, `/quotes/*` / `execute`, `/auth/**`. */
   path: string;
@@ -45,7 +52,7 @@ export interface FaultSpec {
   status?: number;
   /** `rate-limit`: the `Retry-After` seconds (default 1). */
   retryAfterSeconds?: number;
-  /** `delay`: milliseconds before the answer is written (required, ≤ 120 000). */
+  /** `delay`: milliseconds before the answer is written (required, ≤ 120 000); `hold`: the longest an answer waits for its release (default and at most 120 000). */
   ms?: number;
 }
 
@@ -61,13 +68,15 @@ export interface ArmedFault extends Readonly<Required<Pick<FaultSpec, 'kind' | '
   readonly status: number | undefined;
   /** `rate-limit`: the Retry-After seconds. */
   readonly retryAfterSeconds: number | undefined;
-  /** `delay`: the milliseconds. */
+  /** `delay`: the milliseconds; `hold`: the longest wait for a release. */
   readonly ms: number | undefined;
   /** Uses left. */
   readonly left: number;
+  /** `hold`: answers ready and waiting for the release (0 for the other kinds). */
+  readonly held: number;
 }
 
-const KINDS: readonly FaultKind[] = ['processing', 'error', 'rate-limit', 'delay', 'drop'];
+const KINDS: readonly FaultKind[] = ['processing', 'error', 'rate-limit', 'delay', 'drop', 'hold'];
 const MAX_DELAY_MS = 120_000;
 
 /** Checks a fault spec (from options, the API or the tools route); a bad one is `INVALID_ARGUMENT` naming the field. */
@@ -87,7 +96,8 @@ export function checkFault(value: unknown, name = 'fault'): FaultSpec {
   if (f.retryAfterSeconds !== undefined && (f.kind !== 'rate-limit' || !int(f.retryAfterSeconds, 0, 3600))) {
     throw invalidArgument(`${name}.retryAfterSeconds`, 'only for kind rate-limit: an integer from 0 to 3600');
   }
-  if (f.kind === 'delay' ? !int(f.ms, 0, MAX_DELAY_MS) : f.ms !== undefined) throw invalidArgument(`${name}.ms`, `for kind delay (required there): an integer from 0 to ${MAX_DELAY_MS}`);
+  const msOk = f.kind === 'delay' ? int(f.ms, 0, MAX_DELAY_MS) : f.kind === 'hold' ? f.ms === undefined || int(f.ms, 0, MAX_DELAY_MS) : f.ms === undefined;
+  if (!msOk) throw invalidArgument(`${name}.ms`, `for kind delay (required there) or hold: an integer from 0 to ${MAX_DELAY_MS}`);
   return f as unknown as FaultSpec;
 }
 
@@ -109,49 +119,106 @@ export interface SandboxFaultControl {
   add(spec: FaultSpec): ArmedFault;
   /** The armed faults with uses left. */
   list(): ArmedFault[];
-  /** Disarms every fault. */
+  /** Disarms every fault (held answers are sent). */
   clear(): void;
+  /** Sends the answers a `hold` fault holds now; returns the fault, or undefined when there is no such fault. */
+  release(id: number): ArmedFault | undefined;
+}
+
+/** A fault a request took: its number (for `hold`'s release) and spec. */
+export interface TakenFault {
+  readonly id: number;
+  readonly spec: FaultSpec;
+}
+
+interface Entry {
+  id: number;
+  spec: FaultSpec;
+  pattern: string[];
+  left: number;
+  /** `hold`: requests that took it whose answers are not ready yet. */
+  coming: number;
+  /** `hold`: the releases of the answers waiting. */
+  waiting: Set<() => void>;
 }
 
 /** The armed faults of one sandbox. */
 export class Faults implements SandboxFaultControl {
-  private armed: { id: number; spec: FaultSpec; pattern: string[]; left: number }[] = [];
+  private armed: Entry[] = [];
   private nextId = 1;
 
   /** Arms a fault (checked first); returns it. */
   add(spec: FaultSpec): ArmedFault {
     const checked = checkFault(spec);
-    const entry = { id: this.nextId++, spec: { ...checked }, pattern: split(checked.path), left: checked.times ?? 1 };
+    const entry: Entry = { id: this.nextId++, spec: { ...checked }, pattern: split(checked.path), left: checked.times ?? 1, coming: 0, waiting: new Set() };
     this.armed.push(entry);
     return this.view(entry);
   }
 
-  /** The armed faults with uses left. */
+  /** The armed faults with uses left or answers held. */
   list(): ArmedFault[] {
     return this.armed.map((e) => this.view(e));
   }
 
-  /** Disarms every fault. */
+  /** Disarms every fault; held answers are sent. */
   clear(): void {
+    const entries = this.armed;
     this.armed = [];
+    for (const e of entries) for (const send of [...e.waiting]) send();
   }
 
-  /** Takes one use of the first fault matching this request, or undefined. */
-  take(method: string, relativeSegments: readonly string[], signed: boolean): FaultSpec | undefined {
+  /** Sends the answers fault `id` holds now (none: nothing to do); undefined when no such fault is listed. */
+  release(id: number): ArmedFault | undefined {
+    const entry = this.armed.find((e) => e.id === id);
+    if (entry === undefined) return undefined;
+    for (const send of [...entry.waiting]) send();
+    return this.view(entry);
+  }
+
+  /** Takes one use of the first fault with uses left matching this request, or undefined. */
+  take(method: string, relativeSegments: readonly string[], signed: boolean): TakenFault | undefined {
     if (relativeSegments[0] === 'sandbox') return undefined;
     const entry = this.armed.find(
       (e) =>
+        e.left > 0 &&
         (e.spec.method === undefined || e.spec.method.toUpperCase() === method) &&
         (e.spec.signed === undefined || e.spec.signed === signed) &&
         segmentsMatch(e.pattern, relativeSegments),
     );
     if (entry === undefined) return undefined;
     entry.left -= 1;
-    if (entry.left === 0) this.armed = this.armed.filter((e) => e !== entry);
-    return entry.spec;
+    if (entry.spec.kind === 'hold') entry.coming += 1; // listed until its answer is ready and released
+    this.prune(entry);
+    return { id: entry.id, spec: entry.spec };
   }
 
-  private view(e: { id: number; spec: FaultSpec; left: number }): ArmedFault {
+  /**
+   * `hold`: the answer of a request that took fault `id` is ready; resolves once it is released
+   * (or `ms` later, default and at most 120 000). Counted in the fault's `held` meanwhile.
+   */
+  hold(id: number): Promise<void> {
+    const entry = this.armed.find((e) => e.id === id);
+    if (entry === undefined) return Promise.resolve(); // cleared before the answer was ready
+    entry.coming = Math.max(0, entry.coming - 1);
+    return new Promise<void>((resolve) => {
+      const send = (): void => {
+        clearTimeout(timer);
+        entry.waiting.delete(send);
+        this.prune(entry);
+        resolve();
+      };
+      const timer = setTimeout(send, entry.spec.ms ?? MAX_DELAY_MS);
+      timer.unref();
+      entry.waiting.add(send);
+    });
+  }
+
+  /** Drops an entry with no use left and no answer coming or held. */
+  private prune(entry: Entry): void {
+    if (entry.left === 0 && entry.coming === 0 && entry.waiting.size === 0) this.armed = this.armed.filter((e) => e !== entry);
+  }
+
+  private view(e: Entry): ArmedFault {
     return {
       id: e.id,
       kind: e.spec.kind,
@@ -163,6 +230,7 @@ export class Faults implements SandboxFaultControl {
       retryAfterSeconds: e.spec.retryAfterSeconds,
       ms: e.spec.ms,
       left: e.left,
+      held: e.waiting.size,
     };
   }
 }

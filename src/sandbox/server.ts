@@ -17,7 +17,7 @@ import { createEnclave } from './enclave.js';
 import { DEFAULT_OAUTH_CLIENT_ID } from './domain/oidc.js';
 import { enclaveKeySource, loadEnclaveKey, type EnclaveKeyOption } from './enclave-key.js';
 import { isSandboxError, rateLimited, SandboxError } from './errors.js';
-import { checkFault, Faults, type FaultSpec, type SandboxFaultControl } from './faults.js';
+import { checkFault, Faults, type FaultSpec, type SandboxFaultControl, type TakenFault } from './faults.js';
 import { SIGNATURE_HEADER } from './stamp.js';
 import { answerClientError, parseBody, parseTarget, payloadTooLarge, readBody, writeReply } from './http.js';
 import { createLogger, type LogSink } from './log.js';
@@ -112,7 +112,7 @@ export interface RunningSandbox {
   readonly enclaveKeySource: string;
   /** Moves the sandbox clock forward. */
   advanceClock(seconds: number): void;
-  /** Faults on demand (faults.ts): `add({ kind, path, … })`, `list()`, `clear()`. */
+  /** Faults on demand (faults.ts): `add({ kind, path, … })`, `list()`, `clear()`, `release(id)`. */
   readonly faults: SandboxFaultControl;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
@@ -192,7 +192,8 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
       const read = await readBody(req);
       let reply: Reply;
       let error: string | undefined;
-      const fault = takeFault(state, req);
+      const taken = takeFault(state, req);
+      const fault = taken?.spec;
       if (fault?.kind === 'drop') {
         req.socket.destroy();
         state.logger.request({ method: req.method ?? '?', path: (req.url ?? '/').split('?')[0] ?? '/', status: 0, code: 'FAULT_DROP', ms: Math.round((performance.now() - started) * 100) / 100 });
@@ -200,7 +201,7 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
       }
       try {
         reply =
-          fault !== undefined && fault.kind !== 'delay'
+          fault !== undefined && fault.kind !== 'delay' && fault.kind !== 'hold'
             ? faultReply(fault)
             : await withProfile(state.config.profile, () => answer(state, router, req, read.bytes, read.tooLarge));
       } catch (e) {
@@ -211,6 +212,7 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
         }
       }
       if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms ?? 0).unref());
+      if (taken !== undefined && fault?.kind === 'hold') await state.faults.hold(taken.id);
       const now = state.clock.now();
       writeReply(res, reply, new Date(now), read.abandoned);
       if (read.abandoned) res.on('finish', () => req.socket.destroy());
@@ -235,7 +237,7 @@ function createHandler(state: SandboxState, router: Router): (req: IncomingMessa
  * (issue 34): only a request with valid platform credentials takes (and so uses up) a fault; an
  * unauthenticated one is answered `401` as usual and leaves the fault armed for the test's own call.
  */
-function takeFault(state: SandboxState, req: IncomingMessage): FaultSpec | undefined {
+function takeFault(state: SandboxState, req: IncomingMessage): TakenFault | undefined {
   try {
     checkPlatformAuth(headerValue(req, 'authorization'), state.config);
   } catch {
@@ -321,7 +323,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     enclaveKeySource: enclaveKeySource(options.enclaveKey),
     profile: state.config.profile,
     quoteExecute: state.config.quoteExecute,
-    faults: { add: (spec) => state.faults.add(spec), list: () => state.faults.list(), clear: () => state.faults.clear() },
+    faults: { add: (spec) => state.faults.add(spec), list: () => state.faults.list(), clear: () => state.faults.clear(), release: (id) => state.faults.release(id) },
     advanceClock: (seconds) => {
       if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw invalidArgument('seconds', 'a finite number ≥ 0');
       state.clock.advance(seconds);

@@ -150,7 +150,12 @@ export class SandboxClient {
     return (await this.call<{ data: ArmedFault[] }>('GET', '/sandbox/faults')).data;
   }
 
-  /** Disarms every fault. */
+  /** Sends the answers a `hold` fault holds now (sandbox faults.ts); returns the fault. */
+  async releaseFault(id: number): Promise<ArmedFault> {
+    return this.call<ArmedFault>('POST', `/sandbox/faults/${id}/release`);
+  }
+
+  /** Disarms every fault (held answers are sent). */
   async clearFaults(): Promise<void> {
     await this.call('DELETE', '/sandbox/faults');
   }

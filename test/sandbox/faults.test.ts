@@ -168,3 +168,59 @@ describe("the library's resend, backoff and timeout paths against faults", () =>
     wallet.dispose();
   });
 });
+
+describe('hold: an answer on its way until the test releases it', () => {
+  let api: Api;
+  beforeAll(async () => {
+    api = await start();
+  });
+  afterAll(() => api.sandbox.close());
+
+  /** Polls the listed faults until `ready` (a state, not a pause). */
+  async function until(ready: (listed: Awaited<ReturnType<Api['get']>>['json']) => boolean): Promise<void> {
+    for (;;) {
+      const listed = await api.get('/sandbox/faults');
+      if (ready(listed.json)) return;
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  it('handles the request, holds its answer (listed with held 1) until POST /sandbox/faults/{id}/release', async () => {
+    const armed = await api.post('/sandbox/faults', { kind: 'hold', path: '/customers', method: 'POST' });
+    expect(armed.status, armed.text).toBe(201);
+    expect(armed.json).toMatchObject({ kind: 'hold', left: 1, held: 0 });
+    const platformCustomerId = `pc-${randomUUID()}`;
+    let answered = false;
+    const call = api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId }).then((a) => ((answered = true), a));
+    await until((j) => j.data[0]?.held === 1);
+    // The work is done (the customer exists), the answer not sent.
+    const made = await api.get(`/customers?platformCustomerId=${enc(platformCustomerId)}`);
+    expect(made.json.data.map((c: { platformCustomerId: string }) => c.platformCustomerId)).toEqual([platformCustomerId]);
+    expect(answered).toBe(false);
+    // Other requests of the route are not held (its one use is spent).
+    expect((await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `pc-${randomUUID()}` })).status).toBe(201);
+    const released = await api.post(`/sandbox/faults/${armed.json.id}/release`);
+    expect(released.status, released.text).toBe(200);
+    const answer = await call;
+    expect([answer.status, answer.json.platformCustomerId]).toEqual([201, platformCustomerId]);
+    expect((await api.get('/sandbox/faults')).json.data).toEqual([]);
+    // Nothing to release any more: 404, as for a number never armed or not a number.
+    for (const id of [armed.json.id, 999, 'x']) expect((await api.post(`/sandbox/faults/${id}/release`)).json.code).toBe('NOT_FOUND');
+  });
+
+  it('releases on its own after ms; clear() sends every held answer; ms only for delay and hold', async () => {
+    api.sandbox.faults.add({ kind: 'hold', path: '/customers', method: 'GET', ms: 50 });
+    expect((await api.get('/customers')).status).toBe(200);
+    const held = api.sandbox.faults.add({ kind: 'hold', path: '/customers', method: 'GET', times: 2 });
+    const calls = [api.get('/customers'), api.get('/customers')];
+    await until((j) => j.data[0]?.held === 2);
+    expect(api.sandbox.faults.list()).toEqual([expect.objectContaining({ id: held.id, left: 0, held: 2 })]);
+    api.sandbox.faults.clear();
+    expect((await Promise.all(calls)).map((a) => a.status)).toEqual([200, 200]);
+    expect(api.sandbox.faults.release(held.id)).toBeUndefined();
+    for (const bad of [{ kind: 'hold', path: '/x', ms: -1 }, { kind: 'hold', path: '/x', ms: 120_001 }, { kind: 'drop', path: '/x', ms: 5 }]) {
+      const r = await api.post('/sandbox/faults', bad);
+      expect([r.status, r.json.details.errors[0].field], JSON.stringify(bad)).toEqual([400, 'ms']);
+    }
+  });
+});

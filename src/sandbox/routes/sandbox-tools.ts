@@ -13,11 +13,13 @@
  *   `200 Customer`: lets tests exercise KYC rules (customers start `APPROVED`).
  * - `POST /sandbox/faults { kind, path, method?, signed?, times?, status?, retryAfterSeconds?, ms? }`
  *   → `201` the armed fault (faults.ts; a bad spec → `400 INVALID_INPUT` naming the field);
- *   `GET /sandbox/faults` → `200 { data }` (armed, with uses left); `DELETE /sandbox/faults` → `204`.
+ *   `GET /sandbox/faults` → `200 { data }` (armed, with uses left and answers held); `DELETE
+ *   /sandbox/faults` → `204` (held answers are sent); `POST /sandbox/faults/{id}/release` → `200`
+ *   the fault, the answers its `hold` held now sent (`404 NOT_FOUND`: no such fault listed).
  */
 import { json, noContent, type RequestContext } from '../context.js';
 import { isWalletError } from '../../errors.js';
-import { invalidField } from '../errors.js';
+import { invalidField, SandboxError } from '../errors.js';
 import { checkFault } from '../faults.js';
 import { fundAccount } from '../domain/accounts.js';
 import { BUNDLE_VERSION } from '../enclave.js';
@@ -84,8 +86,16 @@ function armFault(ctx: RequestContext) {
   }
 }
 
+function releaseFault(ctx: RequestContext) {
+  const id = ctx.param('id');
+  const released = /^[1-9][0-9]{0,8}$/.test(id) ? ctx.state.faults.release(Number(id)) : undefined;
+  if (released === undefined) throw new SandboxError(404, 'NOT_FOUND', `No fault ${id} is armed or holding answers`);
+  return json(200, released);
+}
+
 export function registerSandboxToolRoutes(router: Router): void {
   router.post('/sandbox/faults', armFault);
+  router.post('/sandbox/faults/:id/release', releaseFault);
   router.get('/sandbox/faults', (ctx) => json(200, { data: ctx.state.faults.list() }));
   router.delete('/sandbox/faults', (ctx) => {
     ctx.state.faults.clear();
