@@ -9,10 +9,10 @@
  * 29 (I6): the local clock an hour slow at login, then corrected; 29b: an hour fast at a reload:
  * the session stays live. What the service lists is read from the sandbox directly.
  */
-import type { Page, Request } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { countIdbTransactions, idbTransactions } from './settled.js';
-import { OTP, advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, inMode, initialLocalClockOffset, loginWithOtp, modeOf, newLoggedInCustomer, setLocalClockOffset, shiftableLocalClock, signPrivateToggle, signUp, submitOtp, serviceSessions, test, walletAccountId, walletFrame } from './fixtures.js';
-import { approvePrompt, askEverySignature, expectPrompt, promptShows } from './prompts.js';
+import { advanceSandboxClock, autoApprove, byTest, currentSessionId, expect, inMode, initialLocalClockOffset, loginWithOtp, modeOf, newLoggedInCustomer, setLocalClockOffset, shiftableLocalClock, signPrivateToggle, serviceSessions, test, walletAccountId, walletFrame } from './fixtures.js';
+import { approvePrompt, askEverySignature, expectPrompt } from './prompts.js';
 
 /** A second tab of the same browser on the home screen. */
 async function secondTab(page: Page): Promise<Page> {
@@ -22,15 +22,6 @@ async function secondTab(page: Page): Promise<Page> {
   return tab;
 }
 
-/** Signed requests of `method` a page sent to a path matching `path`. */
-function signedRequests(page: Page, method: string, path: RegExp): Request[] {
-  const seen: Request[] = [];
-  page.on('request', (r) => {
-    if (r.method() === method && path.test(new URL(r.url()).pathname) && r.headers()['service-wallet-signature'] !== undefined) seen.push(r);
-  });
-  return seen;
-}
-
 /** Opens the private-mode action's prompt (auto-approve off): resolves once the dialog shows it. */
 async function openActionPrompt(page: Page): Promise<void> {
   await askEverySignature(page);
@@ -38,38 +29,6 @@ async function openActionPrompt(page: Page): Promise<void> {
   await byTest(page, 'private-toggle').click();
   await expectPrompt(page, 'update-internal-account');
 }
-
-test('24 · a prompt open in tab A, logout in tab B with the proxy unreachable: approving signs nothing; the logout is finished once B is back', async ({ page: tabA, context }) => {
-  await autoApprove(context);
-  await newLoggedInCustomer(tabA);
-  const accountId = await walletAccountId(tabA);
-  const session = await currentSessionId(tabA);
-  const tabB = await secondTab(tabA);
-  const patches = signedRequests(tabA, 'PATCH', /\/api\/internal-accounts\//);
-  await openActionPrompt(tabA);
-  // The action's button stays busy until its call settles (also once the screen has gone).
-  const toggle = await byTest(tabA, 'private-toggle').elementHandle();
-  expect(await toggle?.getAttribute('aria-busy')).toBe('true');
-
-  // The proxy unreachable from both tabs (A online would finish B's pending end at once, I8): a
-  // PATCH that A tried would still show as a request.
-  for (const tab of [tabA, tabB]) await tab.route('**/api/**', (route) => route.abort('internetdisconnected'));
-  await byTest(tabB, 'logout').click();
-  await expect(byTest(tabB, 'screen-login')).toBeVisible();
-  // The prompt in A was cancelled by B's logout (its signal fired: the dialog closed); had it stayed
-  // open, approving now would still sign nothing.
-  if (await promptShows(tabA)) await approvePrompt(tabA);
-  await expect(byTest(tabA, 'screen-login')).toBeVisible();
-  // The action's call has settled (its button is no longer busy): a PATCH it made would have been sent.
-  await expect.poll(() => toggle?.getAttribute('aria-busy')).toBeNull();
-  expect(patches).toEqual([]);
-  // B could not end the session: it is a pending end, finished when a tab of the origin comes back.
-  expect(await serviceSessions(accountId)).toEqual([session]);
-  for (const tab of [tabA, tabB]) await tab.unroute('**/api/**');
-  await tabB.reload();
-  await expect(byTest(tabB, 'screen-login')).toBeVisible();
-  await expect.poll(() => serviceSessions(accountId)).toEqual([]);
-});
 
 test('25 · an approval that spans another tab’s refresh succeeds (signed with the new session)', async ({ page: tabA, context }) => {
   await autoApprove(context);
@@ -122,30 +81,6 @@ test('26 · while tab A’s explicit refresh waits at its prompt, a new tab rend
   expect(Date.now() - started).toBeLessThan(5000);
   await expect(byTest(tabA, 'screen-login')).toBeVisible();
   await expect.poll(() => serviceSessions(accountId)).toEqual([]);
-});
-
-test('27 · the login’s commit code cannot be downloaded: the login fails before verify, no session is made; it works once the code loads', async ({ page, context, mode }) => {
-  await autoApprove(context);
-  await signUp(page);
-  // The session changes (the login's commit, refresh) are code loaded on first use: the module
-  // src/session/changes.ts in-origin (the dev server's), the signer bundle's chunk changes-<hash>.js in frame mode.
-  const changesCode = mode === 'frame' ? /\/chunks\/changes-[\w-]+\.js$/ : /session[-/]changes/;
-  await page.route(changesCode, (route) => route.abort('internetdisconnected'));
-  const verifies: Request[] = [];
-  page.on('request', (r) => {
-    if (r.method() === 'POST' && /\/verify$/.test(new URL(r.url()).pathname)) verifies.push(r);
-  });
-  const blocked = page.waitForEvent('requestfailed', (r) => changesCode.test(r.url()));
-  await submitOtp(page, 'email', OTP);
-  await blocked;
-  await expect(byTest(page, 'login-status')).not.toBeEmpty();
-  await expect(byTest(page, 'screen-home')).not.toBeVisible();
-  expect(verifies).toEqual([]);
-  await page.unroute(changesCode);
-  await loginWithOtp(page, 'email');
-  await expect(byTest(page, 'screen-home')).toBeVisible();
-  const accountId = await walletAccountId(page);
-  expect(await serviceSessions(accountId)).toEqual([await currentSessionId(page)]);
 });
 
 test('28 · sign-out-other-devices waiting at its prompt does not delay a logout in another tab; the other device keeps its session', async ({ page: tabA, context, browser }) => {

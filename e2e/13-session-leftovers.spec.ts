@@ -15,7 +15,7 @@
  * is read from the sandbox directly.
  */
 import type { Page } from '@playwright/test';
-import { autoApprove, byTest, currentSessionId, expect, holdRefreshAnswer, loginWithOtp, modeOf, newLoggedInCustomer, serviceSessions, setLocalClockOffset, shiftableLocalClock, test, walletAccountId, walletFrame } from './fixtures.js';
+import { autoApprove, byTest, currentSessionId, expect, holdRefreshAnswer, modeOf, newLoggedInCustomer, serviceSessions, test, walletAccountId, walletFrame } from './fixtures.js';
 
 /** A second tab of the same browser on the home screen. */
 async function secondTab(page: Page): Promise<Page> {
@@ -87,24 +87,6 @@ test('31 · a tab closed mid-refresh (new session made, its key stored, not comm
   expect(await serviceSessions(accountId)).toEqual([]);
 });
 
-test('33 · logout with the proxy unreachable, then a login again with the same credential: only the new session is left', async ({ page, context }) => {
-  await autoApprove(context);
-  await newLoggedInCustomer(page);
-  const accountId = await walletAccountId(page);
-  const first = await currentSessionId(page);
-  await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
-  await byTest(page, 'logout').click();
-  await expect(byTest(page, 'screen-login')).toBeVisible();
-  // The browser is cleared; the service could not be told: a pending end (I8).
-  expect(await serviceSessions(accountId)).toEqual([first]);
-  await page.unroute('**/api/**');
-  // The same credential again, without a reload (no page load, no "online" event).
-  await loginWithOtp(page, 'email');
-  const second = await currentSessionId(page);
-  expect(second).not.toBe(first);
-  await expect.poll(() => serviceSessions(accountId)).toEqual([second]);
-});
-
 test('34 · a logout asked for in tab A, which closes before it is done, is finished by tab B without a prompt: nothing left on the service', async ({ page: tabA, context }) => {
   await autoApprove(context);
   await newLoggedInCustomer(tabA);
@@ -126,6 +108,11 @@ test('34 · a logout asked for in tab A, which closes before it is done, is fini
   await expect(byTest(tabB, 'screen-login')).toBeVisible();
 });
 
+// Kept beside the portable 37 (e2e/portable/33-session-leftovers.spec.ts, every engine and both
+// modes, where the page's fetch is cut off and `online` dispatched in the wallet's document): here
+// Chromium's real offline emulation makes the browser fail the requests and fire `offline`/`online`
+// itself, into the signer frame too in frame mode, which no portable driver can (WebKitWebDriver has
+// no network emulation).
 test('37 · logout while the browser is offline: the pending end is finished when it is back online, without a reload', async ({ page, context }) => {
   await autoApprove(context);
   await newLoggedInCustomer(page);
@@ -138,26 +125,6 @@ test('37 · logout while the browser is offline: the pending end is finished whe
   expect(await serviceSessions(accountId)).toEqual([session]);
   // Back online (the page's "online" event): the end is tried again at once.
   await context.setOffline(false);
-  await expect.poll(() => serviceSessions(accountId)).toEqual([]);
-});
-
-test('38 · logout with the proxy unreachable three minutes after login, then a reload: the pending end is finished (its key was not dropped as an orphan)', async ({ page, context }) => {
-  await autoApprove(context);
-  await shiftableLocalClock(context);
-  await newLoggedInCustomer(page);
-  const accountId = await walletAccountId(page);
-  const session = await currentSessionId(page);
-  await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
-  await byTest(page, 'logout').click();
-  await expect(byTest(page, 'screen-login')).toBeVisible();
-  expect(await serviceSessions(accountId)).toEqual([session]);
-  await page.unroute('**/api/**');
-  // Three minutes after the login (its key's age, on the page's wall clock), the page loads again.
-  await setLocalClockOffset(page, 3 * 60 * 1000);
-  await page.reload();
-  await expect(byTest(page, 'screen-login')).toBeVisible();
-  // Before the fix the load deleted the pending end's key (older than two minutes, named by no
-  // state), and the end was dropped unfinished: the session stayed listed.
   await expect.poll(() => serviceSessions(accountId)).toEqual([]);
 });
 

@@ -6,25 +6,15 @@
  * the wallet's requests (e2e/portable/cut-off.ts: the page, and in frame mode the signer frame),
  * which list what they were asked to send: a PATCH A tried would be listed there.
  */
-import type { Tab } from '../drivers/driver.js';
 import { serviceSessions } from '../fixtures.js';
 import { proxyUnreachable, triedWhileCut } from './cut-off.js';
-import { approvePrompt, currentSessionId, expect, expectPrompt, homeTab, loggedLegs, newLoggedInCustomer, promptShows, promptsOn, test, visible, walletAccountId } from './fixtures.js';
+import { approvePrompt, currentSessionId, expect, homeTab, loggedLegs, newLoggedInCustomer, openActionPrompt, promptShows, test, visible, walletAccountId } from './fixtures.js';
 
 /** In the page: the private-mode button's `aria-busy`, read on the element itself (kept once the screen has gone). */
 function toggleBusy(): string | null {
   const w = globalThis as { e2eToggle?: Element | null };
   w.e2eToggle ??= document.querySelector('[data-testid="private-toggle"]');
   return w.e2eToggle?.getAttribute('aria-busy') ?? null;
-}
-
-/** Opens the private-mode action's prompt in `tab` (prompts on). */
-async function openActionPrompt(tab: Tab): Promise<void> {
-  await promptsOn(tab);
-  await tab.click('nav-actions');
-  await visible(tab, 'private-state');
-  await tab.click('private-toggle');
-  await expectPrompt(tab, 'update-internal-account');
 }
 
 test('24 · a prompt open in tab A, logout in tab B with the proxy unreachable: approving signs nothing; the logout is finished once B is back', async ({ openDevice }) => {
