@@ -24,6 +24,7 @@ function cryptoKeysNotStorable(): void {
 }
 
 test('17 · storage fallback: IndexedDB refuses the key → login still works, with a visible warning', async ({ openDevice }) => {
+  test.slow(); // Firefox ran out of the 45 s at load 33 (19 s at load 20)
   const tab = await (await openDevice()).newTab();
   test.skip(tab.addInitScript === undefined, NO_INIT_SCRIPT);
   await tab.addInitScript!(cryptoKeysNotStorable, undefined);
