@@ -54,7 +54,7 @@ export async function setUpDemo(mode: 'in-origin' | 'frame'): Promise<() => Prom
   if (mode === 'in-origin') ensureNextAppBuilt();
   const clientId = `e2e-client-${randomBytes(6).toString('hex')}`;
   const clientSecret = `e2e-secret-${randomBytes(24).toString('hex')}`;
-  const stack = await startDemoStack({ port: 0, sandboxPort: 0, quiet: true, watch: false, sandboxClientId: clientId, sandboxClientSecret: clientSecret, ...(mode === 'frame' ? { signer: { port: 0 } } : {}) });
+  const stack = await startDemoStack({ port: 0, sandboxPort: 0, quiet: true, watch: false, sandboxClientId: clientId, sandboxClientSecret: clientSecret, testSwitches: true, ...(mode === 'frame' ? { signer: { port: 0 } } : {}) });
   try {
     const wanted = process.env.SANDBOX_PROFILE || 'sandbox';
     const profile = await answeredProfile(stack.sandboxUrl, clientId, clientSecret);

@@ -30,6 +30,7 @@ import { createDemoApi, type Payee } from './demo-api.js';
 import { createMerchant } from './merchant.js';
 import { createUpstream, errorBody } from './upstream.js';
 import { createDemoUsers } from './users.js';
+import { COMMIT_CODE_ROUTE, createTestSwitches } from './test-switches.js';
 
 export interface DemoStackOptions {
   /** Demo port; default 5173. 0 picks a free port (the returned `url` has the real one). */
@@ -59,6 +60,8 @@ export interface DemoStackOptions {
    * refresh and sign (`signerOrigins`). Absent: in-origin mode.
    */
   signer?: { port?: number };
+  /** The test-only switches of test-switches.ts (the e2e global setup only); default false: not served. */
+  testSwitches?: boolean;
 }
 
 export interface DemoStack {
@@ -179,9 +182,12 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     vite = await createAppServer({ quiet, server, watch: options.watch ?? true });
     const app = vite.middlewares;
 
+    const switches = options.testSwitches === true ? createTestSwitches(signerDir) : undefined;
     handler = (req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path === '/api' || path.startsWith('/api/')) return api(req, res);
+      if (switches !== undefined && path === COMMIT_CODE_ROUTE) return switches.handle(req, res);
+      if (switches?.refuses(path) === true) return void req.socket.destroy();
       if (path.startsWith('/demo/')) {
         void demoApi(req, res);
         return;

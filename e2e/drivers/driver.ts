@@ -47,13 +47,13 @@ export interface Tab extends Scope {
   popup(open: () => Promise<void>): Promise<Popup>;
   /** Uncaught errors the page has thrown so far (engines that cannot report them: always []). */
   errors(): string[];
+  /** Closes the tab as the user's close button does (its page is unloaded); its device stays open. */
+  close(): Promise<void>;
   /**
    * What the engine reported of this tab and its frames since it opened: console messages at warning
    * or error level, and the requests sent. Missing where the driver hears no such events (W3C
    * WebDriver classic, WebKitGTK's).
    */
-  /** Closes the tab as the user's close button does (its page is unloaded); its device stays open. */
-  close(): Promise<void>;
   reports?(): Reports;
 }
 

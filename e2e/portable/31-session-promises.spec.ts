@@ -10,18 +10,8 @@
  * 28 (point 3, I4; journey 28 of e2e/10-session-invariants.spec.ts in every engine): sign-out-other-
  * devices waiting at its prompt does not delay a logout in another tab; the other device keeps its session.
  */
-import type { Tab } from '../drivers/driver.js';
 import { serviceSessions } from '../fixtures.js';
-import { advanceSandboxClock, approveUntil, attributeOf, currentSessionId, expect, expectPrompt, homeTab, loggedLegs, loginWithEmailCode, newLoggedInCustomer, promptShows, promptsOn, signInAs, test, textOf, visible, walletAccountId } from './fixtures.js';
-
-/** Opens the private-mode action's prompt in `tab` (prompts on). */
-async function openActionPrompt(tab: Tab): Promise<void> {
-  await promptsOn(tab);
-  await tab.click('nav-actions');
-  await visible(tab, 'private-state');
-  await tab.click('private-toggle');
-  await expectPrompt(tab, 'update-internal-account');
-}
+import { advanceSandboxClock, approveUntil, attributeOf, currentSessionId, expect, expectPrompt, homeTab, loggedLegs, loginWithEmailCode, newLoggedInCustomer, openActionPrompt, promptShows, promptsOn, signInAs, test, textOf, visible, walletAccountId } from './fixtures.js';
 
 test('32 · logging in again with the same credential replaces the first session: the service lists one', async ({ openDevice }) => {
   const tab = await (await openDevice()).newTab();

@@ -20,7 +20,7 @@ import { puppeteerDevice } from '../drivers/puppeteer.js';
 import { webDriverDevice } from '../drivers/webdriver.js';
 import { typeCode } from '../frame/portable/signer-steps.js';
 import { isolateFromDevServer, OTP, uniqueContact } from '../fixtures.js';
-import { approveUntil, frameLegs, framed, inFrameMode, type DemoMode } from './modes.js';
+import { approveUntil, expectPrompt, frameLegs, framed, inFrameMode, type DemoMode } from './modes.js';
 
 export { expect, OTP };
 export { approvePrompt, approveUntil, expectPrompt, promptShows, walletScope } from './modes.js';
@@ -96,12 +96,14 @@ function demoUrl(): string {
  * e2e/global-setup.ts in-origin, e2e/global-setup-frame.ts frame). In frame mode every tab is
  * {@link framed}: the steps below act where frame mode asks (e2e/portable/modes.ts).
  */
-export const test = engineTest.extend<{ openDevice: () => Promise<Device> }, { mode: DemoMode }>({
+export const test = engineTest.extend<{ openDevice: () => Promise<Device>; expectedPageErrors: RegExp[] }, { mode: DemoMode }>({
   mode: ['in-origin', { option: true, scope: 'worker' }],
-  openDevice: async ({ launched, mode }, use) => {
+  // Reports of the engine that a journey provokes on purpose (`test.use`): they do not fail it.
+  expectedPageErrors: [[], { option: true }],
+  openDevice: async ({ launched, mode, expectedPageErrors }, use) => {
     const started = process.env.E2E_DEMO_MODE ?? 'in-origin';
     if (started !== mode) throw new Error(`The demo stack runs in ${started} mode, this project in ${mode} mode: run frame mode with -c playwright.portable-frame.config.ts.`);
-    await deviceOpener(demoUrl, isolateFromDevServer, [], mode === 'frame' ? framed : undefined)({ launched }, use);
+    await deviceOpener(demoUrl, isolateFromDevServer, expectedPageErrors, mode === 'frame' ? framed : undefined)({ launched }, use);
   },
 });
 
@@ -249,6 +251,15 @@ export async function promptsOn(tab: Tab): Promise<void> {
   if (inFrameMode(tab)) return; // frame mode asks every signature of a user's action (THREAT-MODEL P1)
   await tab.evaluate(() => localStorage.setItem('demo.autoApprove', '0'));
   if (await tab.evaluate(() => (document.querySelector('[data-testid="auto-approve"]') as HTMLInputElement | null)?.checked === true)) await tab.click('auto-approve');
+}
+
+/** Opens the private-mode action's prompt in `tab` (prompts on): resolves once the prompt shows. */
+export async function openActionPrompt(tab: Tab): Promise<void> {
+  await promptsOn(tab);
+  await tab.click('nav-actions');
+  await visible(tab, 'private-state');
+  await tab.click('private-toggle');
+  await expectPrompt(tab, 'update-internal-account');
 }
 
 /** The wallet account the home screen names. */
