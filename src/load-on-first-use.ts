@@ -14,7 +14,10 @@ import { WalletError } from './errors.js';
  * The returned function runs `use` with the module: synchronously once it is loaded (so that a
  * passkey ceremony started after `preparePasskeyRegistration` stays inside the user's click), else
  * after loading it. A failed load (offline, a deploy replaced the chunk) is NETWORK_ERROR and is
- * tried again on the next call. `use` must return a promise (not throw).
+ * tried again on the next call: Chromium fetches the chunk again; Firefox and WebKit keep the failed
+ * download in the page's module map until the page is reloaded (the chunk's URL is the bundler's, so
+ * no other URL can be tried; e2e/portable/27-commit-code-unloadable.spec.ts). `use` must return a
+ * promise (not throw).
  */
 export function loadOnFirstUse<M>(load: () => Promise<M>, what: string): <R>(use: (module: M) => Promise<R>) => Promise<R> {
   let loaded: M | undefined;
