@@ -1,5 +1,5 @@
 /**
- * Journey 17 of e2e/05-storage.spec.ts in every engine and both modes: the browser refuses to store
+ * Journey 17 in every engine and both modes: the browser refuses to store
  * a CryptoKey (what Safari does in private browsing: DataCloneError) → the keys live in memory, the
  * login still works, with a visible warning; a reload asks for a login again.
  *

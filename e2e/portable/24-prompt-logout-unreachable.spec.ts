@@ -1,5 +1,5 @@
 /**
- * Journey 24 of e2e/10-session-invariants.spec.ts (issue 22; src/session/INVARIANTS.md I2, I8) in
+ * Journey 24 (issue 22; src/session/INVARIANTS.md I2, I8) in
  * every engine and both modes: tab A's action waits at its prompt, tab B logs out with the proxy
  * unreachable (from both tabs: A online would finish B's pending end at once); approving in A signs
  * nothing, B's logout is finished once it is back. The proxy is cut off in the documents that make

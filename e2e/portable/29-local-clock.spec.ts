@@ -1,5 +1,5 @@
 /**
- * Journeys 29 and 29b of e2e/10-session-invariants.spec.ts (issue 22, src/session/INVARIANTS.md I6)
+ * Journeys 29 and 29b (issue 22, src/session/INVARIANTS.md I6)
  * in every engine and both modes: the computer's clock is wrong, the session stays live. 29: an hour
  * slow from the first load (login), then corrected; 29b: an hour fast at a reload (storage read with
  * no server sample yet). What the service lists is read from the sandbox directly.

@@ -1,5 +1,5 @@
 /**
- * Journeys 33, 37 and 38 of e2e/13-session-leftovers.spec.ts (issue 22; src/session/INVARIANTS.md
+ * Journeys 33, 37 and 38 (issue 22; src/session/INVARIANTS.md
  * I8: a logout the service could not be told of is a pending end, finished later) in every engine
  * and both modes. The proxy unreachable and the browser offline are given in the documents that
  * make the wallet's requests (e2e/portable/cut-off.ts: the page, and in frame mode the signer
