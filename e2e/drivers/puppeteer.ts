@@ -2,7 +2,12 @@
 import type { Browser, Frame, Page } from 'puppeteer-core';
 import { asPopup, type Device, type Popup, type Reports, type Scope, type Tab } from './driver.js';
 
-const TIMEOUT = 10_000;
+/**
+ * How long an action waits for its element to show: a wait on the app's state, not a bound on its
+ * speed. 10 s was outrun on a busy machine (WebKitGTK at load 14: journey 2's add-sms-code came after
+ * a signed call); a test that fails there is a bug, so the wait is generous and a failure only slower.
+ */
+const TIMEOUT = 30_000;
 const byTestId = (testId: string): string => `[data-testid="${testId}"]`;
 
 /** A PNG of the visible element with this test id in `where` (a page or a frame). */

@@ -3,7 +3,12 @@ import { PNG } from 'pngjs';
 import { ELEMENT, startWebKit, WebDriverError, type WebDriverSession } from '../../scripts/engines/webkit.js';
 import { asPopup, callSource, type Device, type Popup, type Scope, type Tab } from './driver.js';
 
-const TIMEOUT = 10_000;
+/**
+ * How long an action waits for its element to show: a wait on the app's state, not a bound on its
+ * speed. 10 s was outrun on a busy machine (WebKitGTK at load 14: journey 2's add-sms-code came after
+ * a signed call); a test that fails there is a bug, so the wait is generous and a failure only slower.
+ */
+const TIMEOUT = 30_000;
 /** Errors worth another try while the app renders (the element is not there or not usable yet). */
 const RETRY = new Set(['no such element', 'element not interactable', 'stale element reference', 'element click intercepted']);
 
