@@ -72,7 +72,7 @@ class WebDriverTab implements Tab {
     await this.windows.in(this.handle, (s) => s.refresh());
   }
 
-  /** Finds the element and acts on it, trying again until it is there and usable (10 s). */
+  /** Finds the element and acts on it, trying again until it is there and usable (TIMEOUT). */
   private async onElement(testId: string, action: (s: WebDriverSession, element: string) => Promise<unknown>): Promise<void> {
     const deadline = Date.now() + TIMEOUT;
     for (;;) {
