@@ -11,7 +11,7 @@ import type { Tab } from '../drivers/driver.js';
 import { serviceSessions } from '../fixtures.js';
 import { locksIdle } from '../settled.js';
 import { clearFaults, countRefreshes, holdRefreshAnswer } from './held-answers.js';
-import { advanceSandboxClock, attributeOf, currentSessionId, expect, homeTab, newLoggedInCustomer, test, textOf, visible, walletAccountId, walletScope } from './fixtures.js';
+import { advanceSandboxClock, attributeOf, currentSessionId, expect, homeTab, twoTabsLoggedIn, newLoggedInCustomer, test, textOf, visible, walletAccountId, walletScope } from './fixtures.js';
 
 test.afterEach(clearFaults);
 
@@ -50,12 +50,7 @@ test('19 · logout while the refresh’s answer is on its way (one tab): the ser
 
 test('20 · refresh in tab A on its way, logout in tab B: both logged out, also after a reload', async ({ openDevice }) => {
   test.slow(); // two tabs (or a refresh, a reload and a logout) on a shared 2-core machine: the login alone took 40 s at load 38
-  const device = await openDevice();
-  const tabA = await device.newTab();
-  await newLoggedInCustomer(tabA);
-  const accountId = await walletAccountId(tabA);
-  const before = await currentSessionId(tabA);
-  const tabB = await homeTab(device);
+  const { tabA, tabB, accountId, session: before } = await twoTabsLoggedIn(openDevice);
   expect(await currentSessionId(tabB)).toBe(before);
   await logoutDuringRefresh(tabA, tabB, accountId);
 });

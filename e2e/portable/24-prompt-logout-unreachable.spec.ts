@@ -8,7 +8,7 @@
  */
 import { serviceSessions } from '../fixtures.js';
 import { proxyUnreachable, triedWhileCut } from './cut-off.js';
-import { approvePrompt, currentSessionId, expect, homeTab, loggedLegs, newLoggedInCustomer, openActionPrompt, promptShows, test, visible, walletAccountId } from './fixtures.js';
+import { approvePrompt, expect, twoTabsLoggedIn, loggedLegs, openActionPrompt, promptShows, test, visible } from './fixtures.js';
 
 /** In the page: the private-mode button's `aria-busy`, read on the element itself (kept once the screen has gone). */
 function toggleBusy(): string | null {
@@ -19,12 +19,7 @@ function toggleBusy(): string | null {
 
 test('24 · a prompt open in tab A, logout in tab B with the proxy unreachable: approving signs nothing; the logout is finished once B is back', async ({ openDevice }) => {
   test.slow(); // two tabs on a shared, busy machine
-  const device = await openDevice();
-  const tabA = await device.newTab();
-  await newLoggedInCustomer(tabA);
-  const accountId = await walletAccountId(tabA);
-  const session = await currentSessionId(tabA);
-  const tabB = await homeTab(device);
+  const { tabA, tabB, accountId, session } = await twoTabsLoggedIn(openDevice);
   await openActionPrompt(tabA);
   // The action's button stays busy until its call settles (also once the screen has gone).
   expect(await tabA.evaluate(toggleBusy)).toBe('true');

@@ -12,7 +12,7 @@
 import type { Tab } from '../drivers/driver.js';
 import { serviceSessions } from '../fixtures.js';
 import { clearFaults, holdRefreshAnswer, holdSection, waitingForSection } from './held-answers.js';
-import { currentSessionId, expect, homeTab, newLoggedInCustomer, promptShows, promptsOn, test, visible, walletAccountId } from './fixtures.js';
+import { currentSessionId, expect, homeTab, twoTabsLoggedIn, newLoggedInCustomer, promptShows, promptsOn, test, visible, walletAccountId } from './fixtures.js';
 
 test.afterEach(clearFaults);
 
@@ -39,12 +39,7 @@ async function closeMidRefresh(tabA: Tab, tabB: Tab, accountId: string): Promise
 
 test('31 · a tab closed mid-refresh (new session made, its key stored, not committed), then logout in another tab: no session of the account is left on the service', async ({ openDevice }) => {
   test.slow(); // two tabs (or a refresh, a reload and a logout) on a shared 2-core machine: the login alone took 40 s at load 38
-  const device = await openDevice();
-  const tabA = await device.newTab();
-  await newLoggedInCustomer(tabA);
-  const accountId = await walletAccountId(tabA);
-  const before = await currentSessionId(tabA);
-  const tabB = await homeTab(device);
+  const { tabA, tabB, accountId, session: before } = await twoTabsLoggedIn(openDevice);
   const listed = await closeMidRefresh(tabA, tabB, accountId);
   const made = listed.find((id) => id !== before);
   expect(made).toBeDefined();
@@ -85,12 +80,7 @@ test('34 · a logout asked for in tab A, which closes before it is done, is fini
 
 test('39 · a tab closed mid-refresh (its key stored, not committed), then a new tab loads: the refresh’s session is ended, the user stays logged in', async ({ openDevice }) => {
   test.slow(); // two tabs (or a refresh, a reload and a logout) on a shared 2-core machine: the login alone took 40 s at load 38
-  const device = await openDevice();
-  const tabA = await device.newTab();
-  await newLoggedInCustomer(tabA);
-  const accountId = await walletAccountId(tabA);
-  const before = await currentSessionId(tabA);
-  const tabB = await homeTab(device);
+  const { device, tabA, tabB, accountId, session: before } = await twoTabsLoggedIn(openDevice);
   await closeMidRefresh(tabA, tabB, accountId);
   // I8: the next tab of the origin that loads ends the session of the key A stored and never committed.
   const tabC = await homeTab(device);

@@ -19,7 +19,7 @@
  * of the browser: the session is ended on the service and both tabs leave the wallet.
  */
 import { serviceSessions } from '../fixtures.js';
-import { currentSessionId, expect, homeTab, loggedLegs, newLoggedInCustomer, signInAs, test, textOf, visible, walletAccountId, walletScope } from './fixtures.js';
+import { currentSessionId, expect, twoTabsLoggedIn, loggedLegs, newLoggedInCustomer, signInAs, test, textOf, visible, walletAccountId, walletScope } from './fixtures.js';
 import { NO_INIT_SCRIPT, shiftableClock, storageFull, unreachableWhileFlagged } from './page-faults.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -75,12 +75,7 @@ test('41 · logout with the service unreachable, then a load with the local cloc
 
 test('42 · logout while IndexedDB refuses writes, two tabs: the session is ended on the service and both tabs leave the wallet', async ({ openDevice }) => {
   test.slow(); // two tabs on a shared, busy machine
-  const device = await openDevice();
-  const tabA = await device.newTab();
-  await newLoggedInCustomer(tabA);
-  const accountId = await walletAccountId(tabA);
-  const session = await currentSessionId(tabA);
-  const tabB = await homeTab(device);
+  const { tabA, tabB, accountId, session } = await twoTabsLoggedIn(openDevice);
   expect(await currentSessionId(tabB)).toBe(session);
   // The disk is full for the whole browser: both tabs' writes are refused from now on.
   for (const tab of [tabA, tabB]) await (await walletScope(tab)).evaluate(storageFull);

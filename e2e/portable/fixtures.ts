@@ -246,6 +246,20 @@ export async function homeTab(device: { newTab(): Promise<Tab> }): Promise<Tab> 
   return tab;
 }
 
+/**
+ * One device with two tabs: a new customer logged in in tab A, then tab B on the wallet's home with
+ * the same session; `session` is its id.
+ */
+export async function twoTabsLoggedIn(openDevice: () => Promise<Device>): Promise<{ device: Device; tabA: Tab; tabB: Tab; accountId: string; session: string }> {
+  const device = await openDevice();
+  const tabA = await device.newTab();
+  await newLoggedInCustomer(tabA);
+  const accountId = await walletAccountId(tabA);
+  const session = await currentSessionId(tabA);
+  const tabB = await homeTab(device);
+  return { device, tabA, tabB, accountId, session };
+}
+
 /** Turns the demo's auto-approve off in this tab (the prompt is then the user's). */
 export async function promptsOn(tab: Tab): Promise<void> {
   if (inFrameMode(tab)) return; // frame mode asks every signature of a user's action (THREAT-MODEL P1)
