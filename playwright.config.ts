@@ -30,7 +30,8 @@ export default defineConfig<object, { engine: Engine }>({
   testMatch: '**/*.spec.ts',
   // Frame mode has its own config (playwright.frame.config.ts: partitioning on, its own stacks).
   testIgnore: 'frame/**',
-  outputDir: 'e2e/artifacts',
+  // Its own folder: Playwright empties the output folder at start, and the other configs' are beside it.
+  outputDir: 'e2e/artifacts/in-origin',
   globalSetup: './e2e/global-setup.ts',
   ...oneAtATime,
   timeout: 45_000,
