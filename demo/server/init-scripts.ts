@@ -19,8 +19,7 @@
  * page's `script-src 'self'` still holds), parser-blocking, so it runs before the page's module
  * scripts. A document served to a browser without that cookie is not changed.
  */
-import { request, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer } from 'node:http';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SignerPageServer } from '../../src/signer/host/serve.js';
 import { readCookie } from './users.js';
@@ -75,19 +74,18 @@ export function createInitScripts(): InitScripts {
   return {
     handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      if (url.pathname === INIT_SCRIPT_ROUTE && req.method === 'POST') return register(req, res), true;
-      if (url.pathname === INIT_SCRIPT_ROUTE && req.method === 'GET') {
+      if (url.pathname !== INIT_SCRIPT_ROUTE && url.pathname !== INIT_JS_ROUTE) return false;
+      if (url.pathname === INIT_SCRIPT_ROUTE && req.method === 'POST') register(req, res);
+      else if (url.pathname === INIT_SCRIPT_ROUTE && req.method === 'GET') {
         const token = url.searchParams.get('token') ?? '';
-        if (!scripts.has(token)) return answer(res, 404, 'application/json', JSON.stringify({ code: 'NOT_FOUND' })), true;
-        return answer(res, 200, 'text/html; charset=utf-8', '<!doctype html><title>init scripts</title>', { 'Set-Cookie': `${COOKIE}=${token}; Path=/; SameSite=Lax` }), true;
-      }
-      if (url.pathname === INIT_JS_ROUTE && req.method === 'GET') {
-        // Each script in its own function, in order: one that throws is reported and the next still runs.
+        if (!scripts.has(token)) answer(res, 404, 'application/json', JSON.stringify({ code: 'NOT_FOUND' }));
+        else answer(res, 200, 'text/html; charset=utf-8', '<!doctype html><title>init scripts</title>', { 'Set-Cookie': `${COOKIE}=${token}; Path=/; SameSite=Lax` });
+      } else if (req.method === 'GET') {
+        // Each script in its own try, in order: one that throws is reported and the next still runs.
         const body = (registered(req) ?? []).map((source) => `try { ${source} } catch (e) { setTimeout(() => { throw e; }); }`).join('\n');
-        return answer(res, 200, 'text/javascript; charset=utf-8', body), true;
-      }
-      if (url.pathname === INIT_SCRIPT_ROUTE || url.pathname === INIT_JS_ROUTE) return answer(res, 405, 'application/json', JSON.stringify({ code: 'METHOD_NOT_ALLOWED' })), true;
-      return false;
+        answer(res, 200, 'text/javascript; charset=utf-8', body);
+      } else answer(res, 405, 'application/json', JSON.stringify({ code: 'METHOD_NOT_ALLOWED' }));
+      return true;
     },
     applies: (req) => registered(req) !== undefined,
     inject(req, html) {

@@ -53,6 +53,7 @@ describe('switch on', () => {
     expect((await fetch(new URL(`${INIT_SCRIPT_ROUTE}?token=${t}`, stack.url))).status).toBe(404);
     expect((await register(stack.url, 'short', 'x')).status).toBe(400);
     expect((await register(stack.url, t, undefined as unknown as string)).status).toBe(400);
+    expect((await fetch(new URL(INIT_SCRIPT_ROUTE, stack.url), { method: 'PUT' })).status).toBe(405);
     expect((await register(stack.url, t, 'window.first = 1;')).status).toBe(200);
     const set = await fetch(new URL(`${INIT_SCRIPT_ROUTE}?token=${t}`, stack.url));
     expect(set.status).toBe(200);
