@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import type { ViteDevServer } from 'vite';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProxy, DEFAULT_ALLOW, DEFAULT_APP_ROUTES, nodeMiddleware, withCors } from '../../src/proxy/index.js';
@@ -25,12 +26,13 @@ import { buildSignerPage } from '../../scripts/signer-page.mjs';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { createEnclave } from '../../src/sandbox/enclave.js';
 import { loadEnclaveKey } from '../../src/sandbox/enclave-key.js';
-import { createAppServer } from './app.js';
+import { createAppServer, DEMO_ROOT } from './app.js';
 import { createDemoApi, type Payee } from './demo-api.js';
 import { createMerchant } from './merchant.js';
 import { createUpstream, errorBody } from './upstream.js';
 import { createDemoUsers } from './users.js';
 import { COMMIT_CODE_ROUTE, createTestSwitches } from './test-switches.js';
+import { createInitScripts, frontSignerPage, type InitScripts, INIT_JS_ROUTE, INIT_SCRIPT_ROUTE } from './init-scripts.js';
 
 export interface DemoStackOptions {
   /** Demo port; default 5173. 0 picks a free port (the returned `url` has the real one). */
@@ -60,7 +62,10 @@ export interface DemoStackOptions {
    * refresh and sign (`signerOrigins`). Absent: in-origin mode.
    */
   signer?: { port?: number };
-  /** The test-only switches of test-switches.ts (the e2e global setup only); default false: not served. */
+  /**
+   * The test-only switches of test-switches.ts and init-scripts.ts (the e2e global setup only; in
+   * frame mode the signer page is then served behind init-scripts.ts's front); default false: not served.
+   */
   testSwitches?: boolean;
 }
 
@@ -108,6 +113,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
   let vite: ViteDevServer | undefined;
   let signer: SignerPageServer | undefined;
   const signerDir = options.signer ? mkdtempSync(join(tmpdir(), 'demo-signer-')) : undefined;
+  const initScripts = options.testSwitches === true ? createInitScripts() : undefined;
   const closeServer = () =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());
@@ -129,12 +135,15 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     if (signerDir !== undefined) {
       await buildSignerPage(signerDir);
       const keys = seed !== undefined ? [createEnclave(loadEnclaveKey({ seed })).publicKey] : service?.trustedKeys?.length ? service.trustedKeys : 'skip-verification';
+      const signerPort = options.signer?.port ?? 0;
+      // With the test switches, the signer page is served behind a front that adds init scripts (init-scripts.ts).
       signer = await serveSignerPage({
         dir: signerDir,
-        port: options.signer?.port ?? 0,
+        port: initScripts === undefined ? signerPort : 0,
         host,
         config: { allowedParentOrigins: [url], baseUrl: `${url}/api`, trustedKeys: keys, name: 'Demo wallet' },
       });
+      if (initScripts !== undefined) signer = await frontSignerPage(signer, initScripts, signerPort, host);
     }
     if (service === undefined) {
       const webauthn = signer ? { origin: [url, new URL(signer.url).origin], topOrigin: [url] } : { origin: url };
@@ -183,11 +192,24 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     const app = vite.middlewares;
 
     const switches = options.testSwitches === true ? createTestSwitches(signerDir) : undefined;
+    // The demo's page with the init scripts first (init-scripts.ts): transformed as Vite's own middleware does.
+    const serveIndex = (req: IncomingMessage, res: ServerResponse): void => {
+      void (async () => {
+        try {
+          const html = await (vite as ViteDevServer).transformIndexHtml(req.url ?? '/', await readFile(join(DEMO_ROOT, 'index.html'), 'utf8'));
+          res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end((initScripts as InitScripts).inject(req, html));
+        } catch (e) {
+          res.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(e));
+        }
+      })();
+    };
     handler = (req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path === '/api' || path.startsWith('/api/')) return api(req, res);
       if (switches !== undefined && path === COMMIT_CODE_ROUTE) return switches.handle(req, res);
       if (switches?.refuses(path) === true) return void req.socket.destroy();
+      if (initScripts !== undefined && (path === INIT_SCRIPT_ROUTE || path === INIT_JS_ROUTE)) return void initScripts.handle(req, res);
+      if (initScripts?.applies(req) === true && req.method === 'GET' && (path === '/' || path === '/index.html')) return void serveIndex(req, res);
       if (path.startsWith('/demo/')) {
         void demoApi(req, res);
         return;

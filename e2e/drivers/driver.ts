@@ -36,10 +36,10 @@ export interface Tab extends Scope {
   frame(selector: string): Scope;
   /**
    * Runs `fn(arg)` in each document this tab loads from now on, before the document's own scripts
-   * (an init script). Missing where the engine's driver has no such hook (W3C WebDriver classic,
-   * WebKitGTK's: scripts run only in a document already loaded).
+   * (an init script). W3C WebDriver classic (WebKitGTK's) has no such hook: there the demo stack's
+   * test switch adds the script to the documents it serves, to the whole device (e2e/drivers/webdriver.ts).
    */
-  addInitScript?<A>(fn: (arg: A) => void, arg: A): Promise<void>;
+  addInitScript<A>(fn: (arg: A) => void, arg: A): Promise<void>;
   /**
    * Runs `open` (an action in this tab or its frames that opens a window) and resolves to the new
    * top-level window, once the browser reports it (up to 15 s).

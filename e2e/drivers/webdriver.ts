@@ -1,5 +1,7 @@
 /** The journey driver over W3C WebDriver (WebKitGTK's MiniBrowser, scripts/engines/webkit.ts). */
+import { randomBytes } from 'node:crypto';
 import { PNG } from 'pngjs';
+import { INIT_SCRIPT_ROUTE } from '../../demo/server/init-scripts.js';
 import { ELEMENT, startWebKit, WebDriverError, type WebDriverSession } from '../../scripts/engines/webkit.js';
 import { asPopup, callSource, type Device, type Popup, type Scope, type Tab } from './driver.js';
 
@@ -37,11 +39,40 @@ class Windows {
   }
 }
 
+/**
+ * A device's init scripts: WebDriver classic has no hook to run a script before a document's own,
+ * so they are the demo stack's test-only switch (demo/server/init-scripts.ts): registered there under
+ * a random token of this device, which a cookie of its profile names. Unlike Playwright's and
+ * puppeteer's (a tab's), they run in every document of the device the stack serves from then on
+ * (its other tabs' and windows' too): the journeys that use them give them to a device's one tab,
+ * or to a tab whose siblings load nothing after.
+ */
+class DeviceInitScripts {
+  private readonly token = randomBytes(16).toString('hex');
+  private named = false;
+
+  constructor(private readonly baseURL: string) {}
+
+  async add(source: string, windows: Windows, handle: string): Promise<void> {
+    const registered = await fetch(new URL(INIT_SCRIPT_ROUTE, this.baseURL), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: this.token, source }) });
+    if (!registered.ok) throw new Error(`the demo stack refused the init script (${registered.status}): started without testSwitches?`);
+    if (this.named) return;
+    await windows.in(handle, async (s) => {
+      const at = new URL(await s.command<string>('GET', '/url'));
+      // On a page of the stack's host the cookie is added to it; elsewhere (a new tab's about:blank) the stack sets it.
+      if (at.hostname === new URL(this.baseURL).hostname) await s.command('POST', '/cookie', { cookie: { name: 'e2e-init', value: this.token, path: '/' } });
+      else await s.navigate(new URL(`${INIT_SCRIPT_ROUTE}?token=${this.token}`, this.baseURL).href);
+    });
+    this.named = true;
+  }
+}
+
 class WebDriverTab implements Tab {
   constructor(
     private readonly windows: Windows,
     private readonly handle: string,
     private readonly baseURL: string,
+    private readonly initScripts: DeviceInitScripts,
     /** The iframe whose frame this scope acts in (none: the page). */
     private readonly frameSelector?: string,
   ) {}
@@ -61,7 +92,7 @@ class WebDriverTab implements Tab {
   }
 
   frame(selector: string): Scope {
-    return new WebDriverTab(this.windows, this.handle, this.baseURL, selector);
+    return new WebDriverTab(this.windows, this.handle, this.baseURL, this.initScripts, selector);
   }
 
   async goto(path: string): Promise<void> {
@@ -135,7 +166,7 @@ class WebDriverTab implements Tab {
     if (inner === null) throw new Error(`no ${testId}`);
     let { x, y } = inner;
     if (this.frameSelector !== undefined) {
-      const frame = await new WebDriverTab(this.windows, this.handle, this.baseURL).evaluate((selector) => {
+      const frame = await new WebDriverTab(this.windows, this.handle, this.baseURL, this.initScripts).evaluate((selector) => {
         const f = document.querySelector(selector) as HTMLIFrameElement;
         const r = f.getBoundingClientRect();
         return { x: r.left + f.clientLeft, y: r.top + f.clientTop };
@@ -163,6 +194,11 @@ Promise.resolve(arguments[0]).then(${callSource(fn as (arg: never) => unknown)})
     return result.value as T;
   }
 
+  /** Runs `fn(arg)` before the own scripts of each document of this device the demo stack serves from now on (DeviceInitScripts). */
+  addInitScript<A>(fn: (arg: A) => void, arg: A): Promise<void> {
+    return this.initScripts.add(`${callSource(fn as (arg: never) => unknown)}(${JSON.stringify(arg ?? null)});`, this.windows, this.handle);
+  }
+
   /** The new window: a window handle of the session that was not there before `open`. */
   async popup(open: () => Promise<void>): Promise<Popup> {
     const handles = () => this.windows.in(this.handle, (s) => s.windowHandles());
@@ -178,7 +214,7 @@ Promise.resolve(arguments[0]).then(${callSource(fn as (arg: never) => unknown)})
     }
     const opened = handle;
     return asPopup(
-      new WebDriverTab(this.windows, handle, this.baseURL),
+      new WebDriverTab(this.windows, handle, this.baseURL, this.initScripts),
       async () => {
         await this.windows.in(opened, (s) => s.closeWindow());
         this.windows.forget(opened);
@@ -202,6 +238,7 @@ Promise.resolve(arguments[0]).then(${callSource(fn as (arg: never) => unknown)})
 export async function webDriverDevice(baseURL: string): Promise<Device> {
   const webkit = await startWebKit();
   const windows = new Windows(webkit.session);
+  const initScripts = new DeviceInitScripts(baseURL);
   let first = true;
   return {
     async newTab() {
@@ -211,7 +248,7 @@ export async function webDriverDevice(baseURL: string): Promise<Device> {
       // approval window was SIGNER_POPUP_BLOCKED). Both windows show; they share the profile as tabs do.
       const handle = first ? await webkit.session.currentWindow() : await webkit.session.newWindow('window');
       first = false;
-      return new WebDriverTab(windows, handle, baseURL);
+      return new WebDriverTab(windows, handle, baseURL, initScripts);
     },
     close: () => webkit.close(),
   };

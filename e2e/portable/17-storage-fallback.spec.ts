@@ -4,14 +4,13 @@
  * login still works, with a visible warning; a reload asks for a login again.
  *
  * The refusal must be there before the wallet's first look at its key store (its restore, at the
- * load), which needs an init script: WebKitGTK's WebKitWebDriver has none (NO_INIT_SCRIPT, as
- * journeys 41 and 43). In frame mode the init script runs in the signer frame too, where the keys
+ * load), which needs an init script (WebKitGTK's WebKitWebDriver has none: the demo stack's test
+ * switch adds it, demo/server/init-scripts.ts). In frame mode the init script runs in the signer frame too, where the keys
  * live: IndexedDB opens there (so the frame serves; SIGNER_STORAGE_UNAVAILABLE is for a frame whose
  * IndexedDB cannot open, THREAT-MODEL.md P3), refuses the key, and the frame keeps it in its own
  * memory (never outside the frame); the app hears the `storage-fallback` event and shows the warning.
  */
 import { attributeOf, expect, isVisible, newLoggedInCustomer, signPrivateToggle, test, textOf, visible } from './fixtures.js';
-import { NO_INIT_SCRIPT } from './page-faults.js';
 
 /** Init script: any IndexedDB record holding a CryptoKey cannot be cloned (put throws DataCloneError). */
 function cryptoKeysNotStorable(): void {
@@ -26,8 +25,7 @@ function cryptoKeysNotStorable(): void {
 test('17 · storage fallback: IndexedDB refuses the key → login still works, with a visible warning', async ({ openDevice }) => {
   test.slow(); // Firefox ran out of the 45 s at load 33 (19 s at load 20)
   const tab = await (await openDevice()).newTab();
-  test.skip(tab.addInitScript === undefined, NO_INIT_SCRIPT);
-  await tab.addInitScript!(cryptoKeysNotStorable, undefined);
+  await tab.addInitScript(cryptoKeysNotStorable, undefined);
 
   await newLoggedInCustomer(tab);
   await visible(tab, 'banner-storage-fallback');

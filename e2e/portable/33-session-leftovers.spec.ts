@@ -14,12 +14,12 @@
  * 38: a logout with the proxy unreachable three minutes after the login, then a reload: the pending
  * end's key (older than load.ts's two minutes) is not dropped as an orphan, the end is finished.
  * Three minutes on the page's wall clock needs Date shifted from the reloaded document's first
- * script, an init script: WebKitGTK's WebKitWebDriver has none (NO_INIT_SCRIPT, as journey 41).
+ * script, an init script (in WebKit the demo stack's test switch, demo/server/init-scripts.ts).
  */
 import { serviceSessions } from '../fixtures.js';
 import { expectTried, proxyUnreachable, tabOffline } from './cut-off.js';
 import { currentSessionId, expect, loginWithEmailCode, newLoggedInCustomer, test, visible, walletAccountId, walletScope } from './fixtures.js';
-import { NO_INIT_SCRIPT, shiftableClock } from './page-faults.js';
+import { shiftableClock } from './page-faults.js';
 
 // WebKitGTK at load 39 on 2 cores took 46 s for 37 alone (the in-origin default is 45 s).
 test.slow();
@@ -61,8 +61,7 @@ test('37 · logout while the browser is offline: the pending end is finished whe
 
 test('38 · logout with the proxy unreachable three minutes after login, then a reload: the pending end is finished (its key was not dropped as an orphan)', async ({ openDevice }) => {
   const tab = await (await openDevice()).newTab();
-  test.skip(tab.addInitScript === undefined, NO_INIT_SCRIPT);
-  await tab.addInitScript!(shiftableClock, undefined);
+  await tab.addInitScript(shiftableClock, undefined);
   await newLoggedInCustomer(tab);
   const accountId = await walletAccountId(tab);
   const session = await currentSessionId(tab);

@@ -79,7 +79,7 @@ export function framed(tab: Tab): Tab {
     errors: () => tab.errors(),
     ...(tab.reports ? { reports: () => tab.reports!() } : {}),
     close: () => tab.close(),
-    ...(tab.addInitScript ? { addInitScript: <A>(fn: (arg: A) => void, arg: A) => tab.addInitScript!(fn, arg) } : {}),
+    addInitScript: (fn, arg) => tab.addInitScript(fn, arg),
   };
   frameTabs.add(wrapped);
   return wrapped;

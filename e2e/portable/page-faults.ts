@@ -1,11 +1,7 @@
 /**
  * What the journeys of issue 31 do to a page in every engine, as functions that run in it (the
- * driver's `evaluate`, or `addInitScript` where the driver has it): self-contained, one JSON
- * argument. What must outlive a load is read from localStorage (the device's, shared by its tabs).
+ * driver's `evaluate` or `addInitScript`): self-contained, one JSON argument. What must outlive a load is read from localStorage (the device's, shared by its tabs).
  */
-
-/** Why a journey that needs an init script does not run where the driver has none (see the journeys' headers). */
-export const NO_INIT_SCRIPT = 'WebKitWebDriver (W3C WebDriver classic) runs no script before a document’s own';
 
 /**
  * Init script: the page's wall clock (Date) runs `localStorage['e2e.clockOffsetMs']` ahead of the
