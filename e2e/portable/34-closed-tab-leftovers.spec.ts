@@ -12,7 +12,7 @@
 import type { Tab } from '../drivers/driver.js';
 import { serviceSessions } from '../fixtures.js';
 import { clearFaults, holdRefreshAnswer, holdSection, waitingForSection } from './held-answers.js';
-import { currentSessionId, expect, homeTab, twoTabsLoggedIn, newLoggedInCustomer, promptShows, promptsOn, test, visible, walletAccountId } from './fixtures.js';
+import { currentSessionId, expect, homeTab, twoTabsLoggedIn, promptShows, promptsOn, test, visible } from './fixtures.js';
 
 test.afterEach(clearFaults);
 
@@ -57,11 +57,7 @@ test('31 · a tab closed mid-refresh (new session made, its key stored, not comm
 
 test('34 · a logout asked for in tab A, which closes before it is done, is finished by tab B without a prompt: nothing left on the service', async ({ openDevice }) => {
   test.slow(); // two tabs (or a refresh, a reload and a logout) on a shared 2-core machine: the login alone took 40 s at load 38
-  const device = await openDevice();
-  const tabA = await device.newTab();
-  await newLoggedInCustomer(tabA);
-  const accountId = await walletAccountId(tabA);
-  const tabB = await homeTab(device);
+  const { tabA, tabB, accountId } = await twoTabsLoggedIn(openDevice);
   // Tab B asks its user for every signature (frame mode always does): a prompt for the logout's ends would wait here forever.
   await promptsOn(tabB);
   // B holds the account's section: A's logout writes its request (the logout nonce), then waits to end the session.

@@ -1,6 +1,6 @@
 /**
  * The demo stack's init scripts switch (demo/server/init-scripts.ts) over HTTP: off (what `npm
- * start` runs), its routes are refused and no document changes; on, a registered device's cookie
+ * start` runs), its routes (and test-switches.ts's commit-code switch) are refused and no document changes; on, a registered device's cookie
  * puts the init script first in the demo's page and in the signer page (its headers, CSP included,
  * as they are), and only that device's scripts are served.
  */
@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoStack, type DemoStack } from '../../demo/server/stack.js';
 import { INIT_JS_ROUTE, INIT_SCRIPT_ROUTE } from '../../demo/server/init-scripts.js';
+import { COMMIT_CODE_ROUTE } from '../../demo/server/test-switches.js';
 
 const TAG = `<script src="${INIT_JS_ROUTE}"></script>`;
 const token = () => randomBytes(16).toString('hex');
@@ -38,6 +39,10 @@ describe('switch off (npm start)', () => {
     expect(set.headers.get('set-cookie')).toBeNull();
     expect((await fetch(new URL(INIT_JS_ROUTE, stack.url), { headers: cookie(t) })).status).toBe(404);
     expect((await page(stack.url + '/', cookie(t))).html).not.toContain(INIT_JS_ROUTE);
+    // The other test-only switch (test-switches.ts, journey 27): refused too, read or set.
+    expect((await fetch(new URL(COMMIT_CODE_ROUTE, stack.url))).status).toBe(404);
+    const set27 = await fetch(new URL(COMMIT_CODE_ROUTE, stack.url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ unloadable: true }) });
+    expect(set27.status).toBe(404);
   });
 });
 
