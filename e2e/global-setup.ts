@@ -49,9 +49,9 @@ async function answeredProfile(sandboxUrl: string, clientId: string, clientSecre
  * to the tests as `E2E_DEMO_MODE`; the fixtures refuse a project of the other mode.
  */
 export async function setUpDemo(mode: 'in-origin' | 'frame'): Promise<() => Promise<void>> {
-  // The Next.js example's journeys need its build: made once here, before the workers start
-  // (in-origin only: the example is an in-origin wallet, its journeys skip frame mode).
-  if (mode === 'in-origin') ensureNextAppBuilt();
+  // The Next.js example's journeys need its build: made once here, before the workers start (one
+  // build serves both modes: the example reads its mode at request time, e2e/next-app-server.ts).
+  ensureNextAppBuilt();
   const clientId = `e2e-client-${randomBytes(6).toString('hex')}`;
   const clientSecret = `e2e-secret-${randomBytes(24).toString('hex')}`;
   const stack = await startDemoStack({ port: 0, sandboxPort: 0, quiet: true, watch: false, sandboxClientId: clientId, sandboxClientSecret: clientSecret, testSwitches: true, ...(mode === 'frame' ? { signer: { port: 0 } } : {}) });

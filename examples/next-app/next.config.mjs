@@ -15,6 +15,7 @@ export default {
     resolveAlias: {
       'embedded-wallet-signer/react': dist('react/index.js'),
       'embedded-wallet-signer/proxy': dist('proxy/index.js'),
+      'embedded-wallet-signer/frame': dist('signer/parent/index.js'),
       'embedded-wallet-signer': dist('index.js'),
     },
   },

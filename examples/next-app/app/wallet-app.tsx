@@ -1,11 +1,17 @@
 'use client';
 // The wallet side of the app, with embedded-wallet-signer/react, email-first: the bootstrap is
-// fetched at runtime (GET /api/wallet-bootstrap: a sandbox restart with a new enclave key needs no
-// rebuild), one wallet per page (made once, in a state initialiser), the session from useSession, the
-// email-code login from useOtpLogin().start({ email }) — the app's login too: the proxy sets the
-// app's session cookie when the code is verified —, a signed action confirmed in the app's own UI
-// (usePendingSignature), and logout.
-import { createWallet, type Wallet, type WalletBootstrap } from 'embedded-wallet-signer';
+// fetched at runtime (GET /api/wallet-bootstrap: a sandbox restart with a new enclave key, or
+// another signer, needs no rebuild), one wallet per page (made once, at module scope), the session
+// from useSession, the email-code login from useOtpLogin().start({ email }) — the app's login too:
+// the proxy sets the app's session cookie when the code is verified —, a signed action, and logout.
+//
+// In-origin mode the wallet lives in this page and each signature is confirmed in the app's own UI
+// (usePendingSignature). In frame mode (the bootstrap names a signer page) the code is typed and
+// every signature approved in the signer frame: this page shows where, and has no confirmation of
+// its own (it could not answer for the user: src/signer/THREAT-MODEL.md P1). Each mode loads only
+// its own entry of the package.
+import type { Wallet, WalletBootstrap } from 'embedded-wallet-signer';
+import type { FrameWallet } from 'embedded-wallet-signer/frame';
 import {
   WalletProvider,
   createSignatureRequests,
@@ -19,7 +25,18 @@ import {
 import type { AuthSession } from 'embedded-wallet-signer';
 import { useCallback, useEffect, useState } from 'react';
 
-function makeWallet(boot: WalletBootstrap): { wallet: Wallet; signatures: SignatureRequests } {
+/** What GET /api/wallet-bootstrap answers (lib/server.ts `ExampleBootstrap`). */
+type Bootstrap = WalletBootstrap | { readonly signerUrl: string };
+
+/** The page's wallet: in-origin with the app's confirmation queue, or frame mode's. */
+type Loaded = { readonly wallet: Wallet; readonly signatures: SignatureRequests } | { readonly wallet: FrameWallet; readonly signatures?: undefined };
+
+async function makeWallet(boot: Bootstrap): Promise<Loaded> {
+  if ('signerUrl' in boot) {
+    const { createWallet, signerFrame } = await import('embedded-wallet-signer/frame');
+    return { wallet: createWallet({ signer: signerFrame({ url: boot.signerUrl }) }) };
+  }
+  const { createWallet } = await import('embedded-wallet-signer');
   // The login's own signature (made with the new session key over the code check) is not a user
   // decision and is not shown; every signed action is (the README's login-signature policy).
   const signatures = createSignatureRequests({ policy: (r) => (r.purpose === 'otp-verify' ? true : defaultSignaturePolicy(r)) });
@@ -27,26 +44,38 @@ function makeWallet(boot: WalletBootstrap): { wallet: Wallet; signatures: Signat
   return { wallet, signatures };
 }
 
-/** Fetches the bootstrap at runtime; the server and the first client render both show `initializing`. */
+let loading: Promise<Loaded> | undefined;
+/** The page's one wallet: the bootstrap fetched and the wallet made once, however often React mounts. */
+function loadWallet(): Promise<Loaded> {
+  loading ??= fetch('/api/wallet-bootstrap')
+    .then((r) => (r.ok ? (r.json() as Promise<Bootstrap>) : Promise.reject(new Error(String(r.status)))))
+    .then(makeWallet);
+  loading.catch(() => (loading = undefined)); // a failed load is tried again on the next mount
+  return loading;
+}
+
+/** Loads the wallet at runtime; the server and the first client render both show `initializing`. */
 export function WalletApp() {
-  const [boot, setBoot] = useState<WalletBootstrap | null>(null);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let live = true;
-    fetch('/api/wallet-bootstrap')
-      .then((r) => (r.ok ? (r.json() as Promise<WalletBootstrap>) : Promise.reject(new Error(String(r.status)))))
-      .then((b) => live && setBoot(b), () => live && setFailed(true));
+    loadWallet().then((l) => live && setLoaded(l), () => live && setFailed(true));
     return () => void (live = false);
   }, []);
   if (failed) return <p role="alert">The wallet could not be loaded.</p>;
-  if (boot === null) return <p data-testid="wallet-status">Wallet: initializing</p>;
-  return <WalletRoot boot={boot} />;
-}
-
-function WalletRoot({ boot }: { boot: WalletBootstrap }) {
-  const [{ wallet, signatures }] = useState(() => makeWallet(boot));
+  if (loaded === null) return <p data-testid="wallet-status">Wallet: initializing</p>;
+  if (loaded.signatures === undefined) {
+    return (
+      <WalletProvider wallet={loaded.wallet}>
+        <SessionStatus />
+        <Body />
+        <p data-testid="approvals-in-frame">Every signature is approved in the wallet window, not in this page.</p>
+      </WalletProvider>
+    );
+  }
   return (
-    <WalletProvider wallet={wallet} signatures={signatures}>
+    <WalletProvider wallet={loaded.wallet} signatures={loaded.signatures}>
       <SessionStatus />
       <Body />
       <ConfirmSignature />
@@ -94,11 +123,27 @@ function Body() {
   return accountId !== null ? <Account accountId={accountId} /> : <EmailLogin />;
 }
 
-/** The app's login: an email, then the code sent to it. No account id, no sign-up form. */
+/**
+ * The app's login: an email, then the code sent to it. No account id, no sign-up form. In frame
+ * mode the code is typed in the signer frame (`codeEntry: 'frame'`), never in this page.
+ */
 function EmailLogin() {
   const otp = useOtpLogin();
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
+  if (otp.step === 'awaiting-code' && otp.codeEntry === 'frame') {
+    return (
+      <div>
+        <p data-testid="code-in-frame">A code was sent to {email}: type it in the wallet window.</p>
+        {/* A Cancel in the frame leaves the login awaiting its code: verify() opens the entry again. */}
+        {otp.error && (
+          <button data-testid="code-again" onClick={() => void otp.verify()}>
+            Type the code
+          </button>
+        )}
+      </div>
+    );
+  }
   if (otp.step === 'idle' || otp.step === 'sending' || otp.step === 'error') {
     return (
       <form
