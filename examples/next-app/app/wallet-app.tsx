@@ -10,7 +10,7 @@
 // every signature approved in the signer frame: this page shows where, and has no confirmation of
 // its own (it could not answer for the user: src/signer/THREAT-MODEL.md P1). Each mode loads only
 // its own entry of the package.
-import type { Wallet, WalletBootstrap } from 'embedded-wallet-signer';
+import type { AuthSession, Wallet, WalletBootstrap } from 'embedded-wallet-signer';
 import type { FrameWallet } from 'embedded-wallet-signer/frame';
 import {
   WalletProvider,
@@ -22,7 +22,6 @@ import {
   useWallet,
   type SignatureRequests,
 } from 'embedded-wallet-signer/react';
-import type { AuthSession } from 'embedded-wallet-signer';
 import { useCallback, useEffect, useState } from 'react';
 
 /** What GET /api/wallet-bootstrap answers (lib/server.ts `ExampleBootstrap`). */
