@@ -62,7 +62,7 @@ test.afterAll(async () => {
   await app?.stop();
 });
 
-test('next-app · email-first login (the email alone), a signed action confirmed in the app’s UI, reload, logout: no hydration warning, no console error', async ({ page }) => {
+test('next-app · email-first login (the email alone), a signed action confirmed (in the app’s UI in-origin, in the signer frame in frame mode), reload, logout: no hydration warning, no console error', async ({ page }) => {
   test.setTimeout(120_000); // a login now provisions the customer too; bounded for a busy machine (43 s seen on 2 shared cores)
   const noisy: string[] = [];
   page.on('console', (m: ConsoleMessage) => {
