@@ -3,9 +3,11 @@
  * depend on Next.js, Express or Vite.
  *
  * - Next.js App Router, `app/api/[...path]/route.ts`:
- *   `export const { GET, POST, PATCH, DELETE } = nextRouteHandlers(proxy);` with
- *   `createProxy({ prefix: '/api', … })`. The library calls all four methods: exporting only
- *   `POST` makes Next answer 405 to the others.
+ *   `export const { GET, POST, PATCH, DELETE, OPTIONS } = nextRouteHandlers(proxy);` with
+ *   `createProxy({ prefix: '/api', … })`. The library calls the first four methods: exporting only
+ *   `POST` makes Next answer 405 to the others. `OPTIONS` is for frame mode: the signer page, on an
+ *   origin of its own, sends CORS preflights, which a proxy wrapped in `withCors` answers (without
+ *   it, the proxy refuses them as it refuses any undeclared route).
  * - Express / Connect: `app.use(expressMiddleware(proxy))` (or mounted: `app.use('/api', …)`).
  *   Mount it before any body parser (`express.json()`): the proxy forwards the body's exact bytes.
  * - Vite dev server: `plugins: [proxyPlugin(proxy)]` (also `vite preview`).
@@ -23,6 +25,8 @@ export interface RouteHandlers {
   readonly PATCH: (request: Request) => Promise<Response>;
   /** Answers `DELETE` requests (credentials, sessions). */
   readonly DELETE: (request: Request) => Promise<Response>;
+  /** Answers `OPTIONS` requests: in frame mode the signer page's CORS preflights (`withCors`). */
+  readonly OPTIONS: (request: Request) => Promise<Response>;
 }
 
 /**
@@ -31,7 +35,7 @@ export interface RouteHandlers {
  */
 export function nextRouteHandlers(proxy: FetchHandler): RouteHandlers {
   const handle = async (request: Request): Promise<Response> => proxy(request);
-  return Object.freeze({ GET: handle, POST: handle, PATCH: handle, DELETE: handle });
+  return Object.freeze({ GET: handle, POST: handle, PATCH: handle, DELETE: handle, OPTIONS: handle });
 }
 
 /** Express / Connect middleware: `nodeMiddleware` under the name Express users look for. */

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NextRequest } from 'next/server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextRouteHandlers } from '../../src/proxy/index.js';
+import { nextRouteHandlers, withCors } from '../../src/proxy/index.js';
 import { expectLibraryCalls, startWorld, type AdapterWorld } from './setup.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,6 +43,23 @@ describe('nextRouteHandlers with real NextRequest objects', () => {
     expect(refused.status).toBe(403);
     expect(await refused.text()).not.toContain(bob.accountId);
     expect((await GET(req('GET', `/auth/credentials?accountId=${e(alice.accountId)}`, 'nobody'))).status).toBe(401);
+  });
+
+  it('OPTIONS: a signer origin\'s preflight is answered through withCors; any other origin, or a proxy without withCors, refuses it', async () => {
+    const signer = 'http://signer.app.test';
+    const preflight = (origin: string) =>
+      new NextRequest('http://app.test/api/auth/sessions/s1/refresh', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+    const { OPTIONS } = nextRouteHandlers(withCors(world.proxy('/api'), { origins: [signer] }));
+    const allowed = await OPTIONS(preflight(signer));
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(signer);
+    expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+    const foreign = await OPTIONS(preflight('http://elsewhere.test'));
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const bare = await nextRouteHandlers(world.proxy('/api')).OPTIONS(preflight(signer));
+    expect(bare.status).toBeGreaterThanOrEqual(400);
+    expect(bare.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
 

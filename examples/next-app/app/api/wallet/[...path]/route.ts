@@ -5,5 +5,4 @@ import { nextRouteHandlers } from 'embedded-wallet-signer/proxy';
 import { walletProxy } from '../../../../lib/server';
 
 export const dynamic = 'force-dynamic';
-export const { GET, POST, PATCH, DELETE } = nextRouteHandlers((request) => walletProxy()(request));
-export const OPTIONS = async (request: Request): Promise<Response> => walletProxy()(request);
+export const { GET, POST, PATCH, DELETE, OPTIONS } = nextRouteHandlers((request) => walletProxy()(request));
