@@ -17,7 +17,8 @@
  *   the demo stack serves (the device's init script), and its Resource Timing entries, whose URLs
  *   (documents, scripts, styles) are fetched again by the test from the same server and searched;
  *   the sandbox's sign-in page is read as shown (URL, DOM, resources). Not seen there: redirect
- *   answers, headers hidden from scripts (`Set-Cookie`, cookies sent), non-`fetch` requests.
+ *   answers, headers hidden from scripts (`Set-Cookie`, cookies sent, a cross-origin answer's
+ *   headers that CORS does not expose), non-`fetch` requests.
  */
 import type { Scope, Tab } from '../drivers/driver.js';
 import { shown, signerIn, typeCode } from '../frame/portable/signer-steps.js';
@@ -126,7 +127,7 @@ test('18 · the platform secret appears in no page, script or response the brows
   expect(leaksIn(observed, searched)).toEqual([]);
   // The search covered every kind of answer: documents (the app and the sign-in page), scripts, API calls.
   const count = (kind: string) => observed.received.filter((r) => r.kind === kind).length;
-  console.log(`journey 18 searched: ${count('document')} documents, ${count('script')} scripts, ${count('fetch')} fetches, ${observed.received.length} answers, ${observed.sent.length} requests`);
+  test.info().annotations.push({ type: 'searched', description: `${count('document')} documents, ${count('script')} scripts, ${count('fetch')} fetches, ${observed.received.length} answers, ${observed.sent.length} requests` });
   expect(count('document')).toBeGreaterThanOrEqual(3);
   expect(count('script')).toBeGreaterThan(20);
   expect(count('fetch')).toBeGreaterThan(30);

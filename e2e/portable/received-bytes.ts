@@ -22,7 +22,8 @@
  *   serve (the sandbox's sign-in page) is read when shown ({@link ReceivedWatch.readShownPage}):
  *   its URL, its DOM and its resources. Not seen in WebKit: a redirect's answer (the sign-in
  *   form's POST and its 302: only where it led), `Set-Cookie` and the other headers a script cannot
- *   read, the headers the browser itself adds (cookies among them), requests not made with `fetch`
+ *   read (of a cross-origin answer, all but the CORS-safelisted and exposed ones: in frame mode a
+ *   header added to the proxy's answers to the signer frame went unseen, tried), the headers the browser itself adds (cookies among them), requests not made with `fetch`
  *   (XMLHttpRequest, beacons, WebSockets: the wallet and the demo use `fetch`), and what a document
  *   not served by the stack fetched.
  */
