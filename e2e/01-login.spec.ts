@@ -3,6 +3,10 @@
  * (Chromium only). Journeys 1, 2, 3 and 5 (email code, SMS code, OAuth, a wrong code) run in every
  * engine: e2e/portable/01-email-login, 02-sms-login, 03-oauth-login, 05-wrong-code. Both modes
  * (e2e/fixtures.ts `mode`): in frame mode the ceremony and additions are approved in the signer frame.
+ * Journey 6 stays here: the demo's legacy entry is a passkey login (its other login, legacy OAuth,
+ * keeps its key in memory, which the demo's full-page sign-in would lose). The legacy entry's
+ * crypto (the sealed key opened, then signing) runs in the three engines in
+ * test/crypto/keys.browser.test.ts.
  */
 import {
   addVirtualAuthenticator,

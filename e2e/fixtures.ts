@@ -162,17 +162,6 @@ export async function approve(page: Page): Promise<void> {
   await approveInFrame(signerFrame(page));
 }
 
-/**
- * Approves a delegated key's creation, whose two challenges are two signatures: one approval each
- * in frame mode, the second asked once the leg the first signed was answered (a 202).
- */
-export async function approveDelegatedKey(page: Page): Promise<void> {
-  await approve(page);
-  if (modeOf(page) !== 'frame') return;
-  await expectLegs(page, 'POST', /\/auth\/delegated-keys$/, { leg: 2, status: 202, signed: true }, 1);
-  await approve(page);
-}
-
 /** From the login screen: an OTP login (email or SMS) with `code`; stops after submitting. */
 export async function submitOtp(page: Page, tab: 'email' | 'sms', code: string): Promise<void> {
   await byTest(page, `login-tab-${tab}`).click();

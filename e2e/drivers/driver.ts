@@ -55,7 +55,15 @@ export interface Tab extends Scope {
    * WebDriver classic, WebKitGTK's).
    */
   reports?(): Reports;
+  /**
+   * The engine's own page object, for an observation beyond this interface that only some engines
+   * offer (e2e/portable/received-bytes.ts: every byte received). Missing in W3C WebDriver classic.
+   */
+  native?(): NativePage;
 }
+
+/** A tab's page in its engine's own library: see {@link Tab.native}. */
+export type NativePage = { engine: 'chromium'; page: import('@playwright/test').Page } | { engine: 'firefox'; page: import('puppeteer-core').Page };
 
 /** What an engine's driver heard of a tab: see {@link Tab.reports}. */
 export interface Reports {

@@ -1,6 +1,6 @@
 /** The journey driver over Playwright (Chromium). */
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { asPopup, type Device, type Popup, type Reports, type Scope, type Tab } from './driver.js';
+import { asPopup, type Device, type NativePage, type Popup, type Reports, type Scope, type Tab } from './driver.js';
 
 class PlaywrightTab implements Tab {
   private readonly pageErrors: string[] = [];
@@ -20,6 +20,10 @@ class PlaywrightTab implements Tab {
 
   reports(): Reports {
     return { console: [...this.heard.console], requests: [...this.heard.requests] };
+  }
+
+  native(): NativePage {
+    return { engine: 'chromium', page: this.page };
   }
 
   async goto(path: string): Promise<void> {

@@ -1,6 +1,6 @@
 /** The journey driver over puppeteer-core (Firefox ESR over WebDriver BiDi). */
 import type { Browser, Frame, Page } from 'puppeteer-core';
-import { asPopup, type Device, type Popup, type Reports, type Scope, type Tab } from './driver.js';
+import { asPopup, type Device, type NativePage, type Popup, type Reports, type Scope, type Tab } from './driver.js';
 
 /**
  * How long an action waits for its element to show: a wait on the app's state, not a bound on its
@@ -37,6 +37,10 @@ class PuppeteerTab implements Tab {
 
   reports(): Reports {
     return { console: [...this.heard.console], requests: [...this.heard.requests] };
+  }
+
+  native(): NativePage {
+    return { engine: 'firefox', page: this.page };
   }
 
   async goto(path: string): Promise<void> {
