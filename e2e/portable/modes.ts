@@ -78,6 +78,7 @@ export function framed(tab: Tab): Tab {
     popup: (open) => tab.popup(open),
     errors: () => tab.errors(),
     ...(tab.reports ? { reports: () => tab.reports!() } : {}),
+    ...(tab.addVirtualPasskey ? { addVirtualPasskey: () => tab.addVirtualPasskey!() } : {}),
     close: () => tab.close(),
     addInitScript: (fn, arg) => tab.addInitScript(fn, arg),
   };
