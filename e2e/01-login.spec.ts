@@ -1,12 +1,11 @@
 /**
- * Journeys 4 and 6: the ways into the wallet by passkey, which need the CDP virtual authenticator
- * (Chromium only). Journeys 1, 2, 3 and 5 (email code, SMS code, OAuth, a wrong code) run in every
- * engine: e2e/portable/01-email-login, 02-sms-login, 03-oauth-login, 05-wrong-code. Both modes
- * (e2e/fixtures.ts `mode`): in frame mode the ceremony and additions are approved in the signer frame.
- * Journey 6 stays here: the demo's legacy entry is a passkey login (its other login, legacy OAuth,
- * keeps its key in memory, which the demo's full-page sign-in would lose). The legacy entry's
- * crypto (the sealed key opened, then signing) runs in the three engines in
- * test/crypto/keys.browser.test.ts.
+ * Journey 6: the legacy way into the wallet by passkey, in-origin only (frame mode skips it by P3).
+ * Journeys 1–5 (email code, SMS code, OAuth, passkey, a wrong code) run in every engine that can:
+ * e2e/portable/01-email-login, 02-sms-login, 03-oauth-login, 04-passkey-login, 05-wrong-code.
+ * Journey 6 stays here, on the CDP virtual authenticator: the demo's legacy entry is a passkey login
+ * (its other login, legacy OAuth, keeps its key in memory, which the demo's full-page sign-in would
+ * lose). The legacy entry's crypto (the sealed key opened, then signing) runs in the three engines
+ * in test/crypto/keys.browser.test.ts.
  */
 import {
   addVirtualAuthenticator,
@@ -20,26 +19,6 @@ import {
   signPrivateToggle,
   test,
 } from './fixtures.js';
-
-test('4 · passkey: register and log in with a CDP virtual authenticator', async ({ page, context }) => {
-  await autoApprove(context);
-  const hasCredential = await addVirtualAuthenticator(context, page);
-  await newLoggedInCustomer(page);
-  await registerPasskey(page, 'Laptop passkey');
-  await hasCredential();
-
-  await logout(page);
-  // One call: the assertion over the service's challenge, answered by a session.
-  const verified = page.waitForResponse((r) => {
-    const request = r.request();
-    return /\/api\/auth\/credentials\/[^/]+\/verify$/.test(new URL(r.url()).pathname) && (request.postDataJSON() as { type?: unknown } | null)?.type === 'PASSKEY';
-  });
-  await loginWithPasskey(page);
-  const answer = await verified;
-  expect(answer.status()).toBe(200);
-  expect(answer.request().headers()['request-id']).toMatch(/^Request:/);
-  await signPrivateToggle(page);
-});
 
 test('6 · legacy flow (uncompressed key, sealed session key) logs in and signs', async ({ page, context, mode }) => {
   test.skip(mode === 'frame', 'src/signer/THREAT-MODEL.md P3: the legacy entry unseals a session key in the app page; in frame mode every session key is generated in the frame');

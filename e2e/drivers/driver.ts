@@ -60,6 +60,21 @@ export interface Tab extends Scope {
    * offer (e2e/portable/received-bytes.ts: every byte received). Missing in W3C WebDriver classic.
    */
   native?(): NativePage;
+  /**
+   * Adds a virtual platform authenticator (CTAP2, internal, resident keys, user verified, presence
+   * simulated) that answers this tab's WebAuthn ceremonies: Chromium's over CDP (this tab's), Firefox's
+   * over Marionette (the browser process's: every tab and window of the worker's Firefox; its device
+   * removes it when it closes). Missing where the engine has none: WebKitGTK has no WebAuthn at all.
+   */
+  addVirtualPasskey?(): Promise<VirtualPasskey>;
+}
+
+/** A virtual authenticator a driver added ({@link Tab.addVirtualPasskey}). */
+export interface VirtualPasskey {
+  /** The credentials it holds: id (base64url, as the credential's `id`) and signature counter. */
+  credentials(): Promise<Array<{ credentialId: string; signCount: number }>>;
+  /** Removes it: a ceremony after this finds no authenticator (another device's is added anew). */
+  remove(): Promise<void>;
 }
 
 /** A tab's page in its engine's own library: see {@link Tab.native}. */

@@ -1,6 +1,7 @@
 /** The journey driver over Playwright (Chromium). */
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { asPopup, type Device, type NativePage, type Popup, type Reports, type Scope, type Tab } from './driver.js';
+import { addVirtualPasskey } from '../../src/testing/index.js';
+import { asPopup, type Device, type NativePage, type Popup, type Reports, type Scope, type Tab, type VirtualPasskey } from './driver.js';
 
 class PlaywrightTab implements Tab {
   private readonly pageErrors: string[] = [];
@@ -24,6 +25,15 @@ class PlaywrightTab implements Tab {
 
   native(): NativePage {
     return { engine: 'chromium', page: this.page };
+  }
+
+  /** The test kit's CDP authenticator on this tab (its credential ids, base64 over CDP, as base64url). */
+  async addVirtualPasskey(): Promise<VirtualPasskey> {
+    const passkey = await addVirtualPasskey(this.page.context(), this.page);
+    return {
+      credentials: async () => (await passkey.credentials()).map((c) => ({ credentialId: Buffer.from(c.credentialId, 'base64').toString('base64url'), signCount: c.signCount })),
+      remove: () => passkey.remove(),
+    };
   }
 
   async goto(path: string): Promise<void> {

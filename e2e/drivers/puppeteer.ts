@@ -1,6 +1,7 @@
 /** The journey driver over puppeteer-core (Firefox ESR over WebDriver BiDi). */
 import type { Browser, Frame, Page } from 'puppeteer-core';
-import { asPopup, type Device, type NativePage, type Popup, type Reports, type Scope, type Tab } from './driver.js';
+import { asPopup, type Device, type NativePage, type Popup, type Reports, type Scope, type Tab, type VirtualPasskey } from './driver.js';
+import type { Marionette } from './marionette.js';
 
 /**
  * How long an action waits for its element to show: a wait on the app's state, not a bound on its
@@ -24,6 +25,8 @@ class PuppeteerTab implements Tab {
   constructor(
     private readonly page: Page,
     private readonly baseURL: string,
+    /** Adds a virtual authenticator to the browser (Marionette's), when it was started with Marionette. */
+    private readonly addPasskey?: () => Promise<VirtualPasskey>,
   ) {
     page.setDefaultTimeout(TIMEOUT);
     page.setDefaultNavigationTimeout(15_000);
@@ -33,6 +36,11 @@ class PuppeteerTab implements Tab {
       if (m.type() === 'error' || m.type() === 'warn') this.heard.console.push(`${m.type()}: ${m.text()} (${m.location().url ?? ''})`);
     });
     page.on('request', (r) => this.heard.requests.push({ method: r.method(), url: r.url() }));
+  }
+
+  addVirtualPasskey(): Promise<VirtualPasskey> {
+    if (this.addPasskey === undefined) throw new Error('this Firefox was started without Marionette (e2e/drivers/marionette.ts MARIONETTE_LAUNCH)');
+    return this.addPasskey();
   }
 
   reports(): Reports {
@@ -118,7 +126,7 @@ class PuppeteerTab implements Tab {
     }
     const found = page;
     return asPopup(
-      new PuppeteerTab(page, this.baseURL),
+      new PuppeteerTab(page, this.baseURL, this.addPasskey),
       () => found.close(),
       async () => found.isClosed() || !(await context.pages()).includes(found),
     );
@@ -133,11 +141,35 @@ class PuppeteerTab implements Tab {
   }
 }
 
-/** A fresh browser context (a BiDi user context: its own storage) of a launched Firefox. */
-export async function puppeteerDevice(browser: Browser, baseURL: string): Promise<Device> {
+/**
+ * A fresh browser context (a BiDi user context: its own storage) of a launched Firefox. With
+ * `marionette`, its tabs add virtual authenticators: the browser's, shared by every context, so the
+ * device removes those it added when it closes.
+ */
+export async function puppeteerDevice(browser: Browser, baseURL: string, marionette?: Marionette): Promise<Device> {
   const context = await browser.createBrowserContext();
+  const added: VirtualPasskey[] = [];
+  const addVirtualPasskey =
+    marionette &&
+    (async (): Promise<VirtualPasskey> => {
+      const passkey = await marionette.addVirtualPasskey();
+      let removed = false;
+      const once: VirtualPasskey = {
+        credentials: () => passkey.credentials(),
+        remove: async () => {
+          if (removed) return;
+          removed = true;
+          await passkey.remove();
+        },
+      };
+      added.push(once);
+      return once;
+    });
   return {
-    newTab: async () => new PuppeteerTab(await context.newPage(), baseURL),
-    close: () => context.close(),
+    newTab: async () => new PuppeteerTab(await context.newPage(), baseURL, addVirtualPasskey),
+    close: async () => {
+      await Promise.all(added.splice(0).map((p) => p.remove()));
+      await context.close();
+    },
   };
 }

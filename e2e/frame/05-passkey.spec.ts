@@ -1,7 +1,8 @@
 /**
  * Passkeys in frame mode (THREAT-MODEL.md P3), Chromium only: a CDP virtual authenticator
- * (WebAuthn.addVirtualAuthenticator) stands in for the user's device. Firefox ESR has no virtual
- * authenticator here and WebKitGTK has no WebAuthn, so these journeys do not run in them.
+ * (WebAuthn.addVirtualAuthenticator) stands in for the user's device. These tests drive Playwright's
+ * Chromium only; Firefox ESR runs the demo's passkey journeys (e2e/portable/04, 12, 22, both modes) on
+ * Marionette's virtual authenticator (e2e/drivers/marionette.ts); WebKitGTK has no WebAuthn.
  *
  * The app at http://localhost:A makes `createWallet({ signer: signerFrame({ url }) })`; the signer
  * frame at http://localhost:B runs the ceremony on a trusted click in the frame (client data:

@@ -9,7 +9,8 @@
  * frame (only Chromium reports occlusion, elsewhere every prompt is approved in the window); the
  * passkey ceremony's window, which needs a browser that refuses WebAuthn in a frame not allowed it
  * (Chromium; WebKitGTK has no WebAuthn, and its driver no init script to take the permission away;
- * Firefox has no virtual authenticator here). And the iframe's own `title`, an attribute of the
+ * Firefox ESR's virtual authenticator, Marionette's (e2e/drivers/marionette.ts), serves the portable
+ * journeys, not these Playwright-only tests). And the iframe's own `title`, an attribute of the
  * app's page: the app's option (`signerFrame({ title })`), default 'Wallet signer'.
  */
 import { expect, test, type Page } from '@playwright/test';

@@ -16,6 +16,7 @@ import { launchOptions } from '../../scripts/chromium.mjs';
 import { assertInstalled, FIREFOX_PATH, type Engine } from '../../scripts/engines/engines.js';
 import type { Device, Tab } from '../drivers/driver.js';
 import { playwrightDevice } from '../drivers/playwright.js';
+import { Marionette, MARIONETTE_LAUNCH } from '../drivers/marionette.js';
 import { puppeteerDevice } from '../drivers/puppeteer.js';
 import { webDriverDevice } from '../drivers/webdriver.js';
 import { typeCode } from '../frame/portable/signer-steps.js';
@@ -25,7 +26,7 @@ import { approveUntil, expectPrompt, frameLegs, framed, inFrameMode, type DemoMo
 export { expect, OTP };
 export { approvePrompt, approveUntil, expectPrompt, promptShows, walletScope } from './modes.js';
 
-type Launched = { engine: 'chromium'; browser: PlaywrightBrowser } | { engine: 'firefox'; browser: PuppeteerBrowser } | { engine: 'webkit' };
+type Launched = { engine: 'chromium'; browser: PlaywrightBrowser } | { engine: 'firefox'; browser: PuppeteerBrowser; marionette: Marionette } | { engine: 'webkit' };
 type LaunchOptions = Parameters<typeof chromium.launch>[0];
 
 /** The project's engine, launched once per worker (`chromiumLaunch`: how Chromium starts; default scripts/chromium.mjs's). */
@@ -40,8 +41,14 @@ export const engineTest = base.extend<object, { engine: Engine; chromiumLaunch: 
         await use({ engine, browser });
         await browser.close();
       } else if (engine === 'firefox') {
-        const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
-        await use({ engine, browser });
+        // Marionette too, for its virtual authenticators (e2e/drivers/marionette.ts); the profile is puppeteer's.
+        const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, ...MARIONETTE_LAUNCH });
+        const args = browser.process()?.spawnargs ?? [];
+        const profile = args[args.indexOf('--profile') + 1];
+        if (!args.includes('--profile') || profile === undefined) throw new Error(`no --profile in Firefox's arguments: ${args.join(' ')}`);
+        const marionette = await Marionette.of(profile);
+        await use({ engine, browser, marionette });
+        marionette.close();
         await browser.close();
       } else {
         await use({ engine }); // a MiniBrowser per device
@@ -66,7 +73,7 @@ export function deviceOpener(baseURL: () => string, prepare: (context: BrowserCo
         launched.engine === 'chromium'
           ? await playwrightDevice(launched.browser, url, prepare)
           : launched.engine === 'firefox'
-            ? await puppeteerDevice(launched.browser, url)
+            ? await puppeteerDevice(launched.browser, url, launched.marionette)
             : await webDriverDevice(url);
       devices.push(device);
       return {

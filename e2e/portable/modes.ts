@@ -79,6 +79,7 @@ export function framed(tab: Tab): Tab {
     errors: () => tab.errors(),
     ...(tab.reports ? { reports: () => tab.reports!() } : {}),
     ...(tab.native ? { native: () => tab.native!() } : {}),
+    ...(tab.addVirtualPasskey ? { addVirtualPasskey: () => tab.addVirtualPasskey!() } : {}),
     close: () => tab.close(),
     addInitScript: (fn, arg) => tab.addInitScript(fn, arg),
   };

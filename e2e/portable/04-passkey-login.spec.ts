@@ -1,0 +1,36 @@
+/**
+ * Journey 4, in both modes, in Chromium and Firefox ESR: a passkey registered on a virtual
+ * authenticator (Chromium's over CDP, Firefox's over Marionette: e2e/drivers/marionette.ts), then a
+ * login with it; the session is the service's, made with that passkey, and signs. In frame mode
+ * the ceremonies run in the signer frame (THREAT-MODEL P3) and the registration is approved there.
+ * WebKitGTK has no WebAuthn: skipped there.
+ */
+import { currentSessionId, expect, loggedLegs, newLoggedInCustomer, signPrivateToggle, test, walletAccountId } from './fixtures.js';
+import { logout } from './journey-steps.js';
+import { loginWithPasskey, NO_WEBAUTHN_IN_WEBKITGTK, registerPasskey, serviceCredentials, serviceSessionList, virtualPasskey } from './passkey-steps.js';
+
+test('4 · passkey: register and log in with a virtual authenticator', async ({ openDevice, engine }) => {
+  test.skip(engine === 'webkit', NO_WEBAUTHN_IN_WEBKITGTK);
+  test.slow(); // two logins, a registration approved, a signed action: Firefox frame mode approves in windows
+  const tab = await (await openDevice()).newTab();
+  const passkey = await virtualPasskey(tab);
+  await newLoggedInCustomer(tab);
+  const accountId = await walletAccountId(tab);
+  await registerPasskey(tab, 'Laptop passkey');
+
+  // The authenticator holds the credential the service registered.
+  const [held] = await passkey.credentials();
+  const registered = (await serviceCredentials(accountId)).filter((c) => c.type === 'PASSKEY');
+  expect(registered).toMatchObject([{ nickname: 'Laptop passkey', credentialId: held?.credentialId }]);
+  const countBefore = held?.signCount ?? 0;
+
+  await logout(tab);
+  await loginWithPasskey(tab);
+  // One verify of the passkey's assertion, answered by a session: the service's, made with that passkey.
+  await expect.poll(async () => (await loggedLegs(tab, 'POST', '/auth/credentials/[^/]+/verify$')).at(-1)?.status).toBe('200');
+  const session = await currentSessionId(tab);
+  expect((await serviceSessionList(accountId)).find((s) => s.id === session)).toMatchObject({ type: 'PASSKEY', authMethodId: registered[0]?.id });
+  // The assertion came from this authenticator: its signature counter moved.
+  expect((await passkey.credentials())[0]?.signCount).toBeGreaterThan(countBefore);
+  await signPrivateToggle(tab);
+});
