@@ -35,10 +35,19 @@ type Answer = [1, number, { error: string; message: string } | null, { value: un
 export class Marionette {
   private buffered = Buffer.alloc(0);
   private lastId = 0;
-  private readonly waiting = new Map<number, (answer: Answer) => void>();
+  private readonly waiting = new Map<number, { resolve: (answer: Answer) => void; reject: (error: Error) => void }>();
+  private ended: Error | undefined;
 
   private constructor(private readonly socket: Socket) {
     socket.on('data', (data) => this.received(data));
+    // Firefox gone (a crash, the worker's teardown): every command waiting, and any later, fails with why.
+    const end = (error: Error): void => {
+      this.ended ??= error;
+      for (const { reject } of this.waiting.values()) reject(this.ended);
+      this.waiting.clear();
+    };
+    socket.on('error', (error) => end(new Error(`Marionette connection: ${error.message}`)));
+    socket.on('close', () => end(new Error('Marionette connection closed')));
   }
 
   /** Connects to the Marionette of the Firefox whose profile is `profile` (started with {@link MARIONETTE_LAUNCH}). */
@@ -63,14 +72,15 @@ export class Marionette {
       const message = JSON.parse(this.buffered.subarray(colon + 1, colon + 1 + length).toString('utf8')) as unknown;
       this.buffered = this.buffered.subarray(colon + 1 + length);
       // The first frame is the server's hello (an object), not an answer.
-      if (Array.isArray(message) && message[0] === 1) this.waiting.get(message[1] as number)?.(message as Answer);
+      if (Array.isArray(message) && message[0] === 1) this.waiting.get(message[1] as number)?.resolve(message as Answer);
     }
   }
 
   /** Sends a command and resolves to its answer's `value` (an error answer rejects). */
   async send(name: string, params: Record<string, unknown>): Promise<unknown> {
+    if (this.ended !== undefined) throw this.ended;
     const id = ++this.lastId;
-    const answered = new Promise<Answer>((resolve) => this.waiting.set(id, resolve));
+    const answered = new Promise<Answer>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
     const body = JSON.stringify([0, id, name, params]);
     this.socket.write(`${Buffer.byteLength(body)}:${body}`);
     const [, , error, result] = await answered;
