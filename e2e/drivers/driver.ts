@@ -71,8 +71,8 @@ export interface Tab extends Scope {
 
 /** A virtual authenticator a driver added ({@link Tab.addVirtualPasskey}). */
 export interface VirtualPasskey {
-  /** The credentials it holds: id (base64url, as the credential's `id`) and signature counter. */
-  credentials(): Promise<Array<{ credentialId: string; signCount: number }>>;
+  /** The credentials it holds: id (base64url, as the credential's `id`), relying party and signature counter. */
+  credentials(): Promise<Array<{ credentialId: string; rpId: string; signCount: number }>>;
   /** Removes it: a ceremony after this finds no authenticator (another device's is added anew). */
   remove(): Promise<void>;
 }

@@ -31,7 +31,7 @@ class PlaywrightTab implements Tab {
   async addVirtualPasskey(): Promise<VirtualPasskey> {
     const passkey = await addVirtualPasskey(this.page.context(), this.page);
     return {
-      credentials: async () => (await passkey.credentials()).map((c) => ({ credentialId: Buffer.from(c.credentialId, 'base64').toString('base64url'), signCount: c.signCount })),
+      credentials: async () => (await passkey.credentials()).map((c) => ({ credentialId: Buffer.from(c.credentialId, 'base64').toString('base64url'), rpId: c.rpId ?? '', signCount: c.signCount })),
       remove: () => passkey.remove(),
     };
   }
