@@ -10,8 +10,10 @@
  * With an iframe that does not delegate WebAuthn (no `allow`), the ceremony runs in a window of the
  * signer origin (src/signer/frame/passkeys.ts): Chromium's permissions policy says so, and the
  * Continue click opens it at once; Firefox does not tell (no `document.featurePolicy`), refuses the
- * ceremony in the frame (NotAllowedError), and the frame offers the window, opened by a new click.
- * A blocked window is SIGNER_POPUP_BLOCKED; a script click in the frame starts no ceremony.
+ * ceremony in the frame (a NotAllowedError or SecurityError: the frame offers its window after no
+ * other), and the frame offers the window, opened by a new click. A blocked window is
+ * SIGNER_POPUP_BLOCKED (Chromium's `window.open` answers null in a frame sandboxed without
+ * allow-popups, Firefox's throws); a script click in the frame starts no ceremony.
  */
 import type { Popup, Tab } from '../../drivers/driver.js';
 import { NO_WEBAUTHN_IN_WEBKITGTK, virtualPasskey } from '../../portable/passkey-steps.js';
