@@ -62,7 +62,8 @@ export interface Tab extends Scope {
   native?(): NativePage;
   /**
    * Adds a virtual platform authenticator (CTAP2, internal, resident keys, user verified, presence
-   * simulated) that answers this tab's WebAuthn ceremonies: Chromium's over CDP (this tab's), Firefox's
+   * simulated) that answers this tab's WebAuthn ceremonies: Chromium's over CDP (this tab's, and one
+   * holding the same credentials in each window it opens: cdp-passkeys.ts), Firefox's
    * over Marionette (the browser process's: every tab and window of the worker's Firefox; its device
    * removes it when it closes). Missing where the engine has none: WebKitGTK has no WebAuthn at all.
    */

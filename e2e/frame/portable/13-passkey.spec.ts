@@ -1,7 +1,8 @@
 /**
  * Passkeys in frame mode (THREAT-MODEL.md P3) in Chromium and Firefox ESR, on the virtual
- * authenticators of e2e/drivers/ (Chromium's over CDP, this tab's; Firefox's over Marionette, the
- * browser process's). WebKitGTK has no WebAuthn: skipped there.
+ * authenticators of e2e/drivers/ (Chromium's over CDP, this tab's and its windows' holding the same
+ * credentials: cdp-passkeys.ts; Firefox's over Marionette, the browser process's). WebKitGTK has no
+ * WebAuthn: skipped there.
  *
  * The app at http://localhost:A makes `createWallet({ signer: signerFrame({ url }) })`; the signer
  * frame at http://localhost:B runs the ceremony on a trusted click in the frame (client data:
@@ -24,13 +25,6 @@ import { approveIn, expect, newCustomer, OTP, outcome, shown, SIGNER_IFRAME, sig
 const frameStack = useFrameStack();
 
 type Outcome = { ok: boolean; code?: string; value?: Record<string, unknown> };
-
-/**
- * Why Chromium does not run the window test here: CDP's virtual authenticators are a page's, so the
- * window needs its own, holding the credential the frame's made (WebAuthn.addCredential with its
- * private key), which the driver does not offer; e2e/frame/05-passkey.spec.ts runs it in Chromium.
- */
-const WINDOW_AUTHENTICATOR_IS_CDP_ONLY = 'CDP virtual authenticators are per page: the window needs its own holding the frame’s credential (WebAuthn.addCredential); Chromium runs this in e2e/frame/05-passkey.spec.ts';
 
 /** In the page: starts `method` of the frame wallet; its outcome waits in `window.t.outcome`. */
 async function startInPage([method, accountId]: readonly ['registerPasskey' | 'passkeyLogin', string]): Promise<void> {
@@ -130,7 +124,6 @@ async function ceremonyWindow(tab: Tab, engine: string): Promise<Popup> {
 
 test('where the frame may not use WebAuthn, the ceremony runs in a window of the signer origin', async ({ openDevice, engine }) => {
   test.skip(engine === 'webkit', NO_WEBAUTHN_IN_WEBKITGTK);
-  test.skip(engine === 'chromium', WINDOW_AUTHENTICATOR_IS_CDP_ONLY);
   test.slow(); // two windows, a registration approved, a login
   const tab = await (await openDevice()).newTab();
   const passkey = await virtualPasskey(tab);
