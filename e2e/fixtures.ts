@@ -11,7 +11,7 @@
  * localStorage), so no state leaks from one journey to the next.
  */
 import { test as base, expect, type BrowserContext, type Frame, type FrameLocator, type Locator, type Page } from '@playwright/test';
-import { SANDBOX_OTP, SandboxClient, addVirtualPasskey, withWalletSandbox, type SandboxTarget } from '../src/testing/index.js';
+import { SANDBOX_OTP, SandboxClient, withWalletSandbox, type SandboxTarget } from '../src/testing/index.js';
 import { shiftableClock } from './portable/page-faults.js';
 import { approveInFrame } from './frame/helpers.js';
 import { expectLegs, recordFrameLegs } from './legs.js';
@@ -229,69 +229,11 @@ export async function advanceSandboxClock(_page: Page, seconds: number): Promise
   await new SandboxClient(e2eSandbox()).advanceClock(seconds);
 }
 
-/**
- * Adds a CDP virtual authenticator (internal, resident keys, user verified) to the page's browser
- * (the test kit's `addVirtualPasskey`); the returned check expects it to hold a credential.
- */
-export async function addVirtualAuthenticator(context: BrowserContext, page: Page): Promise<() => Promise<void>> {
-  const passkey = await addVirtualPasskey(context, page);
-  return async () => {
-    expect((await passkey.credentials()).length).toBeGreaterThan(0);
-  };
-}
-
-/** Rows of the credentials list of one type. */
-export function credentialRows(page: Page, type: 'EMAIL_OTP' | 'SMS_OTP' | 'OAUTH' | 'PASSKEY'): Locator {
-  return page.locator(`[data-testid="cred-row"][data-type="${type}"]`);
-}
-
 /** From any wallet screen: log out on the home screen; lands on the login screen. */
 export async function logout(page: Page): Promise<void> {
   await byTest(page, 'nav-home').click();
   await byTest(page, 'logout').click();
   await expect(byTest(page, 'screen-login')).toBeVisible();
-}
-
-/**
- * On the Credentials screen: asks for a passkey named `nickname`; in frame mode the ceremony runs in
- * the signer frame (THREAT-MODEL P3), where the user continues. Not approved yet.
- */
-export async function startPasskeyAdd(page: Page, nickname: string): Promise<void> {
-  await byTest(page, 'passkey-nickname').fill(nickname);
-  await byTest(page, 'add-passkey').click();
-  if (modeOf(page) === 'frame') {
-    await expect(signerFrame(page).getByTestId('signer-passkey')).toContainText('Add a passkey');
-    await signerFrame(page).getByTestId('signer-passkey-continue').click();
-  }
-}
-
-/** Registers a passkey on the page's virtual authenticator (Credentials screen). */
-export async function registerPasskey(page: Page, nickname = 'E2E passkey'): Promise<void> {
-  await byTest(page, 'nav-credentials').click();
-  await expect(byTest(page, 'cred-row').first()).toBeVisible();
-  await startPasskeyAdd(page, nickname);
-  await approve(page);
-  await expect(credentialRows(page, 'PASSKEY').filter({ hasText: nickname })).toBeVisible();
-}
-
-/** The login screen while a session exists (adds a second session with another credential). */
-export async function openLogin(page: Page): Promise<void> {
-  await page.evaluate(() => (location.hash = '#/login'));
-  await expect(byTest(page, 'screen-login')).toBeVisible();
-}
-
-/** From the login screen: passkey login (the challenge is prepared when the tab opens). */
-export async function loginWithPasskey(page: Page, options: { legacy?: boolean } = {}): Promise<void> {
-  await byTest(page, 'login-tab-passkey').click();
-  if (options.legacy) await byTest(page, 'login-legacy').check();
-  await expect(byTest(page, 'passkey-state')).toHaveText(/^Ready/);
-  await byTest(page, 'login-passkey').click();
-  if (modeOf(page) === 'frame') {
-    await expect(signerFrame(page).getByTestId('signer-passkey')).toContainText('Sign in with your passkey');
-    await signerFrame(page).getByTestId('signer-passkey-continue').click();
-  }
-  await expect(byTest(page, 'screen-home')).toBeVisible();
-  await expect(byTest(page, 'session-credential')).toHaveText('Passkey');
 }
 
 /** Signs one action (private mode on/off) from the Actions screen and waits for the saved state. */

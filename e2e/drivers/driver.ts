@@ -62,7 +62,8 @@ export interface Tab extends Scope {
   native?(): NativePage;
   /**
    * Adds a virtual platform authenticator (CTAP2, internal, resident keys, user verified, presence
-   * simulated) that answers this tab's WebAuthn ceremonies: Chromium's over CDP (this tab's), Firefox's
+   * simulated) that answers this tab's WebAuthn ceremonies: Chromium's over CDP (this tab's, and one
+   * holding the same credentials in each window it opens: cdp-passkeys.ts), Firefox's
    * over Marionette (the browser process's: every tab and window of the worker's Firefox; its device
    * removes it when it closes). Missing where the engine has none: WebKitGTK has no WebAuthn at all.
    */
@@ -71,8 +72,8 @@ export interface Tab extends Scope {
 
 /** A virtual authenticator a driver added ({@link Tab.addVirtualPasskey}). */
 export interface VirtualPasskey {
-  /** The credentials it holds: id (base64url, as the credential's `id`) and signature counter. */
-  credentials(): Promise<Array<{ credentialId: string; signCount: number }>>;
+  /** The credentials it holds: id (base64url, as the credential's `id`), relying party and signature counter. */
+  credentials(): Promise<Array<{ credentialId: string; rpId: string; signCount: number }>>;
   /** Removes it: a ceremony after this finds no authenticator (another device's is added anew). */
   remove(): Promise<void>;
 }

@@ -103,7 +103,7 @@ export class Marionette {
       isUserVerified: true,
     })) as string;
     return {
-      credentials: async () => ((await this.send('WebAuthn:GetCredentials', { authenticatorId })) as Array<{ credentialId: string; signCount: number }>).map((c) => ({ credentialId: c.credentialId, signCount: c.signCount })),
+      credentials: async () => ((await this.send('WebAuthn:GetCredentials', { authenticatorId })) as Array<{ credentialId: string; rpId: string; signCount: number }>).map((c) => ({ credentialId: c.credentialId, rpId: c.rpId, signCount: c.signCount })),
       remove: async () => {
         await this.send('WebAuthn:RemoveVirtualAuthenticator', { authenticatorId });
       },

@@ -1,11 +1,13 @@
 /** The journey driver over Playwright (Chromium). */
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { addVirtualPasskey } from '../../src/testing/index.js';
+import { CdpPasskeys } from './cdp-passkeys.js';
 import { asPopup, type Device, type NativePage, type Popup, type Reports, type Scope, type Tab, type VirtualPasskey } from './driver.js';
 
 class PlaywrightTab implements Tab {
   private readonly pageErrors: string[] = [];
   private readonly heard: Reports = { console: [], requests: [] };
+  /** The tab's virtual authenticators, once added: the windows it opens get one too. */
+  private passkeys: CdpPasskeys | undefined;
 
   constructor(private readonly page: Page) {
     page.setDefaultTimeout(10_000);
@@ -27,13 +29,12 @@ class PlaywrightTab implements Tab {
     return { engine: 'chromium', page: this.page };
   }
 
-  /** The test kit's CDP authenticator on this tab (its credential ids, base64 over CDP, as base64url). */
+  /** A CDP authenticator on this tab, and on each window it opens from now on (cdp-passkeys.ts). */
   async addVirtualPasskey(): Promise<VirtualPasskey> {
-    const passkey = await addVirtualPasskey(this.page.context(), this.page);
-    return {
-      credentials: async () => (await passkey.credentials()).map((c) => ({ credentialId: Buffer.from(c.credentialId, 'base64').toString('base64url'), signCount: c.signCount })),
-      remove: () => passkey.remove(),
-    };
+    const passkeys = new CdpPasskeys(this.page.context());
+    await passkeys.attach(this.page);
+    this.passkeys = passkeys;
+    return passkeys;
   }
 
   async goto(path: string): Promise<void> {
@@ -93,6 +94,7 @@ class PlaywrightTab implements Tab {
     const opened = this.page.context().waitForEvent('page', { timeout: 15_000 });
     await open();
     const page = await opened;
+    await this.passkeys?.attach(page);
     return asPopup(
       new PlaywrightTab(page),
       () => page.close(),

@@ -8,6 +8,7 @@
 import { currentSessionId, expect, loggedLegs, newLoggedInCustomer, signPrivateToggle, test, walletAccountId } from './fixtures.js';
 import { logout } from './journey-steps.js';
 import { loginWithPasskey, NO_WEBAUTHN_IN_WEBKITGTK, registerPasskey, serviceCredentials, serviceSessionList, virtualPasskey } from './passkey-steps.js';
+import { recordWalletRequests, walletRequests } from './wallet-requests.js';
 
 test('4 · passkey: register and log in with a virtual authenticator', async ({ openDevice, engine }) => {
   test.skip(engine === 'webkit', NO_WEBAUTHN_IN_WEBKITGTK);
@@ -25,9 +26,15 @@ test('4 · passkey: register and log in with a virtual authenticator', async ({ 
   const countBefore = held?.signCount ?? 0;
 
   await logout(tab);
+  // The wallet's requests as it sends them (the app page's in-origin, the signer frame's in frame mode).
+  await recordWalletRequests(tab, { headers: ['request-id'], fields: ['type'] });
   await loginWithPasskey(tab);
   // One verify of the passkey's assertion, answered by a session: the service's, made with that passkey.
   await expect.poll(async () => (await loggedLegs(tab, 'POST', '/auth/credentials/[^/]+/verify$')).at(-1)?.status).toBe('200');
+  // It carried the challenge's request id back (Request-Id), as the spec's passkey verify asks.
+  const verifies = await walletRequests(tab, 'POST', '/auth/credentials/[^/]+/verify$');
+  expect(verifies.map((r) => ({ type: r.fields.type, status: r.status }))).toEqual([{ type: 'PASSKEY', status: 200 }]);
+  expect(verifies[0]!.headers['request-id']).toMatch(/^Request:/);
   const session = await currentSessionId(tab);
   expect((await serviceSessionList(accountId)).find((s) => s.id === session)).toMatchObject({ type: 'PASSKEY', authMethodId: registered[0]?.id });
   // The assertion came from this authenticator: its signature counter moved.

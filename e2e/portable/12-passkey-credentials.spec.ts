@@ -11,6 +11,7 @@
 import { approveUntil, currentSessionId, expect, loggedLegs, newLoggedInCustomer, signPrivateToggle, test, textOf, visible, walletAccountId } from './fixtures.js';
 import { credentialNicknames } from './journey-steps.js';
 import { clickInRow, isCurrentCredential, loginWithPasskey, NO_WEBAUTHN_IN_WEBKITGTK, openLogin, registerPasskey, serviceCredentials, serviceSessionList, virtualPasskey } from './passkey-steps.js';
+import { recordWalletRequests, walletRequests } from './wallet-requests.js';
 
 test('12 · credentials: add a passkey, delete a credential with another credential’s session', async ({ openDevice, engine }) => {
   test.skip(engine === 'webkit', NO_WEBAUTHN_IN_WEBKITGTK);
@@ -35,7 +36,9 @@ test('12 · credentials: add a passkey, delete a credential with another credent
   expect(await loggedLegs(tab, 'DELETE', '/auth/credentials/')).toEqual([]);
   expect((await serviceCredentials(accountId)).map((c) => c.type).sort()).toEqual(['EMAIL_OTP', 'PASSKEY']);
 
-  // A second session, from the passkey.
+  // A second session, from the passkey; its key is the one its challenge carries (recorded where the
+  // wallet sends it: the app page in-origin, the signer frame in frame mode).
+  await recordWalletRequests(tab, { headers: ['service-wallet-signature'], fields: ['clientPublicKey'] });
   await openLogin(tab);
   await visible(tab, 'login-already');
   await loginWithPasskey(tab);
@@ -56,6 +59,13 @@ test('12 · credentials: add a passkey, delete a credential with another credent
       { leg: '1', status: '202', signed: 'false' },
       { leg: '2', status: '204', signed: 'true' },
     ]);
+  // Signed by the passkey's session: the stamp's public key is the one of the passkey login's challenge.
+  const passkeyKeys = (await walletRequests(tab, 'POST', '/auth/credentials/[^/]+/challenge$')).map((r) => r.fields.clientPublicKey);
+  const stamped = (await walletRequests(tab, 'DELETE', '/auth/credentials/')).flatMap((r) => (r.headers['service-wallet-signature'] === undefined ? [] : [r.headers['service-wallet-signature']]));
+  expect(stamped).toHaveLength(1);
+  const stampKey = (JSON.parse(Buffer.from(stamped[0]!, 'base64url').toString('utf8')) as { publicKey: string }).publicKey;
+  expect(stampKey).toMatch(/^0[23][0-9a-f]{64}$/);
+  expect(passkeyKeys).toContain(stampKey);
   // The service: the email credential is gone and its session ended with it; the passkey's session stays.
   expect((await serviceCredentials(accountId)).map((c) => c.type)).toEqual(['PASSKEY']);
   expect((await serviceSessionList(accountId)).map((s) => s.id)).toEqual([passkeySession]);

@@ -51,9 +51,15 @@ export async function registerPasskey(tab: Tab, nickname: string): Promise<void>
   await approveUntil(tab, async () => (await credentialNicknames(tab, 'PASSKEY')).includes(nickname));
 }
 
-/** From the login screen: a passkey login (the challenge is prepared when the tab opens); lands on the wallet home, logged in by passkey. */
-export async function loginWithPasskey(tab: Tab): Promise<void> {
+/**
+ * From the login screen: a passkey login (the challenge is prepared when the tab opens); lands on the
+ * wallet home, logged in by passkey. `legacy` (in-origin only: the demo offers it there) ticks the
+ * demo's "deprecated sealed-key flow" first, which prepares the legacy entry's own challenge (the
+ * click waits for it: the demo's prepared login is the ticked flow's).
+ */
+export async function loginWithPasskey(tab: Tab, options: { legacy?: boolean } = {}): Promise<void> {
   await tab.click('login-tab-passkey');
+  if (options.legacy === true) await tab.click('login-legacy');
   await expect.poll(() => textOf(tab, 'passkey-state')).toMatch(/^Ready/);
   await tab.click('login-passkey');
   if (inFrameMode(tab)) await continueInFrame(tab, /Sign in with your passkey/);

@@ -12,8 +12,8 @@
  * Revoking a card's key is described too, but the sandbox revokes it on the platform's credentials
  * alone (no signature asked, so no prompt): the journey checks it is revoked and nothing signed.
  * Not here: adding a passkey (its words before the WebAuthn ceremony in every engine, and adding
- * email codes again: 07-more-prompts.spec.ts; the ceremony and its approval, Chromium's virtual
- * authenticator only: 05-passkey.spec.ts), "unknown action" (refused, or shown where the host's
+ * email codes again: 07-more-prompts.spec.ts; the ceremony and its approval, on virtual
+ * authenticators in Chromium and Firefox ESR: 13-passkey.spec.ts), "unknown action" (refused, or shown where the host's
  * configuration allows it: 10-unknown-action.spec.ts), the high-value quote limit (08-quote-limit)
  * and the prompt's expiry (09-expiry).
  */

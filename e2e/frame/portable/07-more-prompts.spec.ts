@@ -9,7 +9,7 @@
  * - Adding a passkey: the frame's screen before the WebAuthn ceremony (what it adds, to which wallet,
  *   under which name) is read, checked with axe and pictured in every engine, then cancelled:
  *   SIGNER_DECLINED, nothing signed. The ceremony and the approval after it need an authenticator:
- *   they run in e2e/frame/05-passkey.spec.ts (Chromium, CDP) and in the demo's passkey journeys
+ *   they run in e2e/frame/portable/13-passkey.spec.ts (Chromium and Firefox ESR) and in the demo's passkey journeys
  *   e2e/portable/04, 12, 22 (Chromium, and Firefox ESR on Marionette's virtual authenticator).
  *   WebKitGTK has no WebAuthn at all.
  */

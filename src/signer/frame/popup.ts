@@ -55,7 +55,14 @@ export function ceremonyInPopup(kind: 'create', optionsJSON: PublicKeyCredential
 export function ceremonyInPopup(kind: Kind, optionsJSON: object): Promise<unknown> {
   const url = new URL(location.href);
   url.hash = POPUP_HASH;
-  const popup = window.open(url.href, '_blank', 'popup,width=480,height=640');
+  let popup: Window | null;
+  try {
+    popup = window.open(url.href, '_blank', 'popup,width=480,height=640');
+  } catch {
+    // A frame sandboxed without allow-popups: Chromium answers null, Firefox ESR throws
+    // (InvalidAccessError, seen in e2e/frame/portable/13-passkey.spec.ts). Both are a blocked window.
+    popup = null;
+  }
   if (popup === null) {
     return Promise.reject(new WalletError('SIGNER_POPUP_BLOCKED', 'the browser blocked the window the passkey needs (it refused the passkey in this frame)'));
   }
