@@ -4,11 +4,14 @@
  * origin; Firefox ESR and WebKitGTK (no IntersectionObserver v2) ask there for every kind. The
  * frame shows the words and "Open the approval window"; a script click there opens nothing; the
  * user's click opens the window, which shows the same words; approved there: one signed PATCH at
- * the server. The window closed by the user: SIGNER_DECLINED, nothing more signed.
+ * the server. The window closed by the user: SIGNER_DECLINED, nothing more signed. An app that
+ * sandboxes the frame without `allow-popups`: the user's click opens no window, and the prompt
+ * ends SIGNER_POPUP_BLOCKED at once, nothing signed (Chromium's `window.open` answers null there,
+ * Firefox ESR's throws: src/signer/frame/open-window.ts).
  */
-import { accountPrivateInPage, scriptClickInFrame, startUpdateInPage } from '../in-page.js';
+import { accountPrivateInPage, makeFrameWallet, sandboxIframes, scriptClickInFrame, startLoginInPage, startUpdateInPage } from '../in-page.js';
 import { useFrameStack } from '../stack.js';
-import { approveOn, expect, loggedInCustomer, openApprovalWindow, outcome, shown, signerIn, test, textIn } from './steps.js';
+import { approveOn, expect, loggedInCustomer, newCustomer, openApprovalWindow, OTP, outcome, shown, signerIn, test, textIn, typeCode } from './steps.js';
 
 const frameStack = useFrameStack({ signerConfig: { highValue: { kinds: ['update-account'] } } });
 
@@ -46,4 +49,23 @@ test('approved in the window of the signer origin: signed once; the window close
   expect(await outcome(tab, 'update')).toEqual({ ok: false, code: 'SIGNER_DECLINED' });
   expect(patches()).toBe(before + 1);
   expect(await tab.evaluate(accountPrivateInPage, accountId)).toBe(true);
+});
+
+test('a frame sandboxed without allow-popups: the user\'s click opens no window, SIGNER_POPUP_BLOCKED, nothing signed', async ({ openDevice }) => {
+  const tab = await (await openDevice()).newTab();
+  const accountId = await newCustomer(tab, frameStack());
+  await tab.evaluate(sandboxIframes, 'allow-scripts allow-same-origin');
+  await tab.evaluate(makeFrameWallet);
+  await tab.evaluate(startLoginInPage, accountId);
+  await typeCode(tab, OTP);
+  expect(await outcome(tab, 'verifying')).toMatchObject({ ok: true });
+  const before = patches();
+
+  await tab.evaluate(startUpdateInPage, [accountId, true] as const);
+  const frame = signerIn(tab);
+  await shown(frame, 'signer-open-popup');
+  await frame.click('signer-open-popup');
+  expect(await outcome(tab, 'update')).toEqual({ ok: false, code: 'SIGNER_POPUP_BLOCKED' });
+  expect(patches()).toBe(before);
+  expect(await tab.evaluate(accountPrivateInPage, accountId)).toBe(false);
 });

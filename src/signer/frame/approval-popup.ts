@@ -16,6 +16,7 @@ import { WalletError } from '../../errors.js';
 import { userApproved, type ApprovalDescription, type PopupApproval, type RenderApproval } from './approval.js';
 import { fill, type Strings } from '../words/strings.js';
 import { el, mount } from './views.js';
+import { openSignerWindow } from './open-window.js';
 import { APPROVAL_HASH } from './page-modes.js';
 
 
@@ -73,7 +74,7 @@ export const popupApprovalIn = (strings: Strings): PopupApproval => (description
     if (popup !== null && !popup.closed) return popup.focus();
     const url = new URL(location.href);
     url.hash = APPROVAL_HASH;
-    popup = window.open(url.href, '_blank', 'popup,width=480,height=640');
+    popup = openSignerWindow(url.href);
     if (popup === null) return answers.failed(blocked());
     open.textContent = strings.popupShow;
     status.textContent = strings.popupWaiting;

@@ -16,6 +16,7 @@ import { WalletError } from '../../errors.js';
 import { fill, type Strings } from '../words/strings.js';
 import { el, mount } from './views.js';
 import { POPUP_HASH } from './page-modes.js';
+import { openSignerWindow } from './open-window.js';
 
 
 type Kind = 'get' | 'create';
@@ -55,14 +56,7 @@ export function ceremonyInPopup(kind: 'create', optionsJSON: PublicKeyCredential
 export function ceremonyInPopup(kind: Kind, optionsJSON: object): Promise<unknown> {
   const url = new URL(location.href);
   url.hash = POPUP_HASH;
-  let popup: Window | null;
-  try {
-    popup = window.open(url.href, '_blank', 'popup,width=480,height=640');
-  } catch {
-    // A frame sandboxed without allow-popups: Chromium answers null, Firefox ESR throws
-    // (InvalidAccessError, seen in e2e/frame/portable/13-passkey.spec.ts). Both are a blocked window.
-    popup = null;
-  }
+  const popup = openSignerWindow(url.href);
   if (popup === null) {
     return Promise.reject(new WalletError('SIGNER_POPUP_BLOCKED', 'the browser blocked the window the passkey needs (it refused the passkey in this frame)'));
   }
