@@ -3,28 +3,15 @@
  * current session), log out, log in with it. In frame mode the addition is approved in the signer
  * frame (or its approval window) and the code that activates it is typed there (THREAT-MODEL P3).
  */
-import { approvePrompt, expect, loggedLegs, loginWithCode, newLoggedInCustomer, OTP, signPrivateToggle, test, textOf, visible } from './fixtures.js';
-import { credentialNicknames, logout } from './journey-steps.js';
-import { inFrameMode } from './modes.js';
-import { typeCode } from '../frame/portable/signer-steps.js';
+import { expect, loggedLegs, loginWithCode, newLoggedInCustomer, signPrivateToggle, test, textOf } from './fixtures.js';
+import { addSmsCredential, credentialNicknames, logout } from './journey-steps.js';
 
 test('2 · SMS OTP: add the credential, log out, log in with it', async ({ openDevice }) => {
   test.slow(); // a login, an addition approved and activated by a code, a second login: Firefox and WebKit on a shared machine (load 30) outrun 45 s
   const tab = await (await openDevice()).newTab();
   const { phone } = await newLoggedInCustomer(tab);
 
-  await tab.click('nav-credentials');
-  await tab.click('add-sms');
-  if (inFrameMode(tab)) {
-    // Approved in the frame, then the code that activates it typed there.
-    await approvePrompt(tab);
-    await visible(tab, 'add-sms-in-frame');
-    await typeCode(tab, OTP);
-    await expect.poll(() => textOf(tab, 'cred-status')).toContain('SMS login added and verified');
-  } else {
-    await tab.fill('add-sms-code', OTP);
-    await tab.click('add-sms-verify');
-  }
+  await addSmsCredential(tab);
   await expect.poll(() => credentialNicknames(tab, 'SMS_OTP')).toEqual([phone]);
   // Adding is a signed retry by the current session.
   await expect.poll(async () => (await loggedLegs(tab, 'POST', '/auth/credentials$')).filter((l) => l.leg === '2' && l.signed === 'true' && l.status === '201')).toHaveLength(1);

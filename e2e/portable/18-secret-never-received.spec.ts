@@ -21,9 +21,9 @@
  *   headers that CORS does not expose), non-`fetch` requests.
  */
 import type { Scope, Tab } from '../drivers/driver.js';
-import { shown, signerIn, typeCode } from '../frame/portable/signer-steps.js';
-import { approvePrompt, approveUntil, expect, isVisible, loggedLegs, newLoggedInCustomer, OTP, signPrivateToggle, test, textOf, visible } from './fixtures.js';
-import { credentialNicknames, logout } from './journey-steps.js';
+import { shown, signerIn } from '../frame/portable/signer-steps.js';
+import { approvePrompt, approveUntil, expect, isVisible, loggedLegs, newLoggedInCustomer, signPrivateToggle, test, textOf, visible } from './fixtures.js';
+import { addSmsCredential, credentialNicknames, logout } from './journey-steps.js';
 import { inFrameMode, walletScope } from './modes.js';
 import { leaksIn, watchReceived, type ReceivedWatch } from './received-bytes.js';
 
@@ -33,21 +33,6 @@ function needles(): string[] {
   const secret = process.env.E2E_CLIENT_SECRET;
   if (!clientId || !secret) throw new Error('E2E_CLIENT_ID / E2E_CLIENT_SECRET are not set (e2e/global-setup.ts)');
   return [secret, Buffer.from(`${clientId}:${secret}`).toString('base64'), Buffer.from(secret).toString('base64'), encodeURIComponent(secret)];
-}
-
-/** Adds the SMS-code credential (approved and typed in the frame in frame mode). */
-async function addSms(tab: Tab): Promise<void> {
-  await tab.click('nav-credentials');
-  await tab.click('add-sms');
-  if (inFrameMode(tab)) {
-    await approvePrompt(tab);
-    await visible(tab, 'add-sms-in-frame');
-    await typeCode(tab, OTP);
-  } else {
-    await tab.fill('add-sms-code', OTP);
-    await tab.click('add-sms-verify');
-  }
-  await expect.poll(() => credentialNicknames(tab, 'SMS_OTP')).toHaveLength(1);
 }
 
 /** Adds the OAuth identity through the sandbox's sign-in page (another origin), read there as shown. */
@@ -104,7 +89,8 @@ test('18 · the platform secret appears in no page, script or response the brows
 
   await newLoggedInCustomer(tab);
   await signPrivateToggle(tab);
-  await addSms(tab);
+  await addSmsCredential(tab);
+  await expect.poll(() => credentialNicknames(tab, 'SMS_OTP')).toHaveLength(1);
   await addOAuth(tab, watch);
   await actions(tab);
   // Home: refresh, sessions, logout.
