@@ -5,8 +5,8 @@
  *
  * Projects: `chromium` runs every journey; `firefox` (Firefox ESR) and `webkit` (WebKitGTK) run the
  * journeys of e2e/portable/, written against the driver of e2e/drivers/ so that one file runs in
- * every engine (the others use Chromium-only tools: CDP's virtual authenticator, request
- * interception). TEST_ENGINES=chromium,firefox narrows a run.
+ * every engine (the others use Chromium-only tools: request interception, real offline emulation).
+ * TEST_ENGINES=chromium,firefox narrows a run.
  *
  * One worker: the sandbox clock is shared by every test of the stack, and several journeys move it
  * (refresh, expiry, two tabs), so tests run one after another.
