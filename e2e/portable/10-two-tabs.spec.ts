@@ -37,8 +37,8 @@ test('10 · two tabs near expiry: exactly one refresh, both keep signing; logout
   // Firefox ESR in frame mode, seen 2026-11-29 (on e3e942e too, where this journey took 45 s the day
   // before): reading both tabs' request logs (`listed`, in each tab's signer frame, one of them a
   // background tab's) answers only after ~180 s, puppeteer's protocol timeout, once or twice (3.4 to
-  // 6.4 min in all, at load 0 too). Not yet understood
-  // (the stop's note); bounded so that the journey's assertions still run.
+  // 6.4 min in all, at load 0 too). Not yet understood (the stop's note); bounded so that the
+  // journey's assertions still run.
   if (engine === 'firefox' && mode === 'frame') test.setTimeout(720_000);
   const device = await openDevice();
   const tabA = await device.newTab();
